@@ -1,0 +1,35 @@
+# The companion's commands. Each one sets up .venv from requirements.txt first if needed.
+#   make lab      open the notebooks in JupyterLab
+#   make test     run every test: unit tests, nbval over the notebooks, browser tests
+#   make figures  regenerate figures/
+#   make bench    speed against the references, printed as ratios
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: lab test figures bench browser-deps
+
+$(STAMP): requirements.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade "pip>=23"
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation --editable .
+	touch $(STAMP)
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/
+
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
+	  else echo "Chromium is missing: 'sudo apt-get install chromium' enables the browser tests."; fi; }
+
+test: $(STAMP) browser-deps
+	$(BIN)/python -m pytest
+
+figures: $(STAMP)
+	$(BIN)/python -m course_lib.figures
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks

@@ -1,0 +1,1 @@
+"""Speed against the references, printed as ratios measured in one run (`make bench`)."""

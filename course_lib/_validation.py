@@ -1,0 +1,101 @@
+"""Checks run at the door of every public function, with messages that name the parameter and the fix."""
+
+import numbers
+
+import numpy as np
+
+
+def check_matrix(X, name="X", n_features=None):
+    """Return X as a finite 2-D float array with at least one row."""
+    try:
+        X = np.asarray(X, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be an array of numbers ({exc}).") from None
+    if X.ndim != 2:
+        raise ValueError(
+            f"{name} must be 2-D (n_samples, n_features); got shape {X.shape}. "
+            "Use X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a single sample."
+        )
+    if X.shape[0] == 0:
+        raise ValueError(f"{name} is empty: it needs at least one row (sample).")
+    if not np.all(np.isfinite(X)):
+        raise ValueError(f"{name} contains NaN or inf: remove or impute those entries first.")
+    if n_features is not None and X.shape[1] != n_features:
+        raise ValueError(
+            f"{name} has {X.shape[1]} features but the model was fitted with {n_features}."
+        )
+    return X
+
+
+def check_binary_targets(r, n_samples, name="r"):
+    """Return r as a float vector in {-1, +1} of length n_samples holding both classes."""
+    r = np.asarray(r)
+    if r.ndim != 1:
+        raise ValueError(f"{name} must be 1-D with one target per sample; got shape {r.shape}.")
+    if r.shape[0] != n_samples:
+        raise ValueError(
+            f"{name} has {r.shape[0]} targets but X has {n_samples} samples: lengths must match."
+        )
+    try:
+        r = r.astype(float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must hold the numbers -1 and +1.") from None
+    bad = ~np.isin(r, (-1.0, 1.0))
+    if bad.any():
+        found = np.unique(r[bad])[:5]
+        raise ValueError(
+            f"{name} must contain only -1 and +1 (the slides' r^t); found {found.tolist()}. "
+            "Map labels with np.where(y == positive_class, 1, -1)."
+        )
+    if np.unique(r).size < 2:
+        raise ValueError(
+            f"{name} holds a single class ({r[0]:+.0f}): a discriminant needs examples of both -1 and +1."
+        )
+    return r
+
+
+def check_positive(value, name, allow_inf=False):
+    """Return value as a float, raising if it is not a positive number (inf only if allowed)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a positive number; got {value!r}.")
+    value = float(value)
+    if np.isnan(value) or value <= 0 or (np.isinf(value) and not allow_inf):
+        allowed = "a positive number (np.inf allowed)" if allow_inf else "a positive finite number"
+        raise ValueError(f"{name} must be {allowed}; got {value!r}.")
+    return value
+
+
+def check_non_negative(value, name):
+    """Return value as a float, raising if it is negative, NaN or infinite."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number >= 0; got {value!r}.")
+    value = float(value)
+    if not np.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite number >= 0; got {value!r}.")
+    return value
+
+
+def check_int(value, name, minimum):
+    """Return value as an int >= minimum."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer >= {minimum}; got {value!r}.")
+    if value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {value}.")
+    return int(value)
+
+
+def check_fitted(estimator, attribute):
+    """Raise a clear error when a learned attribute is missing (fit was not called)."""
+    if not hasattr(estimator, attribute):
+        raise RuntimeError(
+            f"This {type(estimator).__name__} is not fitted yet: call fit(X, y) before using it."
+        )
+
+
+def check_random_state(seed):
+    """Return a numpy Generator from None, an int seed or a Generator."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None or (isinstance(seed, numbers.Integral) and not isinstance(seed, bool)):
+        return np.random.default_rng(seed)
+    raise TypeError(f"seed must be None, an int or a numpy Generator; got {seed!r}.")

@@ -1,0 +1,133 @@
+"""Seeded toy data sets of the slides and the OCR handwritten letters.
+
+Every generator takes a `seed` and returns `(X, r)` with `X` of shape (n, 2) and `r` in
+{-1, +1} (the slides' `r^t`), unless its docstring says otherwise.
+"""
+
+import hashlib
+from importlib import resources
+
+import numpy as np
+
+from course_lib._validation import check_int, check_random_state
+
+OCR_SHA256 = "f6cfb01d839b6c6475704f803eb1a4f836f70d50e9a9ea6c2a1309a4828c2144"
+ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _two_blobs(n, centre, scale, rng):
+    n_pos = n // 2
+    X = np.vstack(
+        [
+            rng.normal(loc=centre, scale=scale, size=(n_pos, 2)),
+            rng.normal(loc=np.negative(centre), scale=scale, size=(n - n_pos, 2)),
+        ]
+    )
+    r = np.r_[np.ones(n_pos), -np.ones(n - n_pos)]
+    return X, r
+
+
+def linearly_separable(n=30, seed=0, gap=0.6):
+    """Two Gaussian blobs around (+1, +1) and (-1, -1), resampled until a gap of `gap` separates them.
+
+    The gap is measured along the direction (1, 1) / sqrt(2), so the set is separable with
+    geometric margin at least gap / 2.
+    """
+    n = check_int(n, "n", minimum=2)
+    rng = check_random_state(seed)
+    direction = np.array([1.0, 1.0]) / np.sqrt(2)
+    X, r = _two_blobs(n, (1.0, 1.0), 0.55, rng)
+    for _ in range(1000):
+        bad = r * (X @ direction) < gap / 2
+        if not bad.any():
+            return X, r
+        X[bad] = rng.normal(loc=np.outer(r[bad], (1.0, 1.0)), scale=0.55)
+    raise RuntimeError("could not draw a separable set; lower `gap`.")
+
+
+def overlapping(n=60, seed=0, spread=1.0):
+    """Two Gaussian blobs around (+0.8, +0.8) and (-0.8, -0.8) with standard deviation `spread`:
+    the classes overlap ("recouvrement"), so no line separates them."""
+    n = check_int(n, "n", minimum=2)
+    rng = check_random_state(seed)
+    return _two_blobs(n, (0.8, 0.8), spread, rng)
+
+
+def with_outlier(n=30, seed=0, outlier=(6.0, 6.0)):
+    """`linearly_separable(n, seed)` plus one extra point of class +1 at `outlier`, far from the
+    boundary on its own (correct) side: least squares is dragged by it, the perceptron is not."""
+    X, r = linearly_separable(n, seed)
+    return np.vstack([X, np.asarray(outlier, dtype=float)]), np.r_[r, 1.0]
+
+
+def xor():
+    """The slides' four XOR points x1..x4 with r in {-1, +1} (the slides write 0 for -1)."""
+    X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
+    r = np.array([-1.0, 1.0, 1.0, -1.0])
+    return X, r
+
+
+def noisy_xor(n=80, seed=0, noise=0.25):
+    """n points spread around the four XOR corners (-1 or +1 in each coordinate); r = -sign(x1 x2)."""
+    n = check_int(n, "n", minimum=4)
+    rng = check_random_state(seed)
+    corners = np.array([[-1.0, -1.0], [-1.0, 1.0], [1.0, -1.0], [1.0, 1.0]])
+    which = np.arange(n) % 4
+    X = corners[which] + rng.normal(scale=noise, size=(n, 2))
+    r = -np.sign(corners[which, 0] * corners[which, 1])
+    return X, r
+
+
+def one_d_projection(n=20, seed=0):
+    """A 1-D problem no threshold separates: class +1 in the middle, -1 on both sides.
+
+    Returns `(x, r)` with `x` of shape (n, 1); the map x -> (x, x^2) makes it separable.
+    """
+    n = check_int(n, "n", minimum=3)
+    rng = check_random_state(seed)
+    inner = n // 2
+    x = np.r_[rng.uniform(-1.0, 1.0, inner), rng.choice((-1, 1), n - inner) * rng.uniform(2.0, 3.0, n - inner)]
+    r = np.r_[np.ones(inner), -np.ones(n - inner)]
+    return x.reshape(-1, 1), r
+
+
+def _ocr_path():
+    return resources.files("course_lib") / "resources" / "ocr_letters.npz"
+
+
+def load_ocr_letters():
+    """Load the OCR handwritten letters (Taskar et al. 2003) shipped with the package.
+
+    Returns `(words, labels, folds)`: `words` a list of 6,877 arrays of shape (r, 128) with
+    0/1 pixels (one row per letter, a letter image is `row.reshape(16, 8)`), `labels` a list
+    of int arrays with letters in 0..25 (a..z), `folds` an int array of the fold (0..9) of
+    each word. The file is a NumPy archive read without pickle and checked by sha256.
+    """
+    path = _ocr_path()
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"The OCR letters file is missing at {path}. Reinstall the package from a fresh clone "
+            "(`make test` or `pip install -e .`) so that course_lib/resources/ocr_letters.npz is there."
+        ) from None
+    digest = hashlib.sha256(raw).hexdigest()
+    if digest != OCR_SHA256:
+        raise ValueError(
+            f"The OCR letters file at {path} is corrupt: sha256 {digest} instead of {OCR_SHA256}. "
+            "Restore it with `git checkout -- course_lib/resources/ocr_letters.npz`."
+        )
+    with np.load(path, allow_pickle=False) as archive:
+        pixels = np.unpackbits(archive["pixels"], axis=1).astype(np.float64)
+        letters = archive["letters"].astype(np.int64)
+        lengths = archive["word_lengths"].astype(np.int64)
+        folds = archive["folds"].astype(np.int64)
+    bounds = np.cumsum(lengths)[:-1]
+    words = np.split(pixels, bounds)
+    labels = np.split(letters, bounds)
+    return words, labels, folds
+
+
+def letters_to_string(labels):
+    """Spell a sequence of letter indices 0..25 as a string ('a'..'z')."""
+    return "".join(ALPHABET[int(i)] for i in labels)

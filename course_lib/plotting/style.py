@@ -1,0 +1,121 @@
+"""One look for every figure: large fonts, thick lines, a colour-blind-safe palette (Okabe-Ito),
+white background so dark themes keep the axes visible."""
+
+import io
+
+import matplotlib
+
+
+import numpy as np
+from matplotlib.figure import Figure
+
+# Okabe & Ito's palette, safe for the common colour-vision deficiencies.
+BLUE, VERMILLION, GREEN, ORANGE = "#0072B2", "#D55E00", "#009E73", "#E69F00"
+PURPLE, SKY, YELLOW, BLACK, GREY = "#CC79A7", "#56B4E9", "#F0E442", "#000000", "#7F7F7F"
+PALETTE = [BLUE, VERMILLION, GREEN, ORANGE, PURPLE, SKY, YELLOW, BLACK]
+CLASS_STYLE = {
+    +1: dict(color=BLUE, marker="o", label="$r=+1$"),
+    -1: dict(color=VERMILLION, marker="s", label="$r=-1$"),
+}
+
+RC = {
+    "font.size": 13,
+    "axes.titlesize": 14,
+    "axes.labelsize": 13,
+    "legend.fontsize": 11,
+    "lines.linewidth": 2.5,
+    "lines.markersize": 8,
+    "axes.prop_cycle": matplotlib.cycler(color=PALETTE),
+    "figure.facecolor": "white",
+    "axes.facecolor": "white",
+    "savefig.facecolor": "white",
+    "svg.hashsalt": "course_lib",
+    "image.cmap": "cividis",
+}
+
+
+matplotlib.rcParams.update(RC)
+
+
+class CourseFigure(Figure):
+    """A matplotlib Figure that shows itself as a PNG when it ends a notebook cell,
+    without pyplot (so a figure is never displayed twice)."""
+
+    def _repr_png_(self):
+        return png_bytes(self, dpi=80)
+
+
+def new_figure(ncols=1, nrows=1, width=5.5, height=4.5, **subplot_kw):
+    """A Figure (not tied to pyplot, so nothing is displayed twice) and its axes:
+    one Axes for a 1 x 1 grid, else a flat array of them."""
+    fig = CourseFigure(figsize=(width * ncols, height * nrows), layout="constrained")
+    axes = fig.subplots(nrows, ncols, squeeze=False, subplot_kw=subplot_kw or None)
+    return fig, (axes[0, 0] if axes.size == 1 else axes.ravel())
+
+
+def png_bytes(fig, dpi=72):
+    """Render a figure to PNG bytes (used by the live widgets)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi)
+    return buffer.getvalue()
+
+
+def save(fig, stem, dpi=100):
+    """Save `fig` as stem.png and stem.svg with no timestamps, so regenerating changes no bytes."""
+    fig.savefig(f"{stem}.png", dpi=dpi, metadata={"Software": None})
+    fig.savefig(f"{stem}.svg", metadata={"Date": None, "Creator": None})
+
+
+def grid_limits(X, pad=0.5):
+    """Axis limits around the points of X (n, 2), padded by `pad`."""
+    X = np.asarray(X, dtype=float)
+    low, high = X.min(axis=0) - pad, X.max(axis=0) + pad
+    return (low[0], high[0]), (low[1], high[1])
+
+
+def plot_points(ax, X, r, size=60, edge=True):
+    """Scatter binary data with the slides' r in {-1, +1}: blue circles +1, vermillion squares -1."""
+    for label, style in CLASS_STYLE.items():
+        mask = np.asarray(r) == label
+        ax.scatter(
+            X[mask, 0], X[mask, 1], s=size, color=style["color"], marker=style["marker"],
+            label=style["label"], edgecolor="black" if edge else "none", linewidth=0.8, zorder=3,
+        )
+
+
+def plot_line(ax, w, w0, xlim, ylim, **style):
+    """Draw the line w.x + w0 = 0 across the box xlim x ylim (nothing if w = 0)."""
+    w = np.asarray(w, dtype=float)
+    if not np.any(w):
+        return None
+    if abs(w[1]) >= abs(w[0]):
+        xs = np.array(xlim)
+        ys = -(w[0] * xs + w0) / w[1]
+    else:
+        ys = np.array(ylim)
+        xs = -(w[1] * ys + w0) / w[0]
+    (line,) = ax.plot(xs, ys, **style)
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    return line
+
+
+def evaluate_on_grid(decision_function, xlim, ylim, steps=120):
+    """Values of decision_function over a steps x steps grid: returns (xx, yy, values)."""
+    xx, yy = np.meshgrid(np.linspace(*xlim, steps), np.linspace(*ylim, steps))
+    values = decision_function(np.c_[xx.ravel(), yy.ravel()]).reshape(xx.shape)
+    return xx, yy, values
+
+
+def plot_decision_regions(ax, decision_function, xlim, ylim, steps=120, margins=True):
+    """Shade h(x) >= 0 and h(x) < 0, draw h(x) = 0 solid and, if `margins`, h(x) = +-1 dashed."""
+    xx, yy, h = evaluate_on_grid(decision_function, xlim, ylim, steps)
+    ax.contourf(xx, yy, h, levels=[-np.inf, 0, np.inf], colors=[VERMILLION, BLUE], alpha=0.12)
+    if h.min() < 0 < h.max():
+        ax.contour(xx, yy, h, levels=[0], colors=BLACK, linewidths=2.5)
+    if margins:
+        levels = [lv for lv in (-1, 1) if h.min() < lv < h.max()]
+        if levels:
+            ax.contour(xx, yy, h, levels=levels, colors=GREY, linewidths=1.8, linestyles="dashed")
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
