@@ -1,0 +1,47 @@
+"""Execute notebooks top to bottom in a fresh kernel and save them with their outputs.
+
+    python tools/refresh_notebooks.py notebooks/01_linear_discriminants.ipynb [...]
+    python tools/refresh_notebooks.py            # every notebook in notebooks/
+
+Widget views are dropped from the saved outputs (their live state is not stored, so a saved
+view could only show "model not found"); everything else, text and figures, is kept so the
+notebook reads well before it is run and `# NBVAL_CHECK_OUTPUT` cells have their reference.
+"""
+
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def refresh(path):
+    notebook = nbformat.read(path, as_version=4)
+    start = time.perf_counter()
+    NotebookClient(
+        notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    ).execute()
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs = [out for out in cell.outputs if WIDGET_VIEW not in out.get("data", {})]
+            cell.execution_count = None
+            for out in cell.outputs:
+                if "execution_count" in out:
+                    out["execution_count"] = None
+    notebook.metadata.pop("widgets", None)
+    nbformat.write(notebook, path)
+    return time.perf_counter() - start
+
+
+def main(paths):
+    paths = [Path(p) for p in paths] or sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
+    for path in paths:
+        print(f"{path.name}: executed in {refresh(path):.1f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
