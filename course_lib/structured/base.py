@@ -1,0 +1,71 @@
+"""The contract between structured models and learners (the slides' decomposition).
+
+A model provides
+    joint_feature(x, y)                  Psi(x, y), a vector of length `size_joint_feature`
+    loss(y, y_hat)                       Delta(y, y_hat) >= 0, zero when y_hat == y
+    inference(x, w)                      argmax_y <w, Psi(x, y)>
+    loss_augmented_inference(x, y, w, rescaling="margin")
+        margin rescaling: argmax_y' Delta(y, y') + <w, Psi(x, y')>
+        slack rescaling:  argmax_y' Delta(y, y') (1 + <w, Psi(x, y')> - <w, Psi(x, y)>)
+and `initialize(X, Y)`, which checks the data and sets `size_joint_feature` before training.
+"""
+
+import numpy as np
+
+RESCALINGS = ("margin", "slack")
+
+
+class StructuredModel:
+    """Base class: subclasses implement the four calls; `initialize` may be overridden."""
+
+    size_joint_feature = None
+
+    def initialize(self, X, Y):
+        if len(X) != len(Y):
+            raise ValueError(f"X has {len(X)} inputs but Y has {len(Y)} outputs: lengths must match.")
+        if len(X) == 0:
+            raise ValueError("X is empty: training needs at least one example.")
+        return self
+
+    def joint_feature(self, x, y):
+        raise NotImplementedError
+
+    def loss(self, y, y_hat):
+        raise NotImplementedError
+
+    def inference(self, x, w):
+        raise NotImplementedError
+
+    def loss_augmented_inference(self, x, y, w, rescaling="margin"):
+        raise NotImplementedError
+
+    def batch_joint_feature(self, X, Y):
+        """sum_i Psi(x_i, y_i)."""
+        return sum((self.joint_feature(x, y) for x, y in zip(X, Y)), np.zeros(self.size_joint_feature))
+
+
+def check_rescaling(rescaling):
+    if rescaling not in RESCALINGS:
+        raise ValueError(f"rescaling must be one of {RESCALINGS}; got {rescaling!r}.")
+    return rescaling
+
+
+def augmented_score(model, x, y, y_prime, w, rescaling="margin"):
+    """The quantity loss-augmented inference maximises over y' (see the module docstring)."""
+    check_rescaling(rescaling)
+    delta = model.loss(y, y_prime)
+    score = float(w @ model.joint_feature(x, y_prime))
+    if rescaling == "margin":
+        return delta + score
+    return delta * (1.0 + score - float(w @ model.joint_feature(x, y)))
+
+
+def exhaustive_argmax(candidates, score):
+    """argmax over an explicit list of candidate outputs (first one wins ties): the brute-force
+    reference for every inference routine, and the inference of small output sets."""
+    best, best_score = None, -np.inf
+    for candidate in candidates:
+        value = score(candidate)
+        if value > best_score:
+            best, best_score = candidate, value
+    return best
