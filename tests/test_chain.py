@@ -1,0 +1,137 @@
+"""ChainModel: Psi against the per-position sum of the slides, inference against enumeration."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from course_lib.data import load_ocr_letters
+from course_lib.structured.base import StructuredModel, augmented_score
+from course_lib.structured.chain import ChainModel
+
+
+def random_words(n, q, n_features, seed, max_length=4):
+    rng = np.random.default_rng(seed)
+    X = [rng.integers(0, 2, (rng.integers(1, max_length + 1), n_features)).astype(float)
+         for _ in range(n)]
+    Y = [rng.integers(0, q, len(x)) for x in X]
+    return X, Y
+
+
+def score_by_positions(x, y, W_unary, W_pair, normalize):
+    """sum_t <W_unary[y_t], x_t> + sum_{t>=2} W_pair[y_{t-1}, y_t]  (divided by r if normalize)."""
+    total = sum(W_unary[y[t]] @ x[t] for t in range(len(y)))
+    total += sum(W_pair[y[t - 1], y[t]] for t in range(1, len(y)))
+    return total / len(y) if normalize else total
+
+
+@pytest.mark.parametrize("normalize", [True, False])
+def test_score_decomposes_over_positions(normalize):
+    q, n = 4, 5
+    model = ChainModel(n_labels=q, normalize=normalize)
+    X, Y = random_words(30, q, n, seed=0, max_length=6)
+    model.initialize(X, Y)
+    assert model.size_joint_feature == q * n + q * q
+    rng = np.random.default_rng(1)
+    for x, y in zip(X, Y):
+        w = rng.normal(size=model.size_joint_feature)
+        W_unary, W_pair = model.unpack(w)
+        assert np.allclose(W_unary.ravel(), w[: q * n]) and np.allclose(W_pair.ravel(), w[q * n:])
+        assert np.isclose(w @ model.joint_feature(x, y), score_by_positions(x, y, W_unary, W_pair, normalize))
+
+
+def test_features_are_the_slides_counts():
+    # word "aba" over q = 2 letters with 3 pixels: type 1 sums the images of each letter,
+    # type 2 counts bigrams (a->b once, b->a once), both divided by r = 3
+    x = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 0.0]])
+    y = np.array([0, 1, 0])
+    psi = ChainModel(n_labels=2).joint_feature(x, y)
+    assert np.allclose(psi[:6].reshape(2, 3), np.array([[2, 1, 1], [0, 1, 1]]) / 3)
+    assert np.allclose(psi[6:].reshape(2, 2), np.array([[0, 1], [1, 0]]) / 3)
+    raw = ChainModel(n_labels=2, normalize=False).joint_feature(x, y)
+    assert np.allclose(raw, 3 * psi)
+
+
+@pytest.mark.parametrize("normalize", [True, False])
+def test_batch_joint_feature_is_the_sum(normalize):
+    model = ChainModel(n_labels=3, normalize=normalize)
+    X, Y = random_words(25, 3, 4, seed=2, max_length=5)
+    model.initialize(X, Y)
+    expected = StructuredModel.batch_joint_feature(model, X, Y)
+    assert np.allclose(model.batch_joint_feature(X, Y), expected)
+
+
+@pytest.mark.parametrize("normalize", [True, False])
+def test_inference_equals_brute_force(normalize):
+    q, n = 3, 4
+    model = ChainModel(n_labels=q, normalize=normalize)
+    X, Y = random_words(40, q, n, seed=3)
+    model.initialize(X, Y)
+    rng = np.random.default_rng(4)
+    for x in X:
+        w = rng.normal(size=model.size_joint_feature)
+        candidates = [np.array(y) for y in itertools.product(range(q), repeat=len(x))]
+        best = max(w @ model.joint_feature(x, y) for y in candidates)
+        y_hat = model.inference(x, w)
+        assert np.isclose(w @ model.joint_feature(x, y_hat), best)
+    ws = rng.normal(size=model.size_joint_feature)
+    for y_batch, x in zip(model.batch_inference(X, ws), X):
+        assert y_batch.tolist() == model.inference(x, ws).tolist()
+
+
+@pytest.mark.parametrize("normalize, normalize_loss", [(True, False), (False, False), (True, True)])
+@pytest.mark.parametrize("rescaling", ["margin", "slack"])
+def test_loss_augmented_inference_equals_brute_force(normalize, normalize_loss, rescaling):
+    q, n = 3, 3
+    model = ChainModel(n_labels=q, normalize=normalize, normalize_loss=normalize_loss)
+    X, Y = random_words(25, q, n, seed=5)
+    model.initialize(X, Y)
+    rng = np.random.default_rng(6)
+    for x, y in zip(X, Y):
+        w = rng.normal(size=model.size_joint_feature)
+        candidates = [np.array(c) for c in itertools.product(range(q), repeat=len(x))]
+        best = max(augmented_score(model, x, y, c, w, rescaling) for c in candidates)
+        y_hat = model.loss_augmented_inference(x, y, w, rescaling=rescaling)
+        assert np.isclose(augmented_score(model, x, y, y_hat, w, rescaling), best)
+
+
+def test_loss_is_hamming():
+    assert ChainModel().loss([0, 1, 2, 3], [0, 2, 2, 0]) == 2.0
+    assert ChainModel(normalize_loss=True).loss([0, 1, 2, 3], [0, 2, 2, 0]) == 0.5
+    assert ChainModel().loss([4, 5], [4, 5]) == 0.0
+    with pytest.raises(ValueError, match="same length"):
+        ChainModel().loss([0, 1], [0, 1, 2])
+
+
+def test_ocr_words_fit_the_model():
+    words, labels, folds = load_ocr_letters()
+    model = ChainModel().initialize(words[:50], labels[:50])
+    assert model.n_features == 128 and model.size_joint_feature == 26 * 128 + 26 * 26
+
+
+@pytest.mark.parametrize("X, Y, message", [
+    ([np.zeros((2, 3))], [np.array([0, 26])], r"outside 0..25"),
+    ([np.zeros((2, 3))], [np.array([0, -1])], r"outside 0..25"),
+    ([np.zeros((0, 3))], [np.array([], dtype=int)], "r >= 1 letters"),
+    ([np.zeros((2, 3)), np.zeros((1, 4))], [np.array([0, 1]), np.array([2])], "same size"),
+    ([np.zeros((2, 3))], [np.array([0, 1, 2])], "sequence of 2 labels"),
+    ([np.zeros((2, 3))], [], "lengths must match"),
+    ([np.array([[0.0, np.nan, 0.0]])], [np.array([1])], "NaN"),
+    ([np.zeros(3)], [np.array([1])], r"shape \(r, n\)"),
+])
+def test_initialize_validation(X, Y, message):
+    with pytest.raises(ValueError, match=message):
+        ChainModel().initialize(X, Y)
+
+
+def test_call_validation():
+    model = ChainModel(n_labels=2).initialize([np.zeros((2, 3))], [np.array([0, 1])])
+    w = np.zeros(model.size_joint_feature)
+    with pytest.raises(ValueError, match="length q\\*n \\+ q\\^2 = 10"):
+        model.inference(np.zeros((2, 3)), np.zeros(7))
+    with pytest.raises(ValueError, match="initialised with 3"):
+        model.inference(np.zeros((2, 4)), w)
+    with pytest.raises(ValueError, match="rescaling must be one of"):
+        model.loss_augmented_inference(np.zeros((2, 3)), [0, 1], w, rescaling="both")
+    with pytest.raises(TypeError, match="n_labels"):
+        ChainModel(n_labels=2.5).joint_feature(np.zeros((1, 3)), [0])
