@@ -56,7 +56,7 @@ def new_figure(ncols=1, nrows=1, width=5.5, height=4.5, **subplot_kw):
 def png_bytes(fig, dpi=72):
     """Render a figure to PNG bytes (used by the live widgets)."""
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi)
+    fig.savefig(buffer, format="png", dpi=dpi, pil_kwargs={"compress_level": 1})
     return buffer.getvalue()
 
 

@@ -1,7 +1,7 @@
 """`Demo`: controls (sliders, dropdowns) above a matplotlib figure that is redrawn when they move.
 
 The figure is rendered to PNG and shown in an `ipywidgets.Image`, so a redraw is one PNG
-render (tens of milliseconds on the default data), the same in JupyterLab, Voila and a
+render (tens of milliseconds on the default data; the layout is solved once, at the first render), the same in JupyterLab, Voila and a
 static HTML export, with no interactive matplotlib backend needed. Every redraw is timed:
 `demo.seconds` holds the last duration and the label under the figure shows it.
 """
@@ -49,6 +49,9 @@ class Demo(widgets.VBox):
         super().__init__(rows + [self.image, self.status])
         self.add_class("course-demo")
         self.update()
+        # Keep the layout found by the first render: re-solving it at every move would double
+        # the redraw time for a change of a few pixels.
+        self.fig.set_layout_engine("none")
 
     @property
     def values(self):

@@ -1,0 +1,163 @@
+"""Chapter 01 drawings: the geometry of a linear discriminant (K1), the perceptron jumping on
+non-separable data (K2), least squares dragged by a far point (K3), the version space (K4)."""
+
+import numpy as np
+
+from course_lib import data
+from course_lib.linear import LeastSquaresClassifier, Perceptron, sample_version_space, version_space_offsets
+from course_lib.plotting.registry import slide_figure
+from course_lib.plotting.style import (
+    BLACK, BLUE, GREEN, GREY, ORANGE, VERMILLION, new_figure, plot_line, plot_points,
+)
+
+LIMITS = ((-3.5, 3.5), (-3.5, 3.5))
+
+
+def nonseparable_data():
+    """The chapter's non-separable set: 40 overlapping points (seeded)."""
+    return data.overlapping(n=40, seed=3)
+
+
+def outlier_data(distance):
+    """The non-separable set plus one point of class +1 at (distance, distance) on the diagonal
+    (no extra point when distance is 0)."""
+    X, r = nonseparable_data()
+    if distance <= 0:
+        return X, r
+    return np.vstack([X, [distance, distance]]), np.r_[r, 1.0]
+
+
+@slide_figure("K1_linear_discriminant_geometry", slide="Géométrie des discriminants linéaires")
+def draw_geometry(ax=None, w=(1.0, 2.0), w0=-2.0, x=(2.2, 1.6)):
+    """Geometry of a linear discriminant: w sets the orientation, w0 the offset, h(x)/||w|| the distance."""
+    fig = None
+    if ax is None:
+        fig, ax = new_figure(width=6, height=5.5)
+    w, x = np.asarray(w, float), np.asarray(x, float)
+    norm = np.linalg.norm(w)
+    (xlo, xhi), (ylo, yhi) = (-1.0, 4.0), (-1.0, 4.0)
+    xx, yy = np.meshgrid(np.linspace(xlo, xhi, 2), np.linspace(ylo, yhi, 2))
+    plot_line(ax, w, w0, (xlo, xhi), (ylo, yhi), color=BLACK, label="$h(\\mathbf{x}) = 0$")
+    foot0 = -w0 * w / norm**2  # the point of the line closest to the origin
+    ax.annotate("", xy=foot0 + w / norm, xytext=foot0,
+                arrowprops=dict(arrowstyle="-|>", color=BLUE, lw=2.5))
+    ax.text(*(foot0 + 1.08 * w / norm), "$\\mathbf{w}$", color=BLUE, fontsize=15)
+    ax.plot([0, foot0[0]], [0, foot0[1]], ls=":", color=GREY)
+    ax.text(*(foot0 / 2 + [-0.95, 0.25]), f"$|w_0|/\\|\\mathbf{{w}}\\| = {abs(w0) / norm:.2f}$", color=GREY)
+    h = float(w @ x + w0)
+    foot = x - h * w / norm**2
+    ax.plot(*x, "o", color=VERMILLION, ms=10, zorder=4)
+    ax.plot([x[0], foot[0]], [x[1], foot[1]], ls="--", color=VERMILLION)
+    ax.text(x[0] + 0.1, x[1] + 0.1, f"$h(\\mathbf{{x}})/\\|\\mathbf{{w}}\\| = {h / norm:.2f}$", color=VERMILLION)
+    ax.text(3.0, 3.5, "$h(\\mathbf{x}) > 0$", color=BLUE)
+    ax.text(-0.8, -0.7, "$h(\\mathbf{x}) < 0$", color=VERMILLION)
+    ax.plot(0, 0, "k+", ms=12)
+    ax.set_aspect("equal")
+    ax.set_xlim(xlo, xhi)
+    ax.set_ylim(ylo, yhi)
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    ax.set_title(f"$\\mathbf{{w}} = ({w[0]:g}, {w[1]:g})$, $w_0 = {w0:g}$")
+    return fig
+
+
+def draw_perceptron_update(ax, perceptron, X, r, update):
+    """The perceptron's boundary after `update` updates, the point that caused it circled."""
+    update = int(min(update, perceptron.n_updates_))
+    w, w0 = perceptron.history_[update]
+    plot_points(ax, X, r)
+    plot_line(ax, w, w0, *LIMITS, color=BLACK)
+    wrong = r * (X @ w + w0) <= 0
+    ax.scatter(*X[wrong].T, s=190, facecolor="none", edgecolor=ORANGE, linewidth=2, zorder=4,
+               label=f"misclassified ({wrong.sum()})")
+    culprit = perceptron.update_index_[update]
+    if culprit >= 0:
+        ax.scatter(*X[culprit], s=420, marker="*", color=GREEN, edgecolor=BLACK, zorder=5, label="caused this update")
+    epoch = perceptron.update_epoch_[update]
+    ax.set_title(f"update {update}/{perceptron.n_updates_} (epoch {epoch}): "
+                 f"$E_{{percp}} = {_criterion(w, w0, X, r):.2f}$", fontsize=12)
+    ax.legend(loc="lower right", fontsize=9)
+    ax.set_xlim(LIMITS[0])
+    ax.set_ylim(LIMITS[1])
+
+
+def _criterion(w, w0, X, r):
+    margins = r * (X @ w + w0)
+    return -margins[margins < 0].sum()
+
+
+def fitted_perceptron(n_epochs=6):
+    X, r = nonseparable_data()
+    return Perceptron(n_epochs=n_epochs, seed=0).fit(X, r), X, r
+
+
+def draw_perceptron_epoch(ax, perceptron, X, r, epoch):
+    """The perceptron's boundary at the end of epoch `epoch`."""
+    w, w0 = perceptron.state_after_epoch(epoch)
+    plot_points(ax, X, r)
+    plot_line(ax, w, w0, *LIMITS, color=BLACK)
+    errors = int(np.sum(r * (X @ w + w0) <= 0))
+    ax.set_title(f"after epoch {epoch}: {errors} errors, $E_{{percp}} = {_criterion(w, w0, X, r):.2f}$", fontsize=12)
+    ax.set_xlim(LIMITS[0])
+    ax.set_ylim(LIMITS[1])
+
+
+def perceptron_epoch_figure(epoch):
+    """Perceptron on non-separable data at the end of an epoch."""
+    fig, ax = new_figure()
+    draw_perceptron_epoch(ax, *fitted_perceptron(), epoch)
+    return fig
+
+
+for _epoch in range(1, 7):
+    slide_figure(f"K2_perceptron_nonseparable_epoch{_epoch}", slide="Perceptron sur données non linéairement séparables",
+                 title=f"Perceptron on non-separable data, end of epoch {_epoch} of 6", epoch=_epoch)(perceptron_epoch_figure)
+
+
+def draw_least_squares(ax, distance):
+    """Least squares with and without a far point of class +1 at (distance, distance)."""
+    X0, r0 = nonseparable_data()
+    X, r = outlier_data(distance)
+    plain = LeastSquaresClassifier().fit(X0, r0)
+    pulled = LeastSquaresClassifier().fit(X, r)
+    plot_points(ax, X, r)
+    (xlo, xhi), (ylo, yhi) = LIMITS
+    hi = max(xhi, distance + 0.7)
+    plot_line(ax, plain.w_, plain.w0_, (xlo, hi), (ylo, hi), color=GREY, ls="--", label="without the far point")
+    plot_line(ax, pulled.w_, pulled.w0_, (xlo, hi), (ylo, hi), color=BLACK, label="least squares")
+    errors = int(np.sum(pulled.predict(X0) != r0))
+    ax.set_title(f"far point at ({distance:.1f}, {distance:.1f}): {errors} errors on the other 40", fontsize=12)
+    ax.legend(loc="lower right", fontsize=9)
+
+
+def least_squares_figure(distance):
+    """Least squares on the non-separable data with a far point of class +1."""
+    fig, ax = new_figure()
+    draw_least_squares(ax, distance)
+    return fig
+
+
+for _frame, _distance in enumerate((0.0, 4.0, 8.0, 12.0, 16.0, 20.0), start=1):
+    slide_figure(f"K3_least_squares_nonseparable_frame{_frame}", slide="Moindres carrés sur données non linéairement séparables",
+                 title=f"Least squares on the same data, a point of class +1 at ({_distance:g}, {_distance:g})",
+                 distance=_distance)(least_squares_figure)
+
+
+@slide_figure("K4_version_space", slide="Espace des versions")
+def draw_version_space(ax=None, n_hypotheses=40):
+    """The version space: separating lines consistent with the data, with S and G for one orientation."""
+    fig = None
+    if ax is None:
+        fig, ax = new_figure(width=6, height=5.5)
+    X, r = data.linearly_separable(n=30, seed=0)
+    (xlo, xhi), (ylo, yhi) = (-3, 3), (-3, 3)
+    for w, w0 in sample_version_space(X, r, n_hypotheses=n_hypotheses, seed=0):
+        plot_line(ax, w, w0, (xlo, xhi), (ylo, yhi), color=GREY, lw=1, alpha=0.5)
+    w = np.array([1.0, 1.0]) / np.sqrt(2)
+    w0_S, w0_G = version_space_offsets(X, r, w)
+    plot_line(ax, w, w0_S, (xlo, xhi), (ylo, yhi), color=BLUE, label="S (most specific)")
+    plot_line(ax, w, w0_G, (xlo, xhi), (ylo, yhi), color=VERMILLION, label="G (most general)")
+    plot_points(ax, X, r)
+    ax.set_title("Version space: every grey line separates the data")
+    ax.legend(loc="lower right", fontsize=9)
+    return fig
