@@ -1,0 +1,168 @@
+"""Binary, multiclass and hierarchical instantiations [S13-S15], checked by enumeration."""
+
+import numpy as np
+import pytest
+
+from course_lib.structured.base import augmented_score, exhaustive_argmax
+from course_lib.structured.models import (
+    BinaryModel, HierarchicalModel, MulticlassModel, tree_distance,
+)
+
+TREE = {"root": ["animal", "vehicle"], "animal": ["cat", "dog"], "vehicle": ["car", "bus"]}
+RESCALINGS = ("margin", "slack")
+
+
+def brute_force(model, labels, x, w, y=None, rescaling=None):
+    """argmax over the explicit label list with the base class helpers."""
+    if y is None:
+        return exhaustive_argmax(labels, lambda c: float(w @ model.joint_feature(x, c)))
+    return exhaustive_argmax(labels, lambda c: augmented_score(model, x, y, c, w, rescaling))
+
+
+# --- S13 binary ------------------------------------------------------------------------
+def test_binary_joint_feature_is_half_y_x():
+    model = BinaryModel()
+    x = np.array([2.0, -4.0, 1.0])
+    assert np.allclose(model.joint_feature(x, 1), [1.0, -2.0, 0.5])
+    assert np.allclose(model.joint_feature(x, -1), [-1.0, 2.0, -0.5])
+
+
+def test_binary_structured_hinge_is_the_svm_hinge():
+    rng = np.random.default_rng(0)
+    model = BinaryModel()
+    for _ in range(200):
+        x, w = rng.normal(size=3), rng.normal(size=3) * 3
+        y = int(rng.choice([-1, 1]))
+        y_bar = model.loss_augmented_inference(x, y, w)
+        hinge = model.loss(y, y_bar) + w @ model.joint_feature(x, y_bar) - w @ model.joint_feature(x, y)
+        assert np.isclose(hinge, max(0.0, 1.0 - y * (w @ x)))
+
+
+@pytest.mark.parametrize("rescaling", RESCALINGS)
+def test_binary_inference_matches_enumeration(rescaling):
+    rng = np.random.default_rng(1)
+    model = BinaryModel()
+    for _ in range(100):
+        x, w, y = rng.normal(size=4), rng.normal(size=4), int(rng.choice([-1, 1]))
+        assert model.inference(x, w) == brute_force(model, (-1, 1), x, w)
+        assert model.inference(x, w) == np.sign(w @ x)
+        assert model.loss_augmented_inference(x, y, w, rescaling) == \
+            brute_force(model, (-1, 1), x, w, y, rescaling)
+
+
+def test_binary_validation():
+    model = BinaryModel().initialize(np.ones((3, 2)), [1, -1, 1])
+    assert model.size_joint_feature == 2
+    with pytest.raises(ValueError, match="-1 or \\+1"):
+        model.joint_feature([1.0, 2.0], 0)
+    with pytest.raises(ValueError, match="-1 or \\+1"):
+        BinaryModel().initialize(np.ones((2, 2)), [1, 2])
+    with pytest.raises(ValueError, match="NaN"):
+        model.joint_feature([np.nan, 1.0], 1)
+    with pytest.raises(ValueError, match="features"):
+        model.joint_feature([1.0, 2.0, 3.0], 1)
+    with pytest.raises(ValueError, match="lengths must match"):
+        BinaryModel().initialize(np.ones((3, 2)), [1, -1])
+    with pytest.raises(ValueError, match="rescaling"):
+        model.loss_augmented_inference([1.0, 2.0], 1, np.ones(2), rescaling="both")
+    with pytest.raises(ValueError, match="w must have shape"):
+        model.inference([1.0, 2.0], np.ones(3))
+
+
+# --- S14 multiclass ----------------------------------------------------------------------
+def test_multiclass_joint_feature_blocks():
+    model = MulticlassModel(3)
+    x = np.array([1.0, 2.0])
+    assert np.allclose(model.joint_feature(x, 1), [0, 0, 1, 2, 0, 0])
+    w = np.arange(6.0)
+    assert np.isclose(w @ model.joint_feature(x, 2), w[4:] @ x)
+
+
+@pytest.mark.parametrize("rescaling", RESCALINGS)
+@pytest.mark.parametrize("cost", [None, "random"])
+def test_multiclass_matches_enumeration_and_argmax(rescaling, cost):
+    rng = np.random.default_rng(2)
+    K, d = 4, 3
+    if cost == "random":
+        cost = rng.uniform(0.5, 3.0, size=(K, K))
+        np.fill_diagonal(cost, 0.0)
+    model = MulticlassModel(K, cost=cost)
+    for _ in range(100):
+        x, w, y = rng.normal(size=d), rng.normal(size=K * d), int(rng.integers(K))
+        assert model.inference(x, w) == np.argmax(w.reshape(K, d) @ x)
+        assert model.inference(x, w) == brute_force(model, range(K), x, w)
+        assert model.loss_augmented_inference(x, y, w, rescaling) == \
+            brute_force(model, range(K), x, w, y, rescaling)
+
+
+def test_multiclass_cost_and_validation():
+    model = MulticlassModel(3, cost=[[0, 1, 5], [1, 0, 1], [2, 2, 0]])
+    assert model.loss(0, 2) == 5.0 and model.loss(2, 0) == 2.0 and model.loss(1, 1) == 0.0
+    assert MulticlassModel(3).loss(0, 2) == 1.0
+    with pytest.raises(ValueError, match="zero diagonal"):
+        MulticlassModel(2, cost=[[1, 1], [1, 0]]).loss(0, 1)
+    with pytest.raises(ValueError, match="2 x 2"):
+        MulticlassModel(2, cost=np.zeros((3, 3))).loss(0, 1)
+    with pytest.raises(ValueError, match="0..2"):
+        MulticlassModel(3).joint_feature([1.0], 3)
+    with pytest.raises(ValueError, match="0..2"):
+        MulticlassModel(3).initialize(np.ones((2, 1)), [0, -1])
+    with pytest.raises(ValueError, match="n_classes"):
+        MulticlassModel(1).joint_feature([1.0], 0)
+    model = MulticlassModel(3).initialize(np.ones((4, 2)), [0, 1, 2, 2.0])
+    assert model.size_joint_feature == 6
+
+
+# --- S15 hierarchical --------------------------------------------------------------------
+def test_tree_delta_by_hand():
+    model = HierarchicalModel(TREE)
+    cat, dog, car, bus = (model.label(c) for c in ("cat", "dog", "car", "bus"))
+    assert model.loss(cat, cat) == 0.0
+    assert model.loss(cat, dog) == 1.0   # the slide's values
+    assert model.loss(cat, bus) == 2.0
+    assert model.loss(car, bus) == 1.0 and model.loss(dog, car) == 2.0
+    expected = np.array([[0, 1, 2, 2], [1, 0, 2, 2], [2, 2, 0, 1], [2, 2, 1, 0]])
+    assert model.classes_ == ["cat", "dog", "car", "bus"]
+    assert np.array_equal(model.delta_matrix(), expected)
+
+
+def test_tree_distance_on_an_unbalanced_tree():
+    parent = {"a": "r", "b": "r", "c": "a", "d": "c"}
+    assert tree_distance(parent, "d", "b") == 4
+    assert tree_distance(parent, "d", "a") == 2
+    assert tree_distance(parent, "r", "r") == 0
+
+
+def test_hierarchical_joint_feature_sums_path_blocks():
+    model = HierarchicalModel(TREE)
+    x = np.array([1.0, -1.0])
+    assert model.nodes_ == ["animal", "cat", "dog", "vehicle", "car", "bus"]
+    psi = model.joint_feature(x, model.label("dog")).reshape(6, 2)
+    assert np.allclose(psi, [[1, -1], [0, 0], [1, -1], [0, 0], [0, 0], [0, 0]])
+    w = np.random.default_rng(3).normal(size=12)
+    W = w.reshape(6, 2)
+    assert np.isclose(w @ model.joint_feature(x, model.label("bus")), (W[3] + W[5]) @ x)
+
+
+@pytest.mark.parametrize("rescaling", RESCALINGS)
+def test_hierarchical_matches_enumeration(rescaling):
+    rng = np.random.default_rng(4)
+    model = HierarchicalModel(TREE)
+    for _ in range(100):
+        x, w, y = rng.normal(size=3), rng.normal(size=18), int(rng.integers(4))
+        assert model.inference(x, w) == brute_force(model, range(4), x, w)
+        assert model.loss_augmented_inference(x, y, w, rescaling) == \
+            brute_force(model, range(4), x, w, y, rescaling)
+
+
+def test_hierarchical_validation():
+    with pytest.raises(ValueError, match="one root"):
+        HierarchicalModel({"a": ["b"], "c": ["d"]}).classes_
+    with pytest.raises(ValueError, match="two parents"):
+        HierarchicalModel({"r": ["a", "b"], "a": ["c"], "b": ["c"]}).classes_
+    with pytest.raises(ValueError, match="two leaves"):
+        HierarchicalModel({"r": ["a"]}).classes_
+    with pytest.raises(ValueError, match="not a leaf"):
+        HierarchicalModel(TREE).label("animal")
+    with pytest.raises(TypeError, match="dict"):
+        HierarchicalModel([("root", "a")]).classes_
