@@ -150,14 +150,17 @@ class ChainModel(StructuredModel):
         return viterbi(*self.chain_scores(x, w))
 
     def batch_inference(self, X, w):
-        """[h_w(x) for x in X], decoding words of equal length together."""
-        X = [self._check_x(x, name=f"X[{i}]") for i, x in enumerate(X)]
-        if not X:
+        """[h_w(x) for x in X], with one product for all letters and words of equal length
+        decoded together (`viterbi_batch`)."""
+        if len(X) == 0:
             return []
-        W_unary, W_pair = self.unpack(self._check_w(w, X[0].shape[1]))
+        lengths = [np.shape(x)[0] if np.ndim(x) == 2 else 0 for x in X]
+        if min(lengths) < 1:
+            raise ValueError("every word of X must be an (r, n) array with r >= 1 letters.")
+        x_all = self._check_x(np.concatenate(X), name="X")
+        W_unary, W_pair = self.unpack(self._check_w(w, x_all.shape[1]))
         # The 1/r of normalize scales every term of a word's score alike: the argmax is unchanged.
-        unaries = [x @ W_unary.T for x in X]
-        return viterbi_batch(unaries, W_pair)
+        return viterbi_batch(x_all @ W_unary.T, W_pair, lengths=lengths)
 
     def loss_augmented_inference(self, x, y, w, rescaling="margin"):
         """margin: argmax_y' Delta(y, y') + <w, Psi(x, y')>, Viterbi on unary + Hamming terms;

@@ -90,34 +90,53 @@ def viterbi(unary, pairwise, return_tables=False):
     return y
 
 
-def viterbi_batch(unaries, pairwise):
-    """viterbi(u, pairwise) for every u in `unaries`, vectorised over words of equal length.
+def viterbi_batch(unaries, pairwise, lengths=None):
+    """viterbi(u, pairwise) for every word's unary scores u, vectorised over words of equal length.
 
-    Words are grouped by length and each group runs the recursion on a (words, q, q) array at
-    once; the results (and the tie rule) are those of `viterbi`.
+    unaries: a list of (r_i, q) arrays, or, with `lengths` given, their concatenation
+    (sum_i r_i, q) (the fast path: no list to validate). Words are grouped by length and each
+    group runs the recursion on a (words, q, q) array at once; results and tie rule are those
+    of `viterbi`. Returns a list of int arrays.
     """
-    if len(unaries) == 0:
+    if lengths is None:
+        if len(unaries) == 0:
+            return []
+        for i, u in enumerate(unaries):
+            if np.ndim(u) != 2 or np.shape(u)[0] < 1:
+                raise ValueError(f"unaries[{i}] must be 2-D (r, q) with r >= 1; got shape {np.shape(u)}.")
+        lengths = [np.shape(u)[0] for u in unaries]
+        unaries = np.concatenate(unaries)
+    lengths = np.asarray(lengths, dtype=np.int64)
+    if lengths.ndim != 1 or np.any(lengths < 1) or lengths.sum() != np.shape(unaries)[0]:
+        raise ValueError("lengths must be positive word lengths summing to the rows of unaries.")
+    if lengths.size == 0:
         return []
-    unaries = [check_chain_scores(u, pairwise)[0] for u in unaries]
-    pairwise = check_chain_scores(unaries[0], pairwise)[1]
+    unaries, pairwise = check_chain_scores(unaries, pairwise)
     q = pairwise.shape[0]
-    lengths = np.array([u.shape[0] for u in unaries])
-    out = [None] * len(unaries)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    out = [None] * lengths.size
     for length in np.unique(lengths):
         index = np.flatnonzero(lengths == length)
-        U = np.stack([unaries[i] for i in index])  # (n, r, q)
+        U = unaries[starts[index][:, None] + np.arange(length)]  # (n, r, q)
         n = U.shape[0]
-        rows = np.arange(n)[:, None]
-        I = np.empty((n, length, q), dtype=np.int64)
-        M = U[:, 0]
+        M = np.empty((n, length, q))  # the slides' M, transposed, for each word of the group
+        M[:, 0] = U[:, 0]
+        candidate = np.empty((n, q))
         for tau in range(1, length):
-            candidates = M[:, :, None] + pairwise  # (n, s', s)
-            I[:, tau] = np.argmax(candidates, axis=1)
-            M = np.take_along_axis(candidates, I[:, tau][:, None, :], axis=1)[:, 0] + U[:, tau]
+            # M[:, tau, s] = max_{s'} (M[:, tau-1, s'] + pairwise[s', s]) + U[:, tau, s], as q
+            # in-place passes over (n, q) arrays (much faster than a reduction over a short axis)
+            best = M[:, tau]
+            np.add(M[:, tau - 1, :1], pairwise[0], out=best)
+            for s_prev in range(1, q):
+                np.add(M[:, tau - 1, s_prev : s_prev + 1], pairwise[s_prev], out=candidate)
+                np.maximum(best, candidate, out=best)
+            best += U[:, tau]
+        # Back-tracking needs I[y_tau, tau] only: recompute that one column of I per word
+        # (argmax_{s'} M[s', tau-1] + pairwise[s', y_tau], smallest s' on ties, as in `viterbi`).
         Y = np.empty((n, length), dtype=np.int64)
-        Y[:, -1] = np.argmax(M, axis=1)
+        Y[:, -1] = np.argmax(M[:, -1], axis=1)
         for tau in range(length - 1, 0, -1):
-            Y[:, tau - 1] = I[rows[:, 0], tau, Y[:, tau]]
+            Y[:, tau - 1] = np.argmax(M[:, tau - 1] + pairwise[:, Y[:, tau]].T, axis=1)
         for k, i in enumerate(index):
             out[i] = Y[k]
     return out
