@@ -1,0 +1,277 @@
+"""Multiclass perceptron and averaged perceptron (Algorithm 1 of the notes and its two speed-ups).
+
+One weight vector w_y per label; predict y* = argmax_y <w_y | x>; on an error add x to the
+gold label's vector and subtract it from the predicted one. The averaged perceptron predicts
+with a = sum of the w seen after every example (no division: scaling a does not change the
+argmax). Three ways to compute the same a:
+
+- naive:    a <- a + w after every example, over the whole weight matrix (Algorithm 1);
+- on_error: a <- a + n_since_last_error * w only when an error happens, plus a final catch-up;
+- lazy:     a last-update stamp per (label, feature): on an error only the touched entries
+            are brought up to date, a final flush brings every other entry up to date.
+
+Examples are sparse: a dict {feature: value} holds only the active features (a dense row is
+read as {column: value} for its non-zero columns). The dict-of-dicts w[label][feature] of the
+notes is a matrix w[label, j] here, the column j of each feature being fixed once at fit, so
+that the three variants share the same scoring code and make the same predictions.
+
+Conventions: each epoch visits the examples in the order `rng.permutation(n)` with
+`rng = np.random.default_rng(seed)`, the same for every variant (epoch k's order does not
+depend on the number of epochs); argmax ties go to the first label of `classes_` (labels
+sorted when they can be). With integer-valued features the arithmetic is exact (int64).
+"""
+
+import numbers
+
+import numpy as np
+
+from course_lib._validation import check_fitted, check_int, check_matrix, check_random_state
+
+VARIANTS = ("naive", "on_error", "lazy")
+
+
+def predict_one(w, idx, x):
+    """y* = argmax_y <w_y | x> for a sparse x (columns idx, values x); ties -> lowest label index."""
+    return int(np.argmax(w[:, idx] @ x))
+
+
+def plain_epochs(rows, gold, shape, orders):
+    """Plain multiclass perceptron; yields w after each epoch."""
+    w = np.zeros(shape, dtype=rows[0][1].dtype)
+    for order in orders:
+        for i in order:
+            idx, x = rows[i]
+            y_star = predict_one(w, idx, x)
+            if y_star != gold[i]:
+                w[gold[i], idx] += x
+                w[y_star, idx] -= x
+        yield w
+
+
+def naive_epochs(rows, gold, shape, orders):
+    """Algorithm 1: a <- a + w after every example; yields (w, a) after each epoch."""
+    w = np.zeros(shape, dtype=rows[0][1].dtype)
+    a = np.zeros_like(w)
+    for order in orders:
+        for i in order:
+            idx, x = rows[i]
+            y_star = predict_one(w, idx, x)
+            if y_star != gold[i]:
+                w[gold[i], idx] += x
+                w[y_star, idx] -= x
+            a += w
+        yield w, a
+
+
+def on_error_epochs(rows, gold, shape, orders):
+    """First speed-up: a <- a + n_since_last_error * w before each update; yields (w, a) per epoch."""
+    w = np.zeros(shape, dtype=rows[0][1].dtype)
+    a = np.zeros_like(w)
+    n_since_last_error = 0
+    for order in orders:
+        for i in order:
+            idx, x = rows[i]
+            y_star = predict_one(w, idx, x)
+            if y_star != gold[i]:
+                a += n_since_last_error * w  # every example since the last error ended with this w
+                n_since_last_error = 0
+                w[gold[i], idx] += x
+                w[y_star, idx] -= x
+            n_since_last_error += 1
+        yield w, a + n_since_last_error * w  # the catch-up (a itself is left as it is)
+
+
+def lazy_epochs(rows, gold, shape, orders):
+    """Lazy speed-up: a stamp per (label, feature), only touched entries updated; yields (w, a) per epoch."""
+    w = np.zeros(shape, dtype=rows[0][1].dtype)
+    a = np.zeros_like(w)
+    last_update = np.zeros(shape, dtype=np.int64)
+    n_examples = 0
+    for order in orders:
+        for i in order:
+            idx, x = rows[i]
+            y_star = predict_one(w, idx, x)
+            if y_star != gold[i]:
+                for label in (gold[i], y_star):
+                    a[label, idx] += (n_examples - last_update[label, idx]) * w[label, idx]
+                    last_update[label, idx] = n_examples
+                w[gold[i], idx] += x
+                w[y_star, idx] -= x
+            n_examples += 1
+        yield w, a + (n_examples - last_update) * w  # the final flush (a itself is left as it is)
+
+
+TRAINERS = {"naive": naive_epochs, "on_error": on_error_epochs, "lazy": lazy_epochs}
+
+
+def _check_dict(example, i, name):
+    if not isinstance(example, dict):
+        raise TypeError(
+            f"{name}[{i}] must be a dict {{feature: value}} like the others; got {type(example).__name__}."
+        )
+    for feature, value in example.items():
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(f"{name}[{i}][{feature!r}] must be a number; got {value!r}.")
+        if not np.isfinite(value):
+            raise ValueError(f"{name}[{i}][{feature!r}] is {value}: features must be finite numbers.")
+
+
+def sparse_rows(X, columns=None, name="X"):
+    """Encode examples as (column indices, values) pairs; returns (rows, columns, dense).
+
+    X is a list of dicts {feature: value} or a dense 2-D array. `columns` maps a feature to
+    its column; when None it is built from X (first appearance), otherwise features it does not
+    know are dropped (a feature never seen in training has weight 0 anyway).
+    """
+    if isinstance(X, (list, tuple)) and len(X) > 0 and isinstance(X[0], dict):
+        for i, example in enumerate(X):
+            _check_dict(example, i, name)
+        if columns is None:
+            columns = {}
+            for example in X:
+                for feature in example:
+                    columns.setdefault(feature, len(columns))
+        integral = all(float(v).is_integer() for example in X for v in example.values())
+        dtype = np.int64 if integral else np.float64
+        rows = []
+        for example in X:
+            kept = [(columns[f], v) for f, v in example.items() if f in columns and v != 0]
+            idx = np.array([j for j, _ in kept], dtype=np.int64)
+            rows.append((idx, np.array([v for _, v in kept], dtype=dtype)))
+        return rows, columns, False
+    if isinstance(X, (list, tuple)) and len(X) == 0:
+        raise ValueError(f"{name} is empty: it needs at least one example.")
+    X = check_matrix(X, name, n_features=None if columns is None else len(columns))
+    columns = {j: j for j in range(X.shape[1])} if columns is None else columns
+    dtype = np.int64 if np.all(X == np.round(X)) else np.float64
+    rows = [(np.flatnonzero(row), row[row != 0].astype(dtype)) for row in X]
+    return rows, columns, True
+
+
+def _check_labels(y, n):
+    y = list(y) if not isinstance(y, np.ndarray) else list(y.tolist())
+    if len(y) != n:
+        raise ValueError(f"y has {len(y)} labels but X has {n} examples: lengths must match.")
+    for label in y:
+        if isinstance(label, float) and np.isnan(label):
+            raise ValueError("y contains NaN: every example needs a label.")
+    try:
+        classes = sorted(set(y))
+    except TypeError:
+        classes = list(dict.fromkeys(y))
+    if len(classes) < 2:
+        raise ValueError(
+            f"y holds a single label ({classes[0]!r}): a classifier needs at least two labels."
+        )
+    return y, classes
+
+
+class Perceptron:
+    """Plain multiclass perceptron: predicts with the last w (error-driven updates, no average)."""
+
+    def __init__(self, n_epochs=5, shuffle=True, seed=0):
+        self.n_epochs = n_epochs
+        self.shuffle = shuffle
+        self.seed = seed
+
+    def _prepare(self, X, y):
+        n_epochs = check_int(self.n_epochs, "n_epochs", 1)
+        rows, columns, dense = sparse_rows(X)
+        for i, (idx, _) in enumerate(rows):
+            if idx.size == 0:
+                raise ValueError(
+                    f"X[{i}] has no active (non-zero) feature: the perceptron cannot learn from it. "
+                    "Remove it or add a bias feature such as {'<bias>': 1}."
+                )
+        y, classes = _check_labels(y, len(rows))
+        index = {label: k for k, label in enumerate(classes)}
+        gold = [index[label] for label in y]
+        rng = check_random_state(self.seed)
+        n = len(rows)
+        orders = (rng.permutation(n) if self.shuffle else np.arange(n) for _ in range(n_epochs))
+        self.classes_ = _as_array(classes)
+        self.feature_names_ = list(columns)
+        self._columns, self._dense = columns, dense
+        return rows, gold, (len(classes), len(columns)), orders
+
+    def fit(self, X, y):
+        """Train on X (list of feature dicts or 2-D array) and labels y; returns self."""
+        rows, gold, shape, orders = self._prepare(X, y)
+        for w in plain_epochs(rows, gold, shape, orders):
+            pass
+        self.coef_ = w.copy()
+        return self
+
+    def decision_function(self, X):
+        """Scores <coef_y | x> of every label, shape (n, n_labels); unseen features count 0."""
+        check_fitted(self, "coef_")
+        if not self._dense and not (isinstance(X, (list, tuple)) and X and isinstance(X[0], dict)):
+            raise TypeError("X must be a non-empty list of feature dicts, as in fit.")
+        rows, _, _ = sparse_rows(X, self._columns)
+        return np.array([self.coef_[:, idx] @ x for idx, x in rows], dtype=float)
+
+    def predict(self, X):
+        """Label of highest score; ties go to the first label of classes_."""
+        check_fitted(self, "coef_")
+        return self.classes_[np.argmax(self.decision_function(X), axis=1)]
+
+    @property
+    def weights_(self):
+        """coef_ as a dict of dicts {label: {feature: weight}} (non-zero weights only)."""
+        check_fitted(self, "coef_")
+        return {
+            label: {self.feature_names_[j]: self.coef_[k, j].item() for j in np.flatnonzero(self.coef_[k])}
+            for k, label in enumerate(self.classes_.tolist())
+        }
+
+
+class AveragedPerceptron(Perceptron):
+    """Averaged perceptron: predicts with a = sum of w after every example (variant: how a is summed).
+
+    Learned: `coef_` (the averaged weights a, one row per label of `classes_`), `last_w_` (the
+    final w of the plain perceptron run underneath), `weights_` (coef_ as a dict of dicts).
+    """
+
+    def __init__(self, n_epochs=5, variant="lazy", shuffle=True, seed=0):
+        super().__init__(n_epochs=n_epochs, shuffle=shuffle, seed=seed)
+        self.variant = variant
+
+    def fit(self, X, y):
+        """Train on X (list of feature dicts or 2-D array) and labels y; returns self."""
+        if self.variant not in TRAINERS:
+            raise ValueError(f"variant must be one of {VARIANTS}; got {self.variant!r}.")
+        rows, gold, shape, orders = self._prepare(X, y)
+        for w, a in TRAINERS[self.variant](rows, gold, shape, orders):
+            pass
+        self.coef_, self.last_w_ = a.copy(), w.copy()
+        return self
+
+
+def _as_array(labels):
+    """Labels as a 1-D array (object dtype when NumPy would make them 2-D, e.g. tuples)."""
+    array = np.array(labels)
+    if array.ndim != 1:
+        array = np.empty(len(labels), dtype=object)
+        array[:] = labels
+    return array
+
+
+def accuracy_by_epoch(X, y, X_held, y_held, max_epoch, seed=0):
+    """Held-out accuracy after each epoch 1..max_epoch of the plain and the averaged perceptron.
+
+    One lazy run: returns (plain, averaged), two arrays of length max_epoch. Used to choose
+    MAX_EPOCH on held-out data.
+    """
+    max_epoch = check_int(max_epoch, "max_epoch", 1)
+    model = AveragedPerceptron(n_epochs=max_epoch, seed=seed)
+    rows, gold, shape, orders = model._prepare(X, y)
+    held, _, _ = sparse_rows(X_held, model._columns, name="X_held")
+    y_held = np.asarray(y_held)
+    if len(y_held) != len(held):
+        raise ValueError(f"y_held has {len(y_held)} labels but X_held has {len(held)} examples.")
+    plain, averaged = [], []
+    for w, a in lazy_epochs(rows, gold, shape, orders):
+        for weights, out in ((w, plain), (a, averaged)):
+            predicted = model.classes_[[predict_one(weights, idx, x) for idx, x in held]]
+            out.append(float(np.mean(predicted == y_held)))
+    return np.array(plain), np.array(averaged)
