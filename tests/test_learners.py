@@ -1,0 +1,257 @@
+"""The structured SVM learners against independent references: scikit-learn's Crammer-Singer and
+binary linear SVMs (whose objectives are the structured one with C_sklearn = C / n) and a
+brute-force enumeration of every constraint solved by scipy.optimize (reference only)."""
+
+import itertools
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+from sklearn.svm import LinearSVC
+
+from course_lib.structured.base import StructuredModel, exhaustive_argmax
+from course_lib.structured.learners import NSlackSSVM, OneSlackSSVM, SubgradientSSVM
+
+
+class Multiclass(StructuredModel):
+    """Crammer-Singer: Psi(x, y) puts x in block y, 0-1 loss, inference by enumeration."""
+
+    def __init__(self, n_classes):
+        self.n_classes = n_classes
+
+    def initialize(self, X, Y):
+        super().initialize(X, Y)
+        self.size_joint_feature = self.n_classes * len(X[0])
+
+    def joint_feature(self, x, y):
+        psi = np.zeros((self.n_classes, len(x)))
+        psi[y] = x
+        return psi.ravel()
+
+    def loss(self, y, y_hat):
+        return float(y != y_hat)
+
+    def inference(self, x, w):
+        return exhaustive_argmax(range(self.n_classes), lambda y: w @ self.joint_feature(x, y))
+
+    def loss_augmented_inference(self, x, y, w, rescaling="margin"):
+        psi_y = w @ self.joint_feature(x, y)
+        if rescaling == "margin":
+            return exhaustive_argmax(range(self.n_classes), lambda c: self.loss(y, c) + w @ self.joint_feature(x, c))
+        return exhaustive_argmax(
+            range(self.n_classes), lambda c: self.loss(y, c) * (1 + w @ self.joint_feature(x, c) - psi_y))
+
+
+class Binary(Multiclass):
+    """Psi(x, y) = y x / 2 with y in {-1, +1} and the 0-1 loss (the slides' binary instance)."""
+
+    def __init__(self):
+        self.n_classes = 2
+
+    def initialize(self, X, Y):
+        StructuredModel.initialize(self, X, Y)
+        self.size_joint_feature = len(X[0])
+
+    def joint_feature(self, x, y):
+        return y * np.asarray(x, dtype=float) / 2
+
+    def inference(self, x, w):
+        return exhaustive_argmax((-1, 1), lambda y: w @ self.joint_feature(x, y))
+
+    def loss_augmented_inference(self, x, y, w, rescaling="margin"):
+        return exhaustive_argmax((-1, 1), lambda c: self.loss(y, c) + w @ self.joint_feature(x, c))
+
+
+class Sequence(StructuredModel):
+    """Label sequences of length 3 over {0, 1}, unary + transition features, Hamming loss:
+    |Y| = 8, small enough to enumerate every constraint."""
+
+    labels = list(itertools.product((0, 1), repeat=3))
+
+    def initialize(self, X, Y):
+        super().initialize(X, Y)
+        self.size_joint_feature = 2 * X[0].shape[1] + 4
+
+    def joint_feature(self, x, y):
+        unary = np.zeros((2, x.shape[1]))
+        for t, label in enumerate(y):
+            unary[label] += x[t]
+        pair = np.zeros((2, 2))
+        for a, b in zip(y[:-1], y[1:]):
+            pair[a, b] += 1
+        return np.r_[unary.ravel(), pair.ravel()]
+
+    def loss(self, y, y_hat):
+        return float(sum(a != b for a, b in zip(y, y_hat)))
+
+    def inference(self, x, w):
+        return exhaustive_argmax(self.labels, lambda y: w @ self.joint_feature(x, y))
+
+    def loss_augmented_inference(self, x, y, w, rescaling="margin"):
+        s = w @ self.joint_feature(x, y)
+        if rescaling == "margin":
+            return exhaustive_argmax(self.labels, lambda c: self.loss(y, c) + w @ self.joint_feature(x, c))
+        return exhaustive_argmax(self.labels, lambda c: self.loss(y, c) * (1 + w @ self.joint_feature(x, c) - s))
+
+
+def multiclass_data(n=30, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % 3
+    centres = np.array([[0.0, 2.0], [2.0, -1.0], [-2.0, -1.0]])
+    X = centres[y] + rng.normal(scale=1.3, size=(n, 2))
+    return X, y
+
+
+def sequence_data(n=8, seed=0):
+    rng = np.random.default_rng(seed)
+    Y = [tuple(rng.integers(0, 2, size=3)) for _ in range(n)]
+    X = [np.array([[1.0 if label else -1.0, 0.5] for label in y]) + rng.normal(scale=0.9, size=(3, 2)) for y in Y]
+    return X, Y
+
+
+def brute_force_optimum(model, X, Y, C, rescaling):
+    """min 1/2 ||w||^2 + C/n sum xi_i s.t. every one of the n |Y| constraints, by SLSQP."""
+    model.initialize(X, Y)
+    d, n = model.size_joint_feature, len(X)
+    rows, offsets, owners = [], [], []
+    for i, (x, y) in enumerate(zip(X, Y)):
+        for c in model.labels:
+            delta = model.loss(y, c)
+            d_psi = model.joint_feature(x, y) - model.joint_feature(x, c)
+            rows.append(delta * d_psi if rescaling == "slack" else d_psi)
+            offsets.append(delta)
+            owners.append(i)
+    A, b, owners = np.array(rows), np.array(offsets), np.array(owners)
+    E = np.eye(n)[owners]  # constraint k uses slack xi_{owner(k)}
+    res = minimize(
+        lambda z: 0.5 * z[:d] @ z[:d] + C / n * z[d:].sum(), np.r_[np.zeros(d), b.max() * np.ones(n)],
+        jac=lambda z: np.r_[z[:d], np.full(n, C / n)], method="SLSQP",
+        constraints=[{"type": "ineq", "fun": lambda z: A @ z[:d] - b + E @ z[d:],
+                      "jac": lambda z: np.hstack([A, E])}],
+        bounds=[(None, None)] * d + [(0, None)] * n, options={"ftol": 1e-12, "maxiter": 500},
+    )
+    return res.fun
+
+
+@pytest.mark.parametrize("Learner", [NSlackSSVM, OneSlackSSVM])
+@pytest.mark.parametrize("C", [0.3, 10.0])
+def test_crammer_singer_matches_sklearn(Learner, C):
+    X, y = multiclass_data()
+    n = len(X)
+    model = Multiclass(3)
+    learner = Learner(model, C=C, tol=1e-6).fit(X, y)
+    reference = LinearSVC(multi_class="crammer_singer", fit_intercept=False, C=C / n, tol=1e-10,
+                          max_iter=100_000).fit(X, y)
+    ours = learner.objective(X, y)
+    theirs = learner.objective(X, y, reference.coef_.ravel())
+    assert ours == pytest.approx(theirs, rel=1e-4)
+    np.testing.assert_allclose(learner.w_, reference.coef_.ravel(), atol=2e-2 * np.abs(reference.coef_).max())
+    assert np.mean(np.array(learner.predict(X)) == reference.predict(X)) >= 0.95
+
+
+@pytest.mark.parametrize("Learner", [NSlackSSVM, OneSlackSSVM])
+def test_binary_psi_half_y_x_is_the_linear_svm(Learner):
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(40, 3))
+    r = np.where(X @ np.array([1.0, -2.0, 0.5]) + rng.normal(scale=1.0, size=40) > 0, 1, -1)
+    C = 20.0
+    learner = Learner(Binary(), C=C, tol=1e-7).fit(X, r)
+    reference = LinearSVC(loss="hinge", fit_intercept=False, C=C / len(X), tol=1e-12, max_iter=2_000_000).fit(X, r)
+    np.testing.assert_allclose(learner.w_, reference.coef_.ravel(), rtol=1e-3, atol=1e-4)
+    assert learner.objective(X, r) == pytest.approx(learner.objective(X, r, reference.coef_.ravel()), rel=1e-5)
+
+
+@pytest.mark.parametrize("rescaling", ["margin", "slack"])
+@pytest.mark.parametrize("Learner", [NSlackSSVM, OneSlackSSVM])
+def test_all_constraints_enumerated(rescaling, Learner):
+    X, Y = sequence_data()
+    C = 5.0
+    optimum = brute_force_optimum(Sequence(), X, Y, C, rescaling)
+    learner = Learner(Sequence(), C=C, rescaling=rescaling, tol=1e-6).fit(X, Y)
+    assert learner.objective(X, Y) == pytest.approx(optimum, rel=1e-5, abs=1e-7)
+    assert learner.history_["dual"][-1] <= optimum + 1e-7
+
+
+def test_nslack_and_oneslack_reach_the_same_objective_and_bound_it():
+    X, y = multiclass_data(n=45, seed=2)
+    model = Multiclass(3)
+    results = {}
+    for Learner in (NSlackSSVM, OneSlackSSVM):
+        learner = Learner(model, C=50.0, tol=1e-4).fit(X, y)
+        h = learner.history_
+        assert np.all(np.array(h["primal"]) >= np.array(h["dual"]) - 1e-9)
+        assert h["iteration"] == list(range(len(h["iteration"])))
+        assert np.all(np.diff(h["time"]) >= 0)
+        results[Learner.__name__] = learner.objective(X, y)
+        # the stopping rule guarantees P(w) - min P <= C tol; the last dual bounds min P below
+        assert results[Learner.__name__] - h["dual"][-1] <= 50.0 * 1e-4 + 1e-6
+    assert results["NSlackSSVM"] == pytest.approx(results["OneSlackSSVM"], rel=1e-4)
+
+
+def test_oneslack_dual_bound_increases():
+    X, y = multiclass_data(n=45, seed=2)
+    h = OneSlackSSVM(Multiclass(3), C=50.0, tol=1e-4).fit(X, y).history_
+    assert np.all(np.diff(h["dual"]) >= -1e-9)
+
+
+@pytest.mark.parametrize("variant", ["batch", "stochastic"])
+def test_subgradient_decreases_towards_the_optimum(variant):
+    X, y = multiclass_data(n=45, seed=2)
+    model = Multiclass(3)
+    optimum = OneSlackSSVM(model, C=5.0, tol=1e-6).fit(X, y).objective(X, y)
+    short = SubgradientSSVM(model, C=5.0, variant=variant, n_epochs=3, seed=0).fit(X, y)
+    long = SubgradientSSVM(model, C=5.0, variant=variant, n_epochs=200, history_every=20, seed=0).fit(X, y)
+    assert long.objective(X, y) < short.objective(X, y)
+    assert optimum <= long.objective(X, y) <= optimum * 1.05
+    assert long.history_["primal"][-1] == pytest.approx(long.objective(X, y))
+    assert all(p >= optimum - 1e-9 for p in long.history_["primal"])
+
+
+def test_subgradient_batch_first_step_is_algorithm_1():
+    X, y = multiclass_data(n=9)
+    model = Multiclass(3)
+    C, eta = 2.0, 0.5
+    learner = SubgradientSSVM(model, C=C, n_epochs=1, learning_rate=eta).fit(X, y)
+    # from w = 0 loss-augmented inference picks the first wrong label (ties go to the first)
+    g = np.zeros(6)
+    model.initialize(X, y)
+    for x, label in zip(X, y):
+        y_hat = model.loss_augmented_inference(x, label, np.zeros(6))
+        g += model.joint_feature(x, y_hat) - model.joint_feature(x, label)
+    np.testing.assert_allclose(learner.w_, -eta * C / len(X) * g)
+
+
+def test_predict_and_fit_return_self():
+    X, y = multiclass_data()
+    learner = OneSlackSSVM(Multiclass(3), C=1.0)
+    assert learner.fit(X, y) is learner
+    assert len(learner.predict(X)) == len(X)
+
+
+@pytest.mark.parametrize("Learner", [NSlackSSVM, OneSlackSSVM, SubgradientSSVM])
+def test_validation(Learner):
+    X, y = multiclass_data(n=9)
+    with pytest.raises(ValueError, match="C must be"):
+        Learner(Multiclass(3), C=0.0).fit(X, y)
+    with pytest.raises(ValueError, match="C must be"):
+        Learner(Multiclass(3), C=np.nan).fit(X, y)
+    with pytest.raises(ValueError, match="lengths must match"):
+        Learner(Multiclass(3)).fit(X, y[:-1])
+    with pytest.raises(ValueError, match="empty"):
+        Learner(Multiclass(3)).fit([], [])
+    with pytest.raises(TypeError, match="contract"):
+        Learner(object()).fit(X, y)
+    with pytest.raises(ValueError, match="rescaling"):
+        Learner(Multiclass(3), rescaling="both").fit(X, y)
+    with pytest.raises(RuntimeError, match="not fitted"):
+        Learner(Multiclass(3)).predict(X)
+
+
+def test_subgradient_validation():
+    X, y = multiclass_data(n=9)
+    with pytest.raises(ValueError, match="variant"):
+        SubgradientSSVM(Multiclass(3), variant="minibatch").fit(X, y)
+    with pytest.raises(ValueError, match="learning_rate"):
+        SubgradientSSVM(Multiclass(3), learning_rate=-1.0).fit(X, y)
+    with pytest.raises(ValueError, match="n_epochs"):
+        SubgradientSSVM(Multiclass(3), n_epochs=0).fit(X, y)
