@@ -6,6 +6,7 @@
 Widget views are dropped from the saved outputs (their live state is not stored, so a saved
 view could only show "model not found"); everything else, text and figures, is kept so the
 notebook reads well before it is run and `# NBVAL_CHECK_OUTPUT` cells have their reference.
+Execution counts stay: nbval refuses stored outputs of a cell that has none.
 """
 
 import sys
@@ -28,10 +29,6 @@ def refresh(path):
     for cell in notebook.cells:
         if cell.cell_type == "code":
             cell.outputs = [out for out in cell.outputs if WIDGET_VIEW not in out.get("data", {})]
-            cell.execution_count = None
-            for out in cell.outputs:
-                if "execution_count" in out:
-                    out["execution_count"] = None
     notebook.metadata.pop("widgets", None)
     nbformat.write(notebook, path)
     return time.perf_counter() - start
