@@ -131,3 +131,51 @@ def load_ocr_letters():
 def letters_to_string(labels):
     """Spell a sequence of letter indices 0..25 as a string ('a'..'z')."""
     return "".join(ALPHABET[int(i)] for i in labels)
+
+
+def zipf_sparse(n=1000, n_features=10_000, n_labels=12, active=(20, 50), seed=0):
+    """Sparse text-like examples: returns `(X, y)`, X a list of dicts {feature index: count}.
+
+    Each example draws between active[0] and active[1] words from a Zipf-like law
+    P(feature j) proportional to 1/(j + 1) over `n_features` features; its label in
+    0..n_labels-1 is the argmax of a hidden random linear score plus Gaussian noise.
+    """
+    n = check_int(n, "n", 1)
+    n_features = check_int(n_features, "n_features", 1)
+    n_labels = check_int(n_labels, "n_labels", 2)
+    low, high = (check_int(k, "active", 1) for k in active)
+    rng = check_random_state(seed)
+    cdf = np.cumsum(1.0 / np.arange(1, n_features + 1))
+    hidden = rng.normal(size=(n_labels, n_features))
+    X, y = [], np.empty(n, dtype=np.int64)
+    for i in range(n):
+        draws = np.searchsorted(cdf, rng.uniform(0, cdf[-1], size=rng.integers(low, high + 1)))
+        features, counts = np.unique(np.minimum(draws, n_features - 1), return_counts=True)
+        X.append(dict(zip(features.tolist(), counts.tolist())))
+        y[i] = np.argmax(hidden[:, features] @ counts + rng.normal(scale=2.0, size=n_labels))
+    return X, y
+
+
+def forty_twenty_forty(n=200, seed=0, shares=(0.4, 0.2, 0.4), noise=0.0):
+    """The slides' 40% / 20% / 40% example (M2): three classes on the line x2 = 1, class 1 with
+    x1 in [-2.5, -0.6], class 2 with x1 in [-0.3, 0.3], class 3 with x1 in [0.6, 2.5], in the
+    proportions `shares` (exact counts). Class 2 lies between 1 and 3, so no halfspace separates
+    it from the rest, while argmax_i <w_i, x> with w1 = (-1, 1)/sqrt2, w2 = (0, 1),
+    w3 = (1, 1)/sqrt2 is right everywhere (its regions meet at x1 = -+(sqrt2 - 1) on the line).
+    `noise` > 0 adds Gaussian jitter of that standard deviation to both coordinates (a 2-D
+    three-class set for the demos). Returns (X, y) with y in {1, 2, 3}.
+    """
+    n = check_int(n, "n", minimum=3)
+    rng = check_random_state(seed)
+    shares = np.asarray(shares, dtype=float)
+    if shares.shape != (3,) or np.any(shares <= 0) or not np.isclose(shares.sum(), 1.0):
+        raise ValueError(f"shares must be three positive proportions summing to 1; got {shares.tolist()}.")
+    counts = np.floor(shares * n).astype(int)
+    counts[np.argsort(-(shares * n - counts))[: n - counts.sum()]] += 1
+    intervals = [(-2.5, -0.6), (-0.3, 0.3), (0.6, 2.5)]
+    x1 = np.concatenate([rng.uniform(low, high, c) for (low, high), c in zip(intervals, counts)])
+    X = np.c_[x1, np.ones(n)]
+    if noise > 0:
+        X = X + rng.normal(scale=noise, size=X.shape)
+    y = np.repeat([1, 2, 3], counts)
+    return X, y
