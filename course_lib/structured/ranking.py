@@ -1,0 +1,270 @@
+"""Ranking as a structured output [S17] and ranking with a learned Mahalanobis distance [S18].
+
+An input x = (o_1, ..., o_n) is given by the matrix Phi whose row i is phi(o_i).  A ranking is
+the slides' matrix Y: y_ij = +1 if o_i is ranked before o_j, -1 if after (antisymmetric, zero
+diagonal).  A relevance labelling r in {-1, +1}^n (the training truth) is the partial ranking
+"every relevant item before every irrelevant one": y_ij = +1 for i in (+), j in (-), 0 for two
+items of the same relevance.  With P the pairs (i, j) the truth orders,
+
+    Psi(x, Y) = 1/|P| sum_{(i,j) in P} y_ij (phi(o_i) - phi(o_j)) = Phi^T (Y 1) / |P|
+    Delta(Y*, Y) = 1/|P| sum_{(i,j) in P} [y_ij != +1]  = 1 - AUC.
+"""
+
+import numpy as np
+
+from course_lib._validation import check_matrix, check_positive, check_random_state, check_int
+from course_lib.structured.base import StructuredModel, check_rescaling
+
+
+# --- rankings as matrices ----------------------------------------------------------------
+def relevance_matrix(r):
+    """The partial ranking of a relevance labelling r: y_ij = (r_i - r_j) / 2."""
+    r = _check_relevance(r)
+    return (r[:, None] - r[None, :]) / 2.0
+
+
+def order_matrix(order):
+    """The full ranking listing the items in `order` (a permutation, best first)."""
+    order = np.asarray(order)
+    n = order.size
+    if order.ndim != 1 or not np.array_equal(np.sort(order), np.arange(n)):
+        raise ValueError("order must be a permutation of 0..n-1 (item indices, best first).")
+    position = np.empty(n, dtype=int)
+    position[order] = np.arange(n)
+    return np.sign(position[None, :] - position[:, None]).astype(float)
+
+
+def rank_by_scores(scores):
+    """Item indices sorted by decreasing score (the lower index first on a tie)."""
+    return np.argsort(-np.asarray(scores, dtype=float), kind="stable")
+
+
+def _check_relevance(r, name="r"):
+    r = np.asarray(r, dtype=float)
+    if r.ndim != 1 or not np.all(np.isin(r, (-1.0, 1.0))):
+        raise ValueError(f"{name} must be a 1-D vector of relevance labels in {{-1, +1}}.")
+    if np.unique(r).size < 2:
+        raise ValueError(f"{name} needs at least one relevant (+1) and one irrelevant (-1) item.")
+    return r
+
+
+def _check_ranking(Y, n):
+    """A relevance vector (made a matrix) or an antisymmetric n x n matrix in {-1, 0, +1}."""
+    Y = np.asarray(Y, dtype=float)
+    if Y.ndim == 1:
+        Y = relevance_matrix(Y)
+    if Y.shape != (n, n):
+        raise ValueError(f"a ranking of {n} items must be an {n} x {n} matrix (or {n} relevance "
+                         f"labels); got shape {Y.shape}.")
+    if not np.all(np.isin(Y, (-1.0, 0.0, 1.0))) or not np.array_equal(Y, -Y.T):
+        raise ValueError("a ranking matrix must be antisymmetric with entries in {-1, 0, +1}.")
+    if not Y.any():
+        raise ValueError("the ranking orders no pair of items.")
+    return Y
+
+
+def relevance_of(Y):
+    """r from the partial ranking of a relevance labelling (rows with a +1 are relevant)."""
+    r = np.where((Y > 0).any(axis=1), 1.0, -1.0)
+    if not np.array_equal(relevance_matrix(r), Y):
+        raise ValueError("this ranking is not a relevance labelling (relevant before irrelevant).")
+    return r
+
+
+# --- ranking quality R(y): Delta = 1 - R ------------------------------------------------
+def auc(r, scores):
+    """Area under the ROC curve: the fraction of (relevant, irrelevant) pairs ordered by the
+    scores (a tie counts 1/2), computed by sorting (Mann-Whitney), O(n log n)."""
+    r = _check_relevance(r)
+    scores = _check_scores(scores, r.size)
+    sorted_scores = np.sort(scores[r < 0])
+    relevant = scores[r > 0]
+    below = np.searchsorted(sorted_scores, relevant, side="left")
+    tied = np.searchsorted(sorted_scores, relevant, side="right") - below
+    return float((below + tied / 2).sum() / (relevant.size * sorted_scores.size))
+
+
+def roc_curve(r, scores):
+    """(false positive rates, true positive rates) going down the ranking (ties in one step)."""
+    r = _check_relevance(r)
+    scores = _check_scores(scores, r.size)
+    order = rank_by_scores(scores)
+    s, positive = scores[order], r[order] > 0
+    last_of_tie = np.r_[s[1:] != s[:-1], True]
+    tp, fp = np.cumsum(positive)[last_of_tie], np.cumsum(~positive)[last_of_tie]
+    return np.r_[0.0, fp / fp[-1]], np.r_[0.0, tp / tp[-1]]
+
+
+def pairwise_disagreements(Y_true, Y):
+    """The seed's Delta: the fraction of the pairs ordered by Y_true that Y orders differently."""
+    Y_true, Y = np.asarray(Y_true, float), np.asarray(Y, float)
+    pairs = Y_true > 0
+    return float(np.mean(Y[pairs] != 1.0))
+
+
+def precision_at_k(r, scores, k):
+    """Fraction of relevant items among the k first of the ranking."""
+    r = _check_relevance(r)
+    k = check_int(k, "k", 1)
+    top = rank_by_scores(_check_scores(scores, r.size))[:k]
+    return float(np.mean(r[top] > 0))
+
+
+def average_precision(r, scores):
+    """Mean over the relevant items of the precision at their rank (area under precision-recall)."""
+    r = _check_relevance(r)
+    hits = r[rank_by_scores(_check_scores(scores, r.size))] > 0
+    precision = np.cumsum(hits) / np.arange(1, r.size + 1)
+    return float(precision[hits].mean())
+
+
+def mean_average_precision(R, S):
+    """MAP: the average precision averaged over queries (lists of relevances and scores)."""
+    return float(np.mean([average_precision(r, s) for r, s in zip(R, S)]))
+
+
+def _check_scores(scores, n):
+    scores = np.asarray(scores, dtype=float)
+    if scores.shape != (n,) or not np.all(np.isfinite(scores)):
+        raise ValueError(f"scores must be {n} finite numbers, one per item.")
+    return scores
+
+
+# --- the structured model ----------------------------------------------------------------
+class RankingModel(StructuredModel):
+    """Ranking [S17]: x = Phi (n_items x d), y = a ranking matrix or a relevance vector.
+
+    inference: sort the items by <w, phi(o_i)>.  loss-augmented inference (margin rescaling,
+    Delta = 1 - AUC): each pair (i, j) in P contributes y_ij (s_i - s_j) + [y_ij = -1], so it is
+    swapped iff s_i - s_j < 1/2, i.e. the ranking of the shifted scores s_i - 1/4 (relevant) and
+    s_j + 1/4 (irrelevant): one sort (Joachims 2005).
+    """
+
+    def initialize(self, X, Y):
+        super().initialize(X, Y)
+        Phis = [check_matrix(x, "x") for x in X]
+        if len({P.shape[1] for P in Phis}) != 1:
+            raise ValueError("every x must have the same number of features (columns).")
+        self.n_features = Phis[0].shape[1]
+        self.size_joint_feature = self.n_features
+        for P, y in zip(Phis, Y):
+            relevance_of(_check_ranking(y, P.shape[0]))
+        return self
+
+    def _x(self, x):
+        Phi = check_matrix(x, "x", getattr(self, "n_features", None))
+        self.size_joint_feature = Phi.shape[1]
+        return Phi
+
+    def scores(self, x, w):
+        Phi = self._x(x)
+        w = np.asarray(w, dtype=float)
+        if w.shape != (Phi.shape[1],):
+            raise ValueError(f"w must have shape ({Phi.shape[1]},); got {w.shape}.")
+        return Phi @ w
+
+    def joint_feature(self, x, y):
+        """Psi(x, Y) = Phi^T (Y 1) / |P|, |P| the number of ordered pairs."""
+        Phi = self._x(x)
+        Y = _check_ranking(y, Phi.shape[0])
+        return Phi.T @ Y.sum(axis=1) / np.count_nonzero(Y > 0)
+
+    def loss(self, y, y_hat):
+        """Delta = fraction of the pairs ordered by y that y_hat does not order the same way
+        (a tie y_hat_ij = 0 counts 1/2): 1 - AUC for a relevance labelling y."""
+        Y = np.asarray(y, dtype=float)
+        Y = _check_ranking(Y, Y.shape[0])
+        Y_hat = _check_ranking(y_hat, Y.shape[0])
+        pairs = Y > 0
+        return float(np.mean((1.0 - Y_hat[pairs]) / 2.0))
+
+    def inference(self, x, w):
+        """The full ranking by decreasing score."""
+        return order_matrix(rank_by_scores(self.scores(x, w)))
+
+    def loss_augmented_inference(self, x, y, w, rescaling="margin"):
+        """argmax_Y' 1 - AUC(Y') + <w, Psi(x, Y')> over the rankings of the truth's pairs."""
+        if check_rescaling(rescaling) == "slack":
+            raise ValueError("RankingModel has no exact slack-rescaled oracle for 1 - AUC: "
+                             "use rescaling='margin'.")
+        s = self.scores(x, w)
+        Y = _check_ranking(y, s.size)
+        r = relevance_of(Y)
+        shifted = s - r / 4.0
+        # relevant first among equal shifted scores (s_i - s_j = 1/2 keeps the truth's order)
+        order = np.lexsort((-r, -shifted))
+        return order_matrix(order) * np.abs(Y)
+
+
+# --- S18: ranking with a learned Mahalanobis distance -------------------------------------
+def mahalanobis_features(query, items):
+    """phi(q, o_i) = -vec((b_q - b_i)(b_q - b_i)^T), so <vec(W), phi(q, o_i)> = -d_W(b_q, b_i)."""
+    items = check_matrix(items, "items")
+    query = np.asarray(query, dtype=float).reshape(-1)
+    if query.size != items.shape[1] or not np.all(np.isfinite(query)):
+        raise ValueError(f"query must be a finite vector of {items.shape[1]} numbers.")
+    D = query[None, :] - items
+    return -np.einsum("ia,ib->iab", D, D).reshape(len(items), -1)
+
+
+def project_psd(W):
+    """The nearest (Frobenius) positive semi-definite matrix: symmetrise, clip eigenvalues at 0."""
+    W = np.asarray(W, dtype=float)
+    if W.ndim != 2 or W.shape[0] != W.shape[1] or not np.all(np.isfinite(W)):
+        raise ValueError(f"W must be a finite square matrix; got shape {W.shape}.")
+    eigenvalues, U = np.linalg.eigh((W + W.T) / 2.0)
+    return (U * np.clip(eigenvalues, 0.0, None)) @ U.T
+
+
+def learn_metric(X, Y, lam=0.01, n_iter=200, psd=True):
+    """Projected subgradient descent on lam/2 ||W||^2 + 1/n sum_i H_i(W) (the structured hinge of
+    RankingModel on the Mahalanobis features), step 1/(lam t), followed by the PSD projection
+    when `psd`.  X: list of (query, items) pairs; Y: their relevance vectors.  Returns W (d x d).
+    """
+    lam = check_positive(lam, "lam")
+    n_iter = check_int(n_iter, "n_iter", 1)
+    features = [mahalanobis_features(q, items) for q, items in X]
+    model = RankingModel().initialize(features, Y)
+    d = int(round(np.sqrt(model.size_joint_feature)))
+    w = np.eye(d).ravel()
+    for t in range(1, n_iter + 1):
+        gradient = lam * w
+        for Phi, y in zip(features, Y):
+            y_bar = model.loss_augmented_inference(Phi, y, w)
+            gradient += (model.joint_feature(Phi, y_bar) - model.joint_feature(Phi, y)) / len(Y)
+        w = w - gradient / (lam * t)
+        if psd:
+            w = project_psd(w.reshape(d, d)).ravel()
+    return w.reshape(d, d)
+
+
+# --- toy data -----------------------------------------------------------------------------
+def toy_ranking_queries(n_queries=6, n_items=12, n_features=3, noise=0.5, seed=0):
+    """Queries of items with features phi(o_i) ~ N(0, I); item i is relevant when
+    <w_true, phi(o_i)> + noise > 0 (at least one of each).  Returns (X, R, w_true)."""
+    rng = check_random_state(seed)
+    w_true = np.linspace(1.0, -0.5, n_features)
+    X, R = [], []
+    while len(X) < n_queries:
+        Phi = rng.normal(size=(n_items, n_features))
+        r = np.where(Phi @ w_true + noise * rng.normal(size=n_items) > 0, 1, -1)
+        if np.unique(r).size == 2:
+            X.append(Phi)
+            R.append(r)
+    return X, R, w_true
+
+
+def toy_metric_queries(n_queries=8, n_items=10, seed=0):
+    """2-D points: an item is relevant to the query when they agree on the first coordinate
+    (|b_q1 - b_i1| < 0.5); the second coordinate is large noise, so the Euclidean distance ranks
+    poorly and a good metric weighs coordinate 1 only.  Returns (list of (query, items), R)."""
+    rng = check_random_state(seed)
+    X, R = [], []
+    while len(X) < n_queries:
+        query = rng.uniform(-2, 2, size=2)
+        items = np.c_[rng.uniform(-2, 2, n_items), rng.uniform(-4, 4, n_items)]
+        r = np.where(np.abs(items[:, 0] - query[0]) < 0.5, 1, -1)
+        if np.unique(r).size == 2:
+            X.append((query, items))
+            R.append(r)
+    return X, R
