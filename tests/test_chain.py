@@ -135,3 +135,18 @@ def test_call_validation():
         model.loss_augmented_inference(np.zeros((2, 3)), [0, 1], w, rescaling="both")
     with pytest.raises(TypeError, match="n_labels"):
         ChainModel(n_labels=2.5).joint_feature(np.zeros((1, 3)), [0])
+
+
+@pytest.mark.parametrize("normalize, normalize_loss", [(True, False), (False, False), (True, True), (False, True)])
+def test_batch_loss_augmented_inference_equals_one_by_one(normalize, normalize_loss):
+    model = ChainModel(n_labels=4, normalize=normalize, normalize_loss=normalize_loss)
+    X, Y = random_words(60, 4, 5, seed=11, max_length=7)
+    model.initialize(X, Y)
+    w = np.random.default_rng(12).normal(size=model.size_joint_feature)
+    for rescaling in ("margin", "slack"):
+        batch = model.batch_loss_augmented_inference(X, Y, w, rescaling=rescaling)
+        for y_hat, x, y in zip(batch, X, Y):
+            one = model.loss_augmented_inference(x, y, w, rescaling=rescaling)
+            assert np.isclose(augmented_score(model, x, y, y_hat, w, rescaling),
+                              augmented_score(model, x, y, one, w, rescaling))
+            assert y_hat.tolist() == one.tolist()  # no ties with real-valued weights

@@ -149,18 +149,45 @@ class ChainModel(StructuredModel):
         """h_w(x) = argmax_y <w, Psi(x, y)> by Viterbi."""
         return viterbi(*self.chain_scores(x, w))
 
-    def batch_inference(self, X, w):
-        """[h_w(x) for x in X], with one product for all letters and words of equal length
-        decoded together (`viterbi_batch`)."""
+    def _stacked_scores(self, X, w):
+        """All letters of all words at once: (x_all @ W_unary^T (sum r, q), W_pair, lengths)."""
         if len(X) == 0:
-            return []
-        lengths = [np.shape(x)[0] if np.ndim(x) == 2 else 0 for x in X]
-        if min(lengths) < 1:
+            raise ValueError("X is empty: give at least one word.")
+        lengths = np.array([np.shape(x)[0] if np.ndim(x) == 2 else 0 for x in X])
+        if lengths.min() < 1:
             raise ValueError("every word of X must be an (r, n) array with r >= 1 letters.")
         x_all = self._check_x(np.concatenate(X), name="X")
         W_unary, W_pair = self.unpack(self._check_w(w, x_all.shape[1]))
-        # The 1/r of normalize scales every term of a word's score alike: the argmax is unchanged.
-        return viterbi_batch(x_all @ W_unary.T, W_pair, lengths=lengths)
+        return x_all @ W_unary.T, W_pair, lengths
+
+    def batch_inference(self, X, w):
+        """[h_w(x) for x in X], with one product for all letters and words of equal length
+        decoded together (`viterbi_batch`). The 1/r of normalize scales a word's whole score,
+        so it does not change the argmax and is left out."""
+        if len(X) == 0:
+            return []
+        unary, W_pair, lengths = self._stacked_scores(X, w)
+        return viterbi_batch(unary, W_pair, lengths=lengths)
+
+    def batch_loss_augmented_inference(self, X, Y, w, rescaling="margin"):
+        """[loss_augmented_inference(x, y, w) for x, y in zip(X, Y)]; margin rescaling decodes all
+        words at once: Delta + <w, Psi> times c = (r if normalize else 1) > 0 has the same argmax,
+        and it is c Delta + (unnormalised chain score)."""
+        if check_rescaling(rescaling) == "slack":
+            return [self.loss_augmented_inference(x, y, w, rescaling) for x, y in zip(X, Y)]
+        if len(X) != len(Y):
+            raise ValueError(f"X has {len(X)} words but Y has {len(Y)} label sequences.")
+        if len(X) == 0:
+            return []
+        unary, W_pair, lengths = self._stacked_scores(X, w)
+        q = self._q()
+        Y = [check_sequence(y, r, q, name=f"Y[{i}]") for i, (y, r) in enumerate(zip(Y, lengths))]
+        c = lengths.astype(float) if self.normalize else np.ones(len(lengths))
+        per_mistake = c / lengths if self.normalize_loss else c
+        y_all = np.concatenate(Y)
+        delta = np.repeat(per_mistake, lengths)[:, None] * np.ones(q)
+        delta[np.arange(len(y_all)), y_all] = 0.0
+        return viterbi_batch(unary + delta, W_pair, lengths=lengths)
 
     def loss_augmented_inference(self, x, y, w, rescaling="margin"):
         """margin: argmax_y' Delta(y, y') + <w, Psi(x, y')>, Viterbi on unary + Hamming terms;
