@@ -150,3 +150,23 @@ def test_batch_loss_augmented_inference_equals_one_by_one(normalize, normalize_l
             assert np.isclose(augmented_score(model, x, y, y_hat, w, rescaling),
                               augmented_score(model, x, y, one, w, rescaling))
             assert y_hat.tolist() == one.tolist()  # no ties with real-valued weights
+
+
+def test_without_transitions_each_letter_is_decided_alone():
+    q, n = 4, 6
+    model = ChainModel(n_labels=q, transitions=False)
+    X, Y = random_words(30, q, n, seed=13, max_length=6)
+    model.initialize(X, Y)
+    assert model.size_joint_feature == q * n
+    rng = np.random.default_rng(14)
+    w = rng.normal(size=q * n)
+    W_unary, W_pair = model.unpack(w)
+    assert np.all(W_pair == 0)
+    full = ChainModel(n_labels=q)
+    for x, y in zip(X, Y):
+        assert np.allclose(model.joint_feature(x, y), full.joint_feature(x, y)[: q * n])
+        assert model.inference(x, w).tolist() == np.argmax(x @ W_unary.T, axis=1).tolist()
+        y_hat = model.loss_augmented_inference(x, y, w)
+        augmented = x @ W_unary.T / len(x) + (np.arange(q) != y[:, None])
+        assert y_hat.tolist() == np.argmax(augmented, axis=1).tolist()
+    assert np.allclose(model.batch_joint_feature(X, Y), StructuredModel.batch_joint_feature(model, X, Y))

