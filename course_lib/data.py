@@ -179,3 +179,18 @@ def forty_twenty_forty(n=200, seed=0, shares=(0.4, 0.2, 0.4), noise=0.0):
         X = X + rng.normal(scale=noise, size=X.shape)
     y = np.repeat([1, 2, 3], counts)
     return X, y
+
+
+def three_blobs(n=150, seed=0, spread=1.3):
+    """Three overlapping Gaussian blobs in 2-D (no line separates them): returns (X, y), y in {0, 1, 2}.
+
+    Centres (0, 2), (-1.7, -1), (1.7, -1), standard deviation `spread`, n // 3 points each
+    (the remainder to the first classes), shuffled.
+    """
+    n = check_int(n, "n", minimum=3)
+    rng = check_random_state(seed)
+    centres = np.array([[0.0, 2.0], [-1.7, -1.0], [1.7, -1.0]])
+    y = np.arange(n) % 3
+    X = centres[y] + rng.normal(scale=spread, size=(n, 2))
+    order = rng.permutation(n)
+    return X[order], y[order]
