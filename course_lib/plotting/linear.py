@@ -18,13 +18,16 @@ def nonseparable_data():
     return data.overlapping(n=40, seed=3)
 
 
+FAR_DIRECTION = np.array([np.cos(np.radians(75)), np.sin(np.radians(75))])
+
+
 def outlier_data(distance):
-    """The non-separable set plus one point of class +1 at (distance, distance) on the diagonal
-    (no extra point when distance is 0)."""
+    """The non-separable set plus one point of class +1 at `distance` from the origin, up and
+    slightly right (direction 75 degrees), well inside its own class's side (no point at 0)."""
     X, r = nonseparable_data()
     if distance <= 0:
         return X, r
-    return np.vstack([X, [distance, distance]]), np.r_[r, 1.0]
+    return np.vstack([X, distance * FAR_DIRECTION]), np.r_[r, 1.0]
 
 
 @slide_figure("K1_linear_discriminant_geometry", slide="Géométrie des discriminants linéaires")
@@ -115,19 +118,20 @@ for _epoch in range(1, 7):
 
 
 def draw_least_squares(ax, distance):
-    """Least squares with and without a far point of class +1 at (distance, distance)."""
+    """Least squares with and without a far point of class +1 at `distance` (see outlier_data)."""
     X0, r0 = nonseparable_data()
     X, r = outlier_data(distance)
     plain = LeastSquaresClassifier().fit(X0, r0)
     pulled = LeastSquaresClassifier().fit(X, r)
     plot_points(ax, X, r)
     (xlo, xhi), (ylo, yhi) = LIMITS
-    hi = max(xhi, distance + 0.7)
-    plot_line(ax, plain.w_, plain.w0_, (xlo, hi), (ylo, hi), color=GREY, ls="--", label="without the far point")
-    plot_line(ax, pulled.w_, pulled.w0_, (xlo, hi), (ylo, hi), color=BLACK, label="least squares")
+    xlim = (xlo, max(xhi, X[:, 0].max() + 0.7))
+    ylim = (ylo, max(yhi, X[:, 1].max() + 0.7))
+    plot_line(ax, plain.w_, plain.w0_, xlim, ylim, color=GREY, ls="--", label="without the far point")
+    plot_line(ax, pulled.w_, pulled.w0_, xlim, ylim, color=BLACK, label="least squares")
     errors = int(np.sum(pulled.predict(X0) != r0))
-    ax.set_title(f"far point at ({distance:.1f}, {distance:.1f}): {errors} errors on the other 40", fontsize=12)
-    ax.legend(loc="lower right", fontsize=9)
+    ax.set_title(f"far point at distance {distance:.1f}: {errors} errors on the other {len(X0)}", fontsize=12)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2, fontsize=9)
 
 
 def least_squares_figure(distance):
@@ -139,7 +143,7 @@ def least_squares_figure(distance):
 
 for _frame, _distance in enumerate((0.0, 4.0, 8.0, 12.0, 16.0, 20.0), start=1):
     slide_figure(f"K3_least_squares_nonseparable_frame{_frame}", slide="Moindres carrés sur données non linéairement séparables",
-                 title=f"Least squares on the same data, a point of class +1 at ({_distance:g}, {_distance:g})",
+                 title=f"Least squares on the same data, a point of class +1 at distance {_distance:g}",
                  distance=_distance)(least_squares_figure)
 
 

@@ -22,7 +22,7 @@ def perceptron_replay_demo(n_epochs=6):
 
 
 def least_squares_outlier_demo():
-    """A slider moving one point of class +1 away along the diagonal: least squares follows it."""
+    """A slider moving one point of class +1 away on its own side: least squares follows it."""
     distance = widgets.FloatSlider(value=0.0, min=0.0, max=20.0, step=0.5, description="far point at",
                                    readout_format=".1f", style={"description_width": "initial"},
                                    layout=widgets.Layout(width="480px"))
