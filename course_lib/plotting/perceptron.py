@@ -1,0 +1,129 @@
+"""Chapter 09 figures: plain vs averaged multiclass perceptron regions, held-out accuracy by
+epoch, and training time of the three ways of summing the average as features grow."""
+
+import numpy as np
+from matplotlib.colors import to_rgba
+
+from course_lib.data import three_blobs
+from course_lib.perceptron import AveragedPerceptron
+from course_lib.plotting.style import BLACK, BLUE, GREY, ORANGE, PALETTE, VERMILLION, new_figure
+
+MARKERS = ("o", "s", "^", "D", "v", "P")
+VARIANT_STYLE = {
+    "naive": dict(color=VERMILLION, marker="s", label="naive (a <- a + w every example)"),
+    "on_error": dict(color=ORANGE, marker="^", label="on error (a <- a + n w)"),
+    "lazy": dict(color=BLUE, marker="o", label="lazy (stamps + final flush)"),
+}
+
+
+def with_bias(X):
+    """Append the constant feature 1 to 2-D points (the perceptron's offset w0 as a weight)."""
+    return np.c_[X, np.ones(len(X))]
+
+
+def blob_split(seed=0):
+    """The chapter's 2-D three-class data: 150 training points and 600 held-out points."""
+    X, y = three_blobs(n=150, seed=seed)
+    X_held, y_held = three_blobs(n=600, seed=seed + 1000)
+    return X, y, X_held, y_held
+
+
+def fit_both(X, y, n_epochs, seed):
+    """One averaged-perceptron run on (x1, x2, 1): its coef_ is the average a, its last_w_ the plain w."""
+    return AveragedPerceptron(n_epochs=n_epochs, seed=seed).fit(with_bias(X), y)
+
+
+def draw_regions(ax, weights, classes, X, y, xlim=(-5.5, 5.5), ylim=(-5, 6), steps=150, title=None):
+    """Shade the regions argmax_y <w_y | (x1, x2, 1)> of a weight matrix (one row per label)."""
+    xx, yy = np.meshgrid(np.linspace(*xlim, steps), np.linspace(*ylim, steps))
+    grid = with_bias(np.c_[xx.ravel(), yy.ravel()])
+    region = np.argmax(grid @ np.asarray(weights, dtype=float).T, axis=1).reshape(xx.shape)
+    colours = PALETTE[: len(classes)]
+    tints = np.array([to_rgba(c, alpha=0.2) for c in colours])
+    ax.imshow(tints[region], extent=(*xlim, *ylim), origin="lower", aspect="auto", interpolation="nearest")
+    for k, label in enumerate(classes):
+        mask = np.asarray(y) == label
+        ax.scatter(X[mask, 0], X[mask, 1], s=28, color=colours[k], marker=MARKERS[k % len(MARKERS)],
+                   edgecolor="black", linewidth=0.5, label=f"label {label}", zorder=3)
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    if title:
+        ax.set_title(title, fontsize=12)
+
+
+def held_out_accuracy(weights, classes, X_held, y_held):
+    """Accuracy of argmax_y <w_y | (x, 1)> on held-out points."""
+    scores = with_bias(X_held) @ np.asarray(weights, dtype=float).T
+    return float(np.mean(np.asarray(classes)[np.argmax(scores, axis=1)] == y_held))
+
+
+def draw_plain_vs_averaged(axes, n_epochs=5, seed=0, data_seed=0):
+    """Two panels: the plain perceptron's last w and the average a after n_epochs (shuffle `seed`)."""
+    X, y, X_held, y_held = blob_split(data_seed)
+    model = fit_both(X, y, n_epochs, seed)
+    for ax, weights, name in ((axes[0], model.last_w_, "plain w"), (axes[1], model.coef_, "averaged a")):
+        accuracy = held_out_accuracy(weights, model.classes_, X_held, y_held)
+        draw_regions(ax, weights, model.classes_, X, y,
+                     title=f"{name}, {n_epochs} epochs, shuffle seed {seed}: held-out {accuracy:.1%}")
+    return model
+
+
+def plain_vs_averaged_figure(n_epochs=5, seeds=(0, 1, 2)):
+    """Rows: shuffle seeds; columns: plain vs averaged regions on the same data."""
+    fig, axes = new_figure(ncols=2, nrows=len(seeds), width=5.2, height=4.2)
+    for row, seed in enumerate(seeds):
+        draw_plain_vs_averaged(axes[2 * row: 2 * row + 2], n_epochs=n_epochs, seed=seed)
+    return fig
+
+
+def draw_accuracy_by_epoch(ax, plain, averaged, chosen=None, title=None):
+    """Held-out accuracy after each epoch, plain vs averaged; a dotted line at the chosen MAX_EPOCH."""
+    epochs = np.arange(1, len(plain) + 1)
+    ax.plot(epochs, plain, color=VERMILLION, marker="s", label="plain perceptron (last w)")
+    ax.plot(epochs, averaged, color=BLUE, marker="o", label="averaged perceptron (a)")
+    if chosen is not None:
+        ax.axvline(chosen, color=GREY, linestyle=":", linewidth=2, label=f"MAX_EPOCH = {chosen}")
+    ax.set_xlabel("epochs")
+    ax.set_ylabel("held-out accuracy")
+    ax.legend(loc="lower right")
+    if title:
+        ax.set_title(title, fontsize=12)
+
+
+def accuracy_by_epoch_figure(plain, averaged, chosen=None, title=None):
+    fig, ax = new_figure(width=7, height=4.5)
+    draw_accuracy_by_epoch(ax, plain, averaged, chosen, title)
+    return fig
+
+
+def speedup_figure(sizes, seconds):
+    """Training time of each variant against the number of features (log-log), `seconds[variant][k]`."""
+    fig, axes = new_figure(ncols=2, width=5.8, height=4.5)
+    for variant, times in seconds.items():
+        axes[0].plot(sizes, times, **VARIANT_STYLE[variant])
+    axes[0].set_xscale("log")
+    axes[0].set_yscale("log")
+    axes[0].set_xlabel("number of features")
+    axes[0].set_ylabel("training time (s)")
+    axes[0].legend(fontsize=9, loc="upper left")
+    for variant in ("on_error", "lazy"):
+        ratio = np.asarray(seconds["naive"]) / np.asarray(seconds[variant])
+        axes[1].plot(sizes, ratio, **VARIANT_STYLE[variant])
+    axes[1].axhline(1, color=BLACK, linewidth=1)
+    axes[1].set_xscale("log")
+    axes[1].set_xlabel("number of features")
+    axes[1].set_ylabel("speed-up over naive (x)")
+    axes[1].set_title("same run, same averaged weights", fontsize=12)
+    return fig
+
+
+def top_words_table(model, topic_names, k=6):
+    """The k words of largest averaged weight for each topic, as text lines."""
+    lines = []
+    for row, label in enumerate(model.classes_):
+        best = np.argsort(-model.coef_[row], kind="stable")[:k]
+        words = ", ".join(model.feature_names_[j] for j in best)
+        lines.append(f"{topic_names[label]:>13s}: {words}")
+    return lines

@@ -1,0 +1,24 @@
+"""Chapter 09 demo: plain vs averaged multiclass perceptron over epochs and shuffling orders (P1, P2)."""
+
+import ipywidgets as widgets
+
+from course_lib.plotting.perceptron import draw_plain_vs_averaged
+from course_lib.widgets.core import Demo
+
+
+def plain_vs_averaged_demo(max_epochs=30):
+    """Sliders over the number of epochs and the shuffle seed: the plain perceptron's regions
+    jump with the last examples visited, the averaged ones barely move."""
+    layout = widgets.Layout(width="360px")
+    controls = {
+        "n_epochs": widgets.IntSlider(value=5, min=1, max=max_epochs, description="epochs",
+                                      continuous_update=False, layout=layout),
+        "seed": widgets.IntSlider(value=0, min=0, max=9, description="shuffle seed",
+                                  continuous_update=False, layout=layout,
+                                  style={"description_width": "initial"}),
+    }
+
+    def draw(axes, n_epochs, seed):
+        draw_plain_vs_averaged(axes, n_epochs=n_epochs, seed=seed)
+
+    return Demo(draw, controls, ncols=2, width=5.2, height=4.4)
