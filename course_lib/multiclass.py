@@ -1,0 +1,385 @@
+"""Multiclass classification (M1-M8, M12): reductions to binary problems, class-sensitive
+feature maps Psi(x, y), cost matrices Delta(y', y) and the generalised hinge loss.
+
+Labels: the reductions and the learners accept any hashable labels and store them, sorted, in
+`classes_`; inside, a label is its index y in 0..k-1 (the slides' 1..k shifted by one).
+A cost matrix is indexed `Delta[y_predicted, y_true]`, the slides' Delta(y', y).
+"""
+
+import inspect
+import re
+from itertools import combinations
+
+import numpy as np
+
+from course_lib._validation import check_fitted, check_matrix
+
+
+# ---------------------------------------------------------------- labels and binary learners
+
+
+def check_labels(y, n_samples, name="y", min_classes=2):
+    """Return (classes, indices): the sorted distinct labels of y and each label's index."""
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"{name} must be 1-D with one label per sample; got shape {y.shape}.")
+    if y.shape[0] != n_samples:
+        raise ValueError(
+            f"{name} has {y.shape[0]} labels but X has {n_samples} samples: lengths must match."
+        )
+    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+        raise ValueError(f"{name} contains NaN or inf: every sample needs a real label.")
+    classes, indices = np.unique(y, return_inverse=True)
+    if classes.size < min_classes:
+        raise ValueError(
+            f"{name} holds {classes.size} class(es) ({classes.tolist()}): a multiclass "
+            f"classifier needs at least {min_classes}."
+        )
+    return classes, indices
+
+
+def clone(estimator):
+    """A fresh, unfitted copy of a binary estimator rebuilt from its constructor arguments."""
+    for method in ("fit", "decision_function"):
+        if not callable(getattr(estimator, method, None)):
+            raise TypeError(
+                f"{type(estimator).__name__} has no {method}(): the reductions need a binary "
+                "estimator with fit(X, r) for r in {-1, +1} and decision_function(X)."
+            )
+    return _rebuild(estimator)
+
+
+def _rebuild(obj):
+    """type(obj)(**its constructor arguments, read from the attributes of the same names)."""
+    names = [
+        p.name for p in inspect.signature(type(obj).__init__).parameters.values()
+        if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+    return type(obj)(**{name: getattr(obj, name) for name in names})
+
+
+def _confidence(estimator, X):
+    values = np.asarray(estimator.decision_function(X), dtype=float)
+    return values.reshape(len(X))
+
+
+class OneVsRest:
+    """One-vs-rest (M1): k binary problems S_i with r = +1 on class i and -1 elsewhere, then
+    h(x) = argmax_i h_i(x) with h_i(x) the *confidence* <w_i, psi(x)> (decision_function),
+    not its sign (signs tie whenever several or no h_i say +1).
+
+    Learned: classes_, estimators_ (one per class, in the order of classes_).
+    """
+
+    def __init__(self, binary_estimator):
+        self.binary_estimator = binary_estimator
+
+    def fit(self, X, y):
+        X = check_matrix(X)
+        self.classes_, y_index = check_labels(y, X.shape[0])
+        self.estimators_ = [
+            clone(self.binary_estimator).fit(X, np.where(y_index == i, 1.0, -1.0))
+            for i in range(len(self.classes_))
+        ]
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def decision_function(self, X):
+        """Matrix (n, k) of the confidences h_i(x)."""
+        check_fitted(self, "estimators_")
+        X = check_matrix(X, n_features=self.n_features_in_)
+        return np.column_stack([_confidence(e, X) for e in self.estimators_])
+
+    def predict(self, X):
+        """argmax_i h_i(x) (the first class wins exact ties)."""
+        scores = self.decision_function(X)
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    def predict_with_signs(self, X):
+        """argmax_i sign(h_i(x)): what the reduction does without confidences. Where several or
+        no h_i say +1 the signs tie, and the first of the tied classes is returned."""
+        signs = np.where(self.decision_function(X) > 0, 1, -1)
+        return self.classes_[np.argmax(signs, axis=1)]
+
+
+class AllPairs:
+    """All pairs / one-vs-one (M3): for every pair i < j a binary problem S_ij on the examples
+    of classes i and j, r = +1 for class i and -1 for class j; then the vote
+
+        h(x) = argmax_i ( sum_{j > i} 1[h_ij(x) = +1] + sum_{j < i} 1[h_ji(x) = -1] ),
+
+    with h_ij(x) = +1 when decision_function(x) > 0. Ties in the vote go to the smallest class
+    index (the first of classes_).
+
+    Learned: classes_, pairs_ (the k(k-1)/2 index pairs (i, j)), estimators_ (one per pair).
+    """
+
+    def __init__(self, binary_estimator):
+        self.binary_estimator = binary_estimator
+
+    def fit(self, X, y):
+        X = check_matrix(X)
+        self.classes_, y_index = check_labels(y, X.shape[0])
+        self.pairs_ = list(combinations(range(len(self.classes_)), 2))
+        self.estimators_ = []
+        for i, j in self.pairs_:
+            mask = (y_index == i) | (y_index == j)
+            r = np.where(y_index[mask] == i, 1.0, -1.0)
+            self.estimators_.append(clone(self.binary_estimator).fit(X[mask], r))
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def pairwise_decisions(self, X):
+        """Matrix (n, k(k-1)/2): decision_function of h_ij for each pair of pairs_."""
+        check_fitted(self, "estimators_")
+        X = check_matrix(X, n_features=self.n_features_in_)
+        return np.column_stack([_confidence(e, X) for e in self.estimators_])
+
+    def votes(self, X):
+        """Matrix (n, k): the number of pairwise problems won by each class (the vote formula)."""
+        decisions = self.pairwise_decisions(X)
+        votes = np.zeros((decisions.shape[0], len(self.classes_)), dtype=int)
+        for column, (i, j) in enumerate(self.pairs_):
+            says_i = decisions[:, column] > 0
+            votes[:, i] += says_i
+            votes[:, j] += ~says_i
+        return votes
+
+    decision_function = votes
+
+    def predict(self, X):
+        """The class with the most votes; ties go to the smallest class index."""
+        votes = self.votes(X)
+        return self.classes_[np.argmax(votes, axis=1)]
+
+
+class HalfspaceERM:
+    """The best homogeneous halfspace h(x) = sign(<w, x>) in 2-D for the 0-1 error (an exact
+    ERM by enumeration): the error only changes when w crosses a direction orthogonal to some
+    x^t, so it is enough to try one direction inside each arc between two such crossings.
+
+    Used for the 40/20/40 example (M2). Learned: w_ (unit vector), error_ (training 0-1 error).
+    A tie between arcs goes to the smallest angle from (1, 0) measured counter-clockwise.
+    """
+
+    def fit(self, X, r):
+        X = check_matrix(X)
+        if X.shape[1] != 2:
+            raise ValueError(f"HalfspaceERM works in 2-D; X has {X.shape[1]} features.")
+        r = np.asarray(r, dtype=float)
+        if r.shape != (X.shape[0],) or not np.all(np.isin(r, (-1.0, 1.0))):
+            raise ValueError("r must hold one target in {-1, +1} per row of X.")
+        point_angles = np.arctan2(X[:, 1], X[:, 0])
+        crossings = np.sort(np.mod(np.r_[point_angles + np.pi / 2, point_angles - np.pi / 2], 2 * np.pi))
+        gaps = np.diff(np.r_[crossings, crossings[0] + 2 * np.pi])
+        candidates = np.mod(crossings + gaps / 2, 2 * np.pi)
+        candidates = np.sort(candidates)
+        W = np.c_[np.cos(candidates), np.sin(candidates)]
+        errors = np.mean(np.where(X @ W.T > 0, 1.0, -1.0) != r[:, None], axis=0)
+        best = int(np.argmin(errors))
+        self.w_, self.error_ = W[best], float(errors[best])
+        return self
+
+    def decision_function(self, X):
+        check_fitted(self, "w_")
+        return check_matrix(X, n_features=2) @ self.w_
+
+
+# ---------------------------------------------------------------- class-sensitive feature maps
+
+
+class MultiVector:
+    """The multi-vector construction (M6): Psi(x, y) = [0 .. 0, x_1 .. x_n, 0 .. 0] with x in
+    block y, so <w, Psi(x, y)> = <w_y, x> = (W x)_y and dim Psi = n |Y|.
+    With bias=True, x is extended by a constant 1 (one offset per class)."""
+
+    def __init__(self, bias=False):
+        self.bias = bias
+
+    def fit(self, X, y, n_classes):
+        X = check_matrix(X)
+        self.n_classes_ = int(n_classes)
+        self.n_features_in_ = X.shape[1]
+        self.block_ = X.shape[1] + bool(self.bias)
+        self.dimension_ = self.block_ * self.n_classes_
+        return self
+
+    def _extend(self, X):
+        return np.c_[X, np.ones(len(X))] if self.bias else X
+
+    def psi(self, x, y):
+        """Psi(x, y) as a vector of length n |Y|."""
+        out = np.zeros(self.dimension_)
+        out[y * self.block_:(y + 1) * self.block_] = self._extend(np.atleast_2d(x))[0]
+        return out
+
+    def scores(self, X, w):
+        """Matrix (n, k) of <w, Psi(x_i, y)> = (W x_i)_y."""
+        return self._extend(X) @ self.as_matrix(w).T
+
+    def add_psi(self, w, x, y, scale):
+        """w <- w + scale Psi(x, y), in place (only block y changes)."""
+        w[y * self.block_:(y + 1) * self.block_] += scale * self._extend(np.atleast_2d(x))[0]
+
+    def as_matrix(self, w):
+        """w seen as the matrix W (k, n [+1]) whose row y is w_y."""
+        return np.asarray(w).reshape(self.n_classes_, self.block_)
+
+
+class BinaryMap:
+    """The binary case (M4): Psi(x, y) = y x for y in {-1, +1} (class index 0 is -1, 1 is +1),
+    so argmax_y <w, y x> = sign(<w, x>)."""
+
+    def fit(self, X, y, n_classes):
+        X = check_matrix(X)
+        if n_classes != 2:
+            raise ValueError(f"BinaryMap needs exactly two classes (-1 and +1); got {n_classes}.")
+        self.n_classes_, self.dimension_ = 2, X.shape[1]
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def psi(self, x, y):
+        return (2 * y - 1) * np.asarray(x, dtype=float).ravel()
+
+    def scores(self, X, w):
+        s = X @ w
+        return np.c_[-s, s]
+
+    def add_psi(self, w, x, y, scale):
+        w += scale * self.psi(x, y)
+
+
+class TfIdfMap:
+    """The TF-IDF class-sensitive map (M5) on term counts X (m documents x d words):
+
+        Psi_j(x, y) = TF(j, x) log(m / (1 + DF(j, y))),
+
+    with DF(j, y) the number of training documents NOT of topic y that contain word j.
+    Psi_j(x, y) is large when word j is frequent in x and rare outside topic y.
+    dim Psi = d, whatever the number of topics. Learned by fit: idf_ (k, d), the log factors.
+    """
+
+    def fit(self, X, y, n_classes):
+        X = check_matrix(X)
+        if np.any(X < 0):
+            raise ValueError("X must hold term counts TF(j, x) >= 0.")
+        y = np.asarray(y)
+        m = X.shape[0]
+        contains = X > 0
+        df_total = contains.sum(axis=0)
+        df_in_topic = np.stack([contains[y == t].sum(axis=0) for t in range(n_classes)])
+        self.df_ = df_total[None, :] - df_in_topic  # DF(j, y): documents of other topics
+        self.idf_ = np.log(m / (1.0 + self.df_))
+        self.n_classes_, self.dimension_ = int(n_classes), X.shape[1]
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def psi(self, x, y):
+        return np.asarray(x, dtype=float).ravel() * self.idf_[y]
+
+    def scores(self, X, w):
+        return X @ (self.idf_ * w).T
+
+    def add_psi(self, w, x, y, scale):
+        w += scale * self.psi(x, y)
+
+
+def fit_feature_map(feature_map, X, y_index, n_classes):
+    """A fitted copy of `feature_map` (None means MultiVector())."""
+    feature_map = MultiVector() if feature_map is None else feature_map
+    for method in ("fit", "psi", "scores", "add_psi"):
+        if not callable(getattr(feature_map, method, None)):
+            raise TypeError(
+                f"feature_map must provide fit, psi, scores and add_psi (like MultiVector); "
+                f"{type(feature_map).__name__} has no {method}()."
+            )
+    return _rebuild(feature_map).fit(X, y_index, n_classes)
+
+
+def term_counts(documents, vocabulary):
+    """Matrix (m, d) of TF(j, x): how many times word vocabulary[j] occurs in each document
+    (lower-cased words of letters only)."""
+    position = {word: j for j, word in enumerate(vocabulary)}
+    counts = np.zeros((len(documents), len(vocabulary)))
+    for i, text in enumerate(documents):
+        for word in re.findall(r"[a-z]+", text.lower()):
+            j = position.get(word)
+            if j is not None:
+                counts[i, j] += 1
+    return counts
+
+
+def build_vocabulary(documents, min_documents=5, max_words=2000):
+    """The words (lower-cased, letters only) occurring in at least `min_documents` documents,
+    the `max_words` most widespread first (ties alphabetical)."""
+    document_frequency = {}
+    for text in documents:
+        for word in set(re.findall(r"[a-z]+", text.lower())):
+            document_frequency[word] = document_frequency.get(word, 0) + 1
+    kept = [w for w, c in document_frequency.items() if c >= min_documents]
+    kept.sort(key=lambda w: (-document_frequency[w], w))
+    return kept[:max_words]
+
+
+# ---------------------------------------------------------------- costs and the generalised hinge
+
+
+def zero_one_cost(n_classes):
+    """Delta(y', y) = 1[y' != y] as a k x k matrix."""
+    return 1.0 - np.eye(n_classes)
+
+
+def check_cost(Delta, n_classes=None):
+    """Return Delta as a float matrix after checking it is square, finite, >= 0, zero on the
+    diagonal (no cost for the right answer) and of size k x k when n_classes is given."""
+    try:
+        Delta = np.asarray(Delta, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError("cost must be a k x k matrix of numbers Delta[y_predicted, y_true].") from None
+    if Delta.ndim != 2 or Delta.shape[0] != Delta.shape[1]:
+        raise ValueError(f"cost must be a square k x k matrix; got shape {Delta.shape}.")
+    if n_classes is not None and Delta.shape[0] != n_classes:
+        raise ValueError(
+            f"cost is {Delta.shape[0]} x {Delta.shape[0]} but there are {n_classes} classes."
+        )
+    if not np.all(np.isfinite(Delta)):
+        raise ValueError("cost contains NaN or inf: every Delta(y', y) must be a finite number.")
+    if np.any(Delta < 0):
+        raise ValueError("cost must be non-negative: Delta maps Y x Y to R_+.")
+    if np.any(np.diag(Delta) != 0):
+        raise ValueError("cost must be zero on the diagonal: Delta(y, y) = 0 (no cost when right).")
+    return Delta
+
+
+def cost_sensitive_risk(y_pred, y_true, Delta):
+    """L_S = (1/m) sum_i Delta(h(x_i), y_i) for class indices y_pred, y_true."""
+    Delta = check_cost(Delta)
+    return float(np.mean(Delta[np.asarray(y_pred), np.asarray(y_true)]))
+
+
+def loss_augmented_argmax(scores, y, Delta):
+    """y_hat_i in argmax_y' Delta(y', y_i) + <w, Psi(x_i, y')> - <w, Psi(x_i, y_i)> for each row
+    of scores (n, k), and that maximum: the generalised hinge loss of each example."""
+    rows = np.arange(len(y))
+    augmented = Delta[:, y].T + scores - scores[rows, y][:, None]
+    y_hat = np.argmax(augmented, axis=1)
+    return y_hat, augmented[rows, y_hat]
+
+
+def generalised_hinge(w, X, y, feature_map, Delta):
+    """l(w, (x_i, y_i)) = max_y' [Delta(y', y_i) + <w, Psi(x_i, y') - Psi(x_i, y_i)>] for each
+    example (class indices y); it is >= Delta(h_w(x_i), y_i) (M8)."""
+    return loss_augmented_argmax(feature_map.scores(X, w), np.asarray(y), Delta)[1]
+
+
+def hinge_subgradient(w, x, y, feature_map, Delta):
+    """A subgradient of l(., (x, y)) at w (M12): Psi(x, y_hat) - Psi(x, y) with y_hat the
+    loss-augmented argmax."""
+    x = np.atleast_2d(x)
+    y_hat = loss_augmented_argmax(feature_map.scores(x, w), np.array([y]), Delta)[0][0]
+    return feature_map.psi(x[0], y_hat) - feature_map.psi(x[0], y)
+
+
+def predict_index(w, X, feature_map):
+    """h_w(x) = argmax_y <w, Psi(x, y)> (class indices; the first wins ties) (M4)."""
+    return np.argmax(feature_map.scores(X, w), axis=1)

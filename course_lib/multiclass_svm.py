@@ -1,0 +1,209 @@
+"""The multiclass SVM and SGD on the generalised hinge risk (M9-M11), with the PAC bounds.
+
+Both learners predict h_w(x) = argmax_y <w, Psi(x, y)> and are trained by stochastic
+subgradient steps with the loss-augmented y_hat (see course_lib.multiclass):
+
+    y_hat in argmax_y' Delta(y', y_i) + <w, Psi(x_i, y') - Psi(x_i, y_i)>
+    u = Psi(x_i, y_hat) - Psi(x_i, y_i)          (a subgradient of the hinge, M12)
+"""
+
+import math
+
+import numpy as np
+
+from course_lib._validation import check_fitted, check_int, check_matrix, check_positive, check_random_state
+from course_lib.multiclass import (
+    MultiVector,
+    check_cost,
+    check_labels,
+    fit_feature_map,
+    generalised_hinge,
+    loss_augmented_argmax,
+    zero_one_cost,
+)
+
+
+class _PsiLinearClassifier:
+    """What both learners share: data checks, the averaged SGD loop, prediction."""
+
+    def _prepare(self, X, y):
+        X = check_matrix(X)
+        check_int(self.n_iter, "n_iter", minimum=1)
+        self.classes_, y_index = check_labels(y, X.shape[0])
+        k = len(self.classes_)
+        self.feature_map_ = fit_feature_map(self.feature_map, X, y_index, k)
+        self.cost_ = zero_one_cost(k) if self.cost is None else check_cost(self.cost, k)
+        self.n_features_in_ = X.shape[1]
+        return X, y_index
+
+    def _sgd(self, X, y, step):
+        """w^(1) = 0; for t = 1..T: draw i ~ U(m), y_hat by loss-augmented inference,
+        w^(t+1) = step(w^(t), t, x_i, y_i, y_hat) in place; return (1/T) sum_t w^(t)."""
+        rng = check_random_state(self.seed)
+        psi = self.feature_map_
+        w = np.zeros(psi.dimension_)
+        w_sum = np.zeros_like(w)
+        draws = rng.integers(len(X), size=self.n_iter)
+        for t, i in enumerate(draws, start=1):
+            w_sum += w
+            x = X[i:i + 1]
+            y_hat = loss_augmented_argmax(psi.scores(x, w), y[i:i + 1], self.cost_)[0][0]
+            step(w, t, x[0], y[i], y_hat)
+        return w_sum / self.n_iter
+
+    def decision_function(self, X):
+        """Matrix (n, k) of the scores <w, Psi(x, y)>, columns in the order of classes_."""
+        check_fitted(self, "w_")
+        X = check_matrix(X, n_features=self.n_features_in_)
+        return self.feature_map_.scores(X, self.w_)
+
+    def predict(self, X):
+        """h_w(x) = argmax_y <w, Psi(x, y)> (the first class of classes_ wins exact ties)."""
+        scores = self.decision_function(X)
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    def class_index(self, y):
+        """Positions of the labels y in classes_; raises on a label never seen in training."""
+        y = np.asarray(y)
+        position = np.searchsorted(self.classes_, y)
+        position = np.clip(position, 0, len(self.classes_) - 1)
+        unknown = self.classes_[position] != y
+        if np.any(unknown):
+            raise ValueError(
+                f"labels {np.unique(y[unknown]).tolist()[:5]} were not seen in training; "
+                f"known classes are {self.classes_.tolist()}."
+            )
+        return position
+
+    def hinge_losses(self, X, y):
+        """l(w, (x_i, y_i)) for each example at the fitted w."""
+        check_fitted(self, "w_")
+        X = check_matrix(X, n_features=self.n_features_in_)
+        if len(y) != len(X):
+            raise ValueError(f"y has {len(y)} labels but X has {len(X)} samples: lengths must match.")
+        return generalised_hinge(self.w_, X, self.class_index(y), self.feature_map_, self.cost_)
+
+    @property
+    def coef_(self):
+        """w_ as the matrix W (one row w_y per class) for the multi-vector map, w_ otherwise."""
+        check_fitted(self, "w_")
+        if isinstance(self.feature_map_, MultiVector):
+            return self.feature_map_.as_matrix(self.w_)
+        return self.w_
+
+
+class MulticlassSVM(_PsiLinearClassifier):
+    """The multiclass SVM (M9, M10): minimise lambda ||w||^2 + (1/m) sum_i l(w, (x_i, y_i)) by
+    SGD for Tikhonov regularisation, exactly as on the slides:
+
+        w^(t+1) = (1 - 1/t) w^(t) - 1/(2 lambda t) [Psi(x_i, y_hat) - Psi(x_i, y_i)],
+
+    output w_bar = (1/T) sum_{t=1}^T w^(t).
+
+    Parameters: lam (lambda > 0), n_iter (T), seed, feature_map (MultiVector() if None; also
+    BinaryMap(), TfIdfMap() or any object with fit/psi/scores/add_psi), cost (Delta as a k x k
+    matrix indexed [y_predicted, y_true] in the order of the sorted labels; 0-1 if None).
+    Learned: classes_, w_ (the average iterate), coef_, feature_map_, cost_.
+    """
+
+    def __init__(self, lam=0.01, n_iter=1000, seed=0, feature_map=None, cost=None):
+        self.lam = lam
+        self.n_iter = n_iter
+        self.seed = seed
+        self.feature_map = feature_map
+        self.cost = cost
+
+    def fit(self, X, y):
+        lam = check_positive(self.lam, "lam")
+        X, y_index = self._prepare(X, y)
+        add = self.feature_map_.add_psi
+
+        def step(w, t, x, y_i, y_hat):
+            w *= 1.0 - 1.0 / t
+            if y_hat != y_i:
+                add(w, x, y_hat, -1.0 / (2 * lam * t))
+                add(w, x, y_i, +1.0 / (2 * lam * t))
+
+        self.w_ = self._sgd(X, y_index, step)
+        return self
+
+    def objective(self, X, y, w=None):
+        """lambda ||w||^2 + (1/m) sum_i l(w, (x_i, y_i)), at w (default: the fitted w_)."""
+        check_fitted(self, "w_")
+        w = self.w_ if w is None else np.asarray(w, dtype=float)
+        X = check_matrix(X, n_features=self.n_features_in_)
+        losses = generalised_hinge(w, X, self.class_index(y), self.feature_map_, self.cost_)
+        return float(self.lam * w @ w + losses.mean())
+
+
+class HingeRiskSGD(_PsiLinearClassifier):
+    """SGD directly on the generalised hinge risk (M11), without regularisation:
+
+        w^(t+1) = w^(t) - eta [Psi(x, y_hat) - Psi(x, y)],   output w_bar = (1/T) sum_t w^(t),
+
+    with (x, y) drawn uniformly from the training set at each step. Parameters: eta (> 0),
+    n_iter (T), seed, feature_map, cost (as for MulticlassSVM).
+    """
+
+    def __init__(self, eta=0.1, n_iter=1000, seed=0, feature_map=None, cost=None):
+        self.eta = eta
+        self.n_iter = n_iter
+        self.seed = seed
+        self.feature_map = feature_map
+        self.cost = cost
+
+    def fit(self, X, y):
+        eta = check_positive(self.eta, "eta")
+        X, y_index = self._prepare(X, y)
+        add = self.feature_map_.add_psi
+
+        def step(w, t, x, y_i, y_hat):
+            if y_hat != y_i:
+                add(w, x, y_hat, -eta)
+                add(w, x, y_i, +eta)
+
+        self.w_ = self._sgd(X, y_index, step)
+        return self
+
+
+# ---------------------------------------------------------------- PAC guarantees (M9)
+
+
+def psi_radius(feature_map, X):
+    """rho = 2 max_{x, y} ||Psi(x, y)|| over the rows of X: then ||Psi|| <= rho / 2 and the
+    generalised hinge is rho-Lipschitz. feature_map must be fitted."""
+    X = check_matrix(X)
+    norms = [
+        np.linalg.norm(feature_map.psi(x, y)) for x in X for y in range(feature_map.n_classes_)
+    ]
+    return 2.0 * float(max(norms))
+
+
+def svm_lambda(rho, B, m):
+    """The corollary's lambda = (rho / B) sqrt(2 / m)."""
+    rho, B = check_positive(rho, "rho"), check_positive(B, "B")
+    return rho / B * np.sqrt(2.0 / np.asarray(m, dtype=float))
+
+
+def svm_excess_bound(rho, B, m):
+    """sqrt(8 rho^2 B^2 / m): E L_D^Delta(h_w) <= min_{||u|| <= B} L_D^g-hinge(u) + this."""
+    rho, B = check_positive(rho, "rho"), check_positive(B, "B")
+    return np.sqrt(8.0 * rho**2 * B**2 / np.asarray(m, dtype=float))
+
+
+def sgd_iterations(B, rho, eps):
+    """The smallest integer T with T >= (B rho / eps)^2."""
+    B, rho, eps = check_positive(B, "B"), check_positive(rho, "rho"), check_positive(eps, "eps")
+    return math.ceil((B * rho / eps) ** 2 - 1e-9)
+
+
+def sgd_eta(B, rho, T):
+    """The corollary's step size eta = B / (rho sqrt(T))."""
+    B, rho = check_positive(B, "B"), check_positive(rho, "rho")
+    return B / (rho * np.sqrt(np.asarray(T, dtype=float)))
+
+
+def sgd_excess_bound(B, rho, T):
+    """The eps reached after T iterations (T = (B rho / eps)^2 solved for eps): B rho / sqrt(T)."""
+    B, rho = check_positive(B, "B"), check_positive(rho, "rho")
+    return B * rho / np.sqrt(np.asarray(T, dtype=float))
