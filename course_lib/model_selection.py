@@ -1,0 +1,100 @@
+"""Choosing C and sigma of a Gaussian-kernel SVM by grid search (slides 6.7).
+
+Rules of thumb of the slides:
+- C in {10^-5, 10^-4, ..., 10^5};
+- sigma in {sigma_min, 2 sigma_min, 4 sigma_min, ..., 64 sigma_min}, where
+  sigma_min = min_{x^i != x^j} ||x^i - x^j|| (the smallest non-zero distance between two points);
+- split X into X_T and X_V (50%-50%), train on X_T for every pair, keep the pair with the
+  smallest error on X_V, then train on all of X with it.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from course_lib._validation import check_binary_targets, check_matrix, check_random_state
+from course_lib.svm import SVM
+
+C_GRID = 10.0 ** np.arange(-5, 6)  # 10^-5 ... 10^5
+SIGMA_FACTORS = 2.0 ** np.arange(7)  # 1, 2, 4, ..., 64
+
+
+def sigma_min(X):
+    """The smallest non-zero Euclidean distance between two rows of X."""
+    X = check_matrix(X, "X")
+    sq = np.sum(X**2, axis=1)
+    d2 = sq[:, None] + sq[None, :] - 2.0 * X @ X.T
+    # exact zeros for identical rows, whatever the rounding of the expansion above
+    same = np.all(X[:, None, :] == X[None, :, :], axis=2)
+    positive = d2[~same & (d2 > 0)]
+    if positive.size == 0:
+        raise ValueError("X needs at least two distinct points to define sigma_min.")
+    return float(np.sqrt(positive.min()))
+
+
+def sigma_grid(X):
+    """sigma_min * (1, 2, 4, ..., 64)."""
+    return sigma_min(X) * SIGMA_FACTORS
+
+
+def train_validation_split(X, r, fraction=0.5, seed=0):
+    """Seeded split into X_T (a `fraction` of each class) and X_V (the rest).
+
+    Returns (train_index, validation_index). Splitting each class separately keeps both
+    classes on both sides, so every training set is a valid SVM problem.
+    """
+    X = check_matrix(X, "X")
+    r = check_binary_targets(r, X.shape[0])
+    if not 0 < fraction < 1:
+        raise ValueError(f"fraction must be strictly between 0 and 1; got {fraction!r}.")
+    rng = check_random_state(seed)
+    train = []
+    for label in (-1.0, 1.0):
+        members = rng.permutation(np.flatnonzero(r == label))
+        if members.size < 2:
+            raise ValueError(f"class {label:+.0f} has {members.size} point: it needs 2 to be split.")
+        n_train = min(max(1, int(round(fraction * members.size))), members.size - 1)
+        train.extend(members[:n_train])
+    train = np.sort(np.array(train))
+    validation = np.setdiff1d(np.arange(X.shape[0]), train)
+    return train, validation
+
+
+def gaussian_svm(C, sigma):
+    """The default model of the grid: the from-scratch SVM with the Gaussian kernel."""
+    return SVM(C=C, kernel="gaussian", sigma=sigma)
+
+
+@dataclass
+class GridSearchResult:
+    C_values: np.ndarray  # the columns of `errors`
+    sigma_values: np.ndarray  # the rows of `errors`
+    errors: np.ndarray  # validation error rate, shape (len(sigma_values), len(C_values))
+    best_C: float
+    best_sigma: float
+    model: object  # refitted on all of X with (best_C, best_sigma)
+    train_index: np.ndarray
+    validation_index: np.ndarray
+
+
+def grid_search(X, r, C_values=None, sigma_values=None, seed=0, make_model=gaussian_svm):
+    """The slides' grid search: errors on X_V for every (sigma, C), refit on X with the best pair.
+
+    Ties go to the first minimum in reading order of `errors` (smallest sigma, then smallest C).
+    `make_model(C, sigma)` returns an unfitted estimator with fit/predict (default:
+    `gaussian_svm`, the from-scratch SVM).
+    """
+    X = check_matrix(X, "X")
+    r = check_binary_targets(r, X.shape[0])
+    C_values = C_GRID if C_values is None else np.asarray(C_values, dtype=float)
+    sigma_values = sigma_grid(X) if sigma_values is None else np.asarray(sigma_values, dtype=float)
+    train, validation = train_validation_split(X, r, 0.5, seed)
+    errors = np.empty((sigma_values.size, C_values.size))
+    for i, sigma in enumerate(sigma_values):
+        for j, C in enumerate(C_values):
+            model = make_model(float(C), float(sigma)).fit(X[train], r[train])
+            errors[i, j] = np.mean(model.predict(X[validation]) != r[validation])
+    i, j = np.unravel_index(np.argmin(errors), errors.shape)
+    best_C, best_sigma = float(C_values[j]), float(sigma_values[i])
+    model = make_model(best_C, best_sigma).fit(X, r)
+    return GridSearchResult(C_values, sigma_values, errors, best_C, best_sigma, model, train, validation)
