@@ -100,7 +100,7 @@ def test_segmentation_against_every_mask(rescaling, shape, K):
         x, w = rng.normal(size=shape + (2,)), rng.normal(size=2 * K) * rng.choice([0.1, 1, 5])
         y = masks[rng.integers(len(masks))]
         W = w.reshape(K, 2)
-        score = lambda m: sum(W[m[p]] @ x[p] for p in np.ndindex(*shape))  # noqa: E731
+        score = lambda m: sum(W[m[p]] @ x[p] for p in np.ndindex(*shape)) / m.size  # noqa: E731
         delta = lambda m: np.mean(m != y)  # noqa: E731
         assert np.isclose(score(model.inference(x, w)), max(score(m) for m in masks))
         if rescaling == "margin":

@@ -7,7 +7,7 @@ it (the slides: "|Y| = K ... envisageable de calculer l'inférence exhaustivemen
 
 import numpy as np
 
-from course_lib._validation import check_int
+from course_lib._validation import check_int, check_random_state
 from course_lib.structured.base import StructuredModel, check_rescaling
 
 
@@ -275,3 +275,15 @@ class HierarchicalModel(MulticlassModel):
             raise ValueError(f"{name!r} is not a leaf of the tree; the classes are "
                              f"{self.classes_}.")
         return self.classes_.index(name)
+
+
+def toy_hierarchy(n=80, spread=0.7, seed=0):
+    """2-D points of the four classes of the slides' tree, labels 0..3 = cat, dog, car, bus:
+    the animals on the left (cat above dog), the vehicles on the right (car above bus), the two
+    leaves of a branch closer to each other than to the other branch.  Returns (X, y)."""
+    rng = check_random_state(seed)
+    centres = np.array([[-2.0, 1.0], [-2.0, -1.0], [2.0, 1.0], [2.0, -1.0]])
+    y = np.arange(check_int(n, "n", 4)) % 4
+    X = centres[y] + rng.normal(scale=spread, size=(len(y), 2))
+    order = rng.permutation(len(y))
+    return X[order], y[order]

@@ -5,6 +5,8 @@ Images are arrays x of shape (H, W, d): a feature vector per pixel (e.g. a one-h
 A box is (r0, c0, r1, c1), the pixels with r0 <= row < r1 and c0 <= column < c1.
 """
 
+from functools import lru_cache
+
 import numpy as np
 
 from course_lib._validation import check_int, check_random_state
@@ -48,13 +50,17 @@ def box_sum(S, box):
     return S[r1, c1] - S[r0, c1] - S[r1, c0] + S[r0, c0]
 
 
+@lru_cache(maxsize=16)
 def all_boxes(H, W):
     """Every box of an H x W image, (H(H+1)/2) (W(W+1)/2) rows ordered by (r0, c0, r1, c1):
-    the sliding windows at every position and size."""
-    rows = [(a, b) for a in range(H) for b in range(a + 1, H + 1)]
-    cols = [(a, b) for a in range(W) for b in range(a + 1, W + 1)]
-    boxes = np.array([(r0, c0, r1, c1) for r0, r1 in rows for c0, c1 in cols])
-    return boxes[np.lexsort(boxes.T[::-1])]
+    the sliding windows at every position and size (read-only, cached per image size)."""
+    r0, r1 = np.triu_indices(H + 1, k=1)
+    c0, c1 = np.triu_indices(W + 1, k=1)
+    boxes = np.stack(np.broadcast_arrays(r0[:, None], c0[None, :], r1[:, None], c1[None, :]),
+                     axis=-1).reshape(-1, 4)
+    boxes = boxes[np.lexsort(boxes.T[::-1])]
+    boxes.flags.writeable = False
+    return boxes
 
 
 def box_area(box):
@@ -120,7 +126,7 @@ class LocalisationModel(StructuredModel):
 
     def inference(self, x, w):
         boxes, s = self.box_scores(x, w)
-        return boxes[np.argmax(s)]
+        return boxes[np.argmax(s)].copy()
 
     def loss_augmented_inference(self, x, y, w, rescaling="margin"):
         check_rescaling(rescaling)
@@ -129,7 +135,7 @@ class LocalisationModel(StructuredModel):
         delta = 1.0 - overlap(y, boxes)
         s_true = box_sum(integral_image(self._x(x) @ w), y)
         value = delta + s if rescaling == "margin" else delta * (1.0 + s - s_true)
-        return boxes[np.argmax(value)]
+        return boxes[np.argmax(value)].copy()
 
 
 def toy_localisation(n=10, size=10, n_words=4, seed=0):
@@ -155,11 +161,13 @@ def toy_localisation(n=10, size=10, n_words=4, seed=0):
 
 # --- semantic segmentation [S19] -----------------------------------------------------------
 class SegmentationModel(StructuredModel):
-    """Semantic segmentation [S19]: y an H x W mask of labels 0..K-1, Psi(x, y) = sum over pixels
-    p of x_p in block y_p, Delta(y, y') = fraction of wrong pixels (Hamming / |V|).  The score and
-    the margin-rescaled objective split over pixels (per-pixel argmax); slack rescaling is exact
-    too: for m wrong pixels, the best are the m largest gains g_p = max_{k != y_p} s_pk - s_py_p,
-    so maximise (m / |V|) (1 + sum of the m largest g) over m."""
+    """Semantic segmentation [S19]: y an H x W mask of labels 0..K-1,
+    Psi(x, y) = 1/|V| sum over pixels p of x_p in block y_p, Delta(y, y') = fraction of wrong
+    pixels (Hamming / |V|): the mean of per-pixel multiclass SVMs.  The score and the
+    margin-rescaled objective split over pixels (per-pixel argmax of s_pk + [k != y_p], with
+    s_pk = <w_k, x_p>); slack rescaling is exact too: for m wrong pixels, the best are the m
+    largest gains g_p = max_{k != y_p} s_pk - s_py_p, so maximise
+    (m / |V|) (1 + (sum of the m largest g) / |V|) over m."""
 
     def __init__(self, n_labels=2):
         self.n_labels = n_labels
@@ -198,7 +206,7 @@ class SegmentationModel(StructuredModel):
         x = self._x(x)
         y = self._check_mask(y, x.shape[:2])
         return (np.eye(self.n_labels)[y].reshape(-1, self.n_labels).T
-                @ x.reshape(-1, x.shape[2])).ravel()
+                @ x.reshape(-1, x.shape[2])).ravel() / y.size
 
     def loss(self, y, y_hat):
         y = np.asarray(y)
@@ -213,13 +221,13 @@ class SegmentationModel(StructuredModel):
         y = self._check_mask(y, s.shape[:2])
         wrong = np.arange(self.n_labels) != y[:, :, None]
         if rescaling == "margin":
-            return np.argmax(s + wrong / y.size, axis=2)
+            return np.argmax(s + wrong, axis=2)  # both terms carry the same factor 1/|V|
         s_true = np.take_along_axis(s, y[:, :, None], axis=2)[:, :, 0]
         best_wrong = np.argmax(np.where(wrong, s, -np.inf), axis=2)
         gain = np.take_along_axis(s, best_wrong[:, :, None], axis=2)[:, :, 0] - s_true
         order = np.argsort(-gain.ravel(), kind="stable")
         m = np.arange(1, y.size + 1)
-        value = m / y.size * (1.0 + np.cumsum(gain.ravel()[order]))
+        value = m / y.size * (1.0 + np.cumsum(gain.ravel()[order]) / y.size)
         y_bar = y.copy()
         if value.max() > 0:  # m = 0 (y itself) scores 0
             flip = order[: int(np.argmax(value)) + 1]
