@@ -235,7 +235,7 @@ class SegmentationModel(StructuredModel):
         return y_bar
 
 
-def toy_segmentation(n=6, size=12, noise=0.8, seed=0):
+def toy_segmentation(n=6, size=12, noise=0.5, seed=0):
     """Noisy images of a bright disc on a dark background; the mask marks the disc (label 1).
     Pixel features: (1, intensity, mean intensity over the 3 x 3 neighbourhood, from the
     integral image).  Returns (X, Y, intensities)."""
@@ -244,7 +244,7 @@ def toy_segmentation(n=6, size=12, noise=0.8, seed=0):
     rows, cols = np.mgrid[:size, :size]
     X, Y, images = [], [], []
     for _ in range(check_int(n, "n", 1)):
-        centre, radius = rng.uniform(0.3 * size, 0.7 * size, 2), rng.uniform(0.15, 0.3) * size
+        centre, radius = rng.uniform(0.3 * size, 0.7 * size, 2), rng.uniform(0.2, 0.35) * size
         mask = ((rows - centre[0]) ** 2 + (cols - centre[1]) ** 2 < radius ** 2).astype(int)
         image = mask + noise * rng.normal(size=mask.shape)
         S = integral_image(np.pad(image, 1, mode="edge"))
