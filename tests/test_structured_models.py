@@ -166,3 +166,48 @@ def test_hierarchical_validation():
         HierarchicalModel(TREE).label("animal")
     with pytest.raises(TypeError, match="dict"):
         HierarchicalModel([("root", "a")]).classes_
+
+
+# --- chapter 12 exercises, figures and demos ------------------------------------------------
+def test_exercise_checks_accept_the_right_answers_and_explain_wrong_ones():
+    from course_lib.exercises.instantiations import (
+        EXERCISE_TREE, check_auc_oracle, check_binary_ssvm, check_tree_delta,
+        check_two_class_crammer_singer,
+    )
+    assert check_binary_ssvm(-1, 1.5) and not check_binary_ssvm(1, 1.5)
+    assert "factor 1/2" in repr(check_binary_ssvm(-1, 1.25))
+    assert check_two_class_crammer_singer([-2.0, -1.5])
+    assert "Opposite sign" in repr(check_two_class_crammer_singer([2.0, 1.5]))
+    by_hand = [[0, 1, 1.5, 2.5, 2.5], [1, 0, 1.5, 2.5, 2.5], [1.5, 1.5, 0, 2, 2],
+               [2.5, 2.5, 2, 0, 1], [2.5, 2.5, 2, 1, 0]]
+    assert HierarchicalModel(EXERCISE_TREE).classes_ == ["cat", "dog", "bird", "car", "bus"]
+    assert check_tree_delta(by_hand)
+    assert "half" in repr(check_tree_delta(2 * np.array(by_hand)))
+    assert check_auc_oracle(1 / 3, 4) and not check_auc_oracle(1 / 3, 2)
+    assert not check_auc_oracle(..., 4)
+
+
+def test_chapter12_figures_render():
+    from course_lib.figures import collect
+    specs = {stem: spec for stem, spec in collect().items()
+             if spec.syllabus_id in {f"S{i}" for i in range(13, 21)}}
+    assert len(specs) >= 8
+    for spec in specs.values():
+        fig = spec.make(**spec.kwargs)
+        assert fig.axes, spec.stem
+
+
+def test_chapter12_demos_at_both_ends_of_each_slider():
+    from course_lib.widgets.structured_models import (
+        box_inference_demo, ranking_demo, segmentation_demo,
+    )
+    for make in (ranking_demo, box_inference_demo, segmentation_demo):
+        demo = make()
+        images = {demo.image.value}
+        for name, slider in demo.controls.items():
+            for value in (slider.min, slider.max):
+                value = 10 ** value if "Log" in type(slider).__name__ else value
+                demo.set(**{name: value})
+                assert "course-demo-error" not in demo.status._dom_classes, make.__name__
+                images.add(demo.image.value)
+        assert len(images) >= 2, make.__name__

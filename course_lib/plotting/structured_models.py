@@ -1,6 +1,8 @@
 """Chapter 12 figures: the instantiations of the structured SVM (class tree and its Delta, ROC
 and AUC, a learned metric, boxes and integral images, segmentation masks, a star model of parts)."""
 
+from functools import lru_cache
+
 import numpy as np
 from matplotlib.colors import ListedColormap
 from matplotlib.patches import Circle, Ellipse, Rectangle
@@ -48,7 +50,8 @@ def draw_class_tree(ax, tree=TREE, highlight=()):
                     color=VERMILLION if on_path else GREY, lw=3.5 if on_path else 2, zorder=1)
     for node in x:
         ax.text(x[node], -depth[node], node, ha="center", va="center", fontsize=12, zorder=2,
-                bbox=dict(boxstyle="round", fc="white", ec=VERMILLION if node in highlight else BLACK))
+                bbox=dict(boxstyle="round", fc="white",
+                          ec=VERMILLION if node in highlight else BLACK))
     ax.set_xlim(-0.7, len(leaves) - 0.3)
     ax.set_ylim(-max(depth.values()) - 0.5, 0.5)
     ax.axis("off")
@@ -84,7 +87,7 @@ def class_tree_figure(tree=TREE):
 def draw_roc(ax, r, scores, label, color=BLUE):
     """ROC curve of a ranking, with its AUC in the legend."""
     fpr, tpr = roc_curve(r, scores)
-    ax.plot(fpr, tpr, color=color, drawstyle="default", label=f"{label}: AUC = {auc(r, scores):.3f}")
+    ax.plot(fpr, tpr, color=color, label=f"{label}: AUC = {auc(r, scores):.3f}")
     ax.plot([0, 1], [0, 1], color=GREY, lw=1, ls="--")
     ax.set_xlabel("false positive rate")
     ax.set_ylabel("true positive rate")
@@ -92,15 +95,28 @@ def draw_roc(ax, r, scores, label, color=BLUE):
     ax.legend(loc="lower right")
 
 
-@slide_figure("S17_roc_auc_training", slide=r"Ranking : apprentissage $\Rightarrow \Delta(y_i, y) = ?$")
-def ranking_roc_figure(C=10.0, seed=0):
-    """ROC curve of a held-out query before (w = 1) and after structured SVM training"""
+@lru_cache(maxsize=64)
+def _ranking_weights(C, seed):
+    X, R, _ = toy_ranking_queries(n_queries=8, seed=seed)
+    return OneSlackSSVM(RankingModel(), C=C).fit(X, R).w_
+
+
+def draw_ranking_fit(ax, C=10.0, seed=0):
+    """Train a ranking SSVM (one-slack, 8 queries) and draw the ROC of a held-out query
+    before (w = 1) and after training."""
     X, R, _ = toy_ranking_queries(n_queries=8, seed=seed)
     X_test, R_test, _ = toy_ranking_queries(n_queries=1, n_items=40, seed=seed + 100)
-    w = OneSlackSSVM(RankingModel(), C=C).fit(X, R).w_
-    fig, ax = new_figure(width=4.8, height=4.6)
+    w = _ranking_weights(float(C), seed)
     draw_roc(ax, R_test[0], X_test[0] @ np.ones(X[0].shape[1]), "before, w = 1", GREY)
     draw_roc(ax, R_test[0], X_test[0] @ w, "after training", BLUE)
+
+
+@slide_figure("S17_roc_auc_training",
+              slide=r"Ranking : apprentissage $\Rightarrow \Delta(y_i, y) = ?$")
+def ranking_roc_figure(C=10.0, seed=0):
+    """ROC curve of a held-out query before (w = 1) and after structured SVM training"""
+    fig, ax = new_figure(width=4.8, height=4.6)
+    draw_ranking_fit(ax, C, seed)
     ax.set_title(r"$\Delta = 1 - \mathrm{AUC}$ on a held-out query")
     return fig
 
@@ -146,6 +162,18 @@ def draw_words(ax, x):
     ax.imshow(np.argmax(x, axis=2), cmap=WORD_COLOURS, vmin=0, vmax=WORD_COLOURS.N - 1)
     ax.set_xticks([])
     ax.set_yticks([])
+
+
+def draw_box_inference(ax, w_object=1.0, w_background=-1.0, seed=1):
+    """Exhaustive sliding-window inference on one toy image with w = (w_object, w_object,
+    w_background, w_background) (words 0, 1 are the object's): the true and the found box."""
+    X, Y = toy_localisation(n=1, seed=seed)
+    model = LocalisationModel()
+    y_hat = model.inference(X[0], np.array([w_object, w_object, w_background, w_background]))
+    draw_words(ax, X[0])
+    draw_box(ax, Y[0], GREEN, "true")
+    draw_box(ax, y_hat, VERMILLION, "found", ls="--")
+    ax.set_title(rf"$\Delta(y, \hat y)$ = {model.loss(Y[0], y_hat):.2f}", fontsize=12)
 
 
 @slide_figure("S16_box_prediction",
@@ -228,15 +256,26 @@ def draw_segmentation(axes, image, y, y_hat=None):
         ax.set_yticks([])
 
 
+@lru_cache(maxsize=64)
+def _segmentation_weights(C, noise):
+    X, Y, _ = toy_segmentation(n=6, noise=noise, seed=0)
+    return OneSlackSSVM(SegmentationModel(2), C=C).fit(X, Y).w_
+
+
+def draw_segmentation_fit(axes, C=1000.0, noise=0.5):
+    """Train the per-pixel segmentation SSVM on 6 noisy images and draw a held-out one, its mask
+    and the predicted mask."""
+    X_test, Y_test, images = toy_segmentation(n=1, noise=noise, seed=1)
+    y_hat = SegmentationModel(2).inference(X_test[0], _segmentation_weights(float(C), float(noise)))
+    draw_segmentation(axes, images[0], Y_test[0], y_hat)
+
+
 @slide_figure("S19_segmentation_masks",
               slide=r"Segmentation sémantique d'images : prédiction $\Rightarrow \Psi(x,y) = ?$")
 def segmentation_figure(C=1000.0):
     """A noisy image, its mask and the mask predicted pixel by pixel after training"""
-    X, Y, _ = toy_segmentation(n=6, seed=0)
-    X_test, Y_test, images = toy_segmentation(n=1, seed=1)
-    ssvm = OneSlackSSVM(SegmentationModel(2), C=C).fit(X, Y)
     fig, axes = new_figure(ncols=3, width=3.4, height=3.6)
-    draw_segmentation(axes, images[0], Y_test[0], ssvm.predict(X_test)[0])
+    draw_segmentation_fit(axes, C)
     return fig
 
 
@@ -249,7 +288,8 @@ def hamming_figure(flip=((3, 3), (3, 4), (8, 8), (0, 11))):
         y_hat[p] = 1 - y_hat[p]
     fig, axes = new_figure(ncols=3, width=3.4, height=3.6)
     draw_segmentation(axes, images[0], Y[0], y_hat)
-    axes[2].set_title(rf"$y$: {len(flip)} / {y_hat.size} wrong, $\Delta$ = {len(flip) / y_hat.size:.3f}")
+    delta = len(flip) / y_hat.size
+    axes[2].set_title(rf"$y$: {len(flip)} / {y_hat.size} wrong, $\Delta$ = {delta:.3f}")
     return fig
 
 
