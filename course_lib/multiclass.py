@@ -7,7 +7,6 @@ A cost matrix is indexed `Delta[y_predicted, y_true]`, the slides' Delta(y', y).
 """
 
 import inspect
-import re
 from itertools import combinations
 
 import numpy as np
@@ -296,29 +295,16 @@ def fit_feature_map(feature_map, X, y_index, n_classes):
     return _rebuild(feature_map).fit(X, y_index, n_classes)
 
 
-def term_counts(documents, vocabulary):
-    """Matrix (m, d) of TF(j, x): how many times word vocabulary[j] occurs in each document
-    (lower-cased words of letters only)."""
+def term_counts(bags, vocabulary):
+    """Matrix (m, d) of TF(j, x): the count of word vocabulary[j] in each document, from the
+    {word: count} dicts of course_lib.text.bag_of_words."""
     position = {word: j for j, word in enumerate(vocabulary)}
-    counts = np.zeros((len(documents), len(vocabulary)))
-    for i, text in enumerate(documents):
-        for word in re.findall(r"[a-z]+", text.lower()):
-            j = position.get(word)
-            if j is not None:
-                counts[i, j] += 1
+    counts = np.zeros((len(bags), len(vocabulary)))
+    for i, bag in enumerate(bags):
+        for word, count in bag.items():
+            if word in position:
+                counts[i, position[word]] = count
     return counts
-
-
-def build_vocabulary(documents, min_documents=5, max_words=2000):
-    """The words (lower-cased, letters only) occurring in at least `min_documents` documents,
-    the `max_words` most widespread first (ties alphabetical)."""
-    document_frequency = {}
-    for text in documents:
-        for word in set(re.findall(r"[a-z]+", text.lower())):
-            document_frequency[word] = document_frequency.get(word, 0) + 1
-    kept = [w for w, c in document_frequency.items() if c >= min_documents]
-    kept.sort(key=lambda w: (-document_frequency[w], w))
-    return kept[:max_words]
 
 
 # ---------------------------------------------------------------- costs and the generalised hinge

@@ -7,6 +7,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.multiclass import OneVsOneClassifier, OneVsRestClassifier
 
 from course_lib.data import forty_twenty_forty
+from course_lib.text import bag_of_words
 from course_lib.multiclass import (
     AllPairs,
     BinaryMap,
@@ -14,7 +15,6 @@ from course_lib.multiclass import (
     MultiVector,
     OneVsRest,
     TfIdfMap,
-    build_vocabulary,
     check_cost,
     clone,
     cost_sensitive_risk,
@@ -241,9 +241,13 @@ TINY_CORPUS = [
 TINY_TOPICS = np.array([0, 0, 1, 1, 1])
 
 
+def tiny_counts():
+    bags, vocabulary = bag_of_words(TINY_CORPUS)
+    return term_counts(bags, vocabulary), vocabulary
+
+
 def test_tf_idf_map_by_hand():
-    vocabulary = build_vocabulary(TINY_CORPUS, min_documents=1, max_words=100)
-    X = term_counts(TINY_CORPUS, vocabulary)
+    X, vocabulary = tiny_counts()
     assert X[0, vocabulary.index("the")] == 2
     psi = TfIdfMap().fit(X, TINY_TOPICS, 2)
     m = len(TINY_CORPUS)
@@ -348,7 +352,7 @@ def test_hinge_is_convex_and_rho_lipschitz():
 def test_subgradient_matches_finite_differences(map_name):
     rng = np.random.default_rng(4)
     if map_name == "tf_idf":
-        X = term_counts(TINY_CORPUS, build_vocabulary(TINY_CORPUS, 1, 100))
+        X, _ = tiny_counts()
         y, k = TINY_TOPICS, 2
         psi = TfIdfMap().fit(X, y, k)
     elif map_name == "binary":

@@ -1,0 +1,151 @@
+"""Self-checks for the exercises of chapters 07 (multiclass reductions) and 08 (multiclass SVM).
+
+Each check returns a Verdict: true when the answer is right, and shown with its reason.
+"""
+
+import numpy as np
+
+from course_lib.exercises import Verdict as _verdict
+from course_lib.multiclass import MultiVector, loss_augmented_argmax
+from course_lib.multiclass_svm import sgd_eta, sgd_iterations
+
+SLIDES_W = np.array([[-1.0, 1.0], [0.0, np.sqrt(2.0)], [1.0, 1.0]]) / np.sqrt(2.0)
+
+
+def _unanswered(*answers):
+    return any(a is None or a is Ellipsis for a in answers)
+
+
+# ---------------------------------------------------------------- chapter 07
+
+
+def check_problem_counts(one_vs_rest, all_pairs, k=26):
+    """07, exercise 1 [M1, M3]: how many binary problems each reduction trains for k classes."""
+    if _unanswered(one_vs_rest, all_pairs):
+        return _verdict(False, "Replace both `...` with whole numbers.")
+    expected = (k, k * (k - 1) // 2)
+    if (one_vs_rest, all_pairs) == expected:
+        return _verdict(True, f"One problem per class ({k}); one per pair i < j: k(k-1)/2 = {expected[1]}.")
+    if all_pairs == k * (k - 1):
+        return _verdict(False, "Pairs (i, j) and (j, i) are the same problem: count only i < j.")
+    return _verdict(False, "One-vs-rest: one problem per class. All pairs: one per unordered pair of classes.")
+
+
+def check_region_boundaries(low, high):
+    """07, exercise 2 [M2]: on the line x2 = 1, the x1 where argmax_i <w_i, x> (slides' w) changes
+    from class 1 to class 2 (low) and from class 2 to class 3 (high)."""
+    if _unanswered(low, high):
+        return _verdict(False, "Replace both `...` with numbers.")
+    edge = np.sqrt(2.0) - 1.0
+    # independent of the algebra: scan the line
+    x1 = np.linspace(-3, 3, 600_001)
+    winner = np.argmax(np.c_[x1, np.ones_like(x1)] @ SLIDES_W.T, axis=1)
+    changes = x1[1:][np.diff(winner) != 0]
+    ok = np.allclose([low, high], changes, atol=1e-3)
+    why = (f"<w_2, x> = 1 beats <w_1, x> = (1 - x1)/sqrt2 when x1 > 1 - sqrt2 and <w_3, x> = (1 + x1)/sqrt2 when "
+           f"x1 < sqrt2 - 1: the boundaries are x1 = {-edge:.4f} and {edge:.4f}.")
+    return _verdict(ok, why if ok else "Write the three scores as functions of x1 (x2 = 1) and solve s_1 = s_2, s_2 = s_3.")
+
+
+PAIRWISE = {(1, 2): +1, (1, 3): -1, (1, 4): +1, (2, 3): -1, (2, 4): +1, (3, 4): -1}
+
+
+def check_votes(votes, winner, pairwise=None):
+    """07, exercise 3 [M3]: the votes of classes 1..4 and the winner for pairwise outputs h_ij
+    (+1 means class i, -1 means class j); ties go to the smallest class."""
+    if _unanswered(votes, winner):
+        return _verdict(False, "Replace both `...`: a list of four vote counts and a class.")
+    pairwise = PAIRWISE if pairwise is None else pairwise
+    k = max(j for _, j in pairwise)
+    expected = np.zeros(k, dtype=int)
+    for (i, j), h in pairwise.items():
+        expected[(i if h > 0 else j) - 1] += 1
+    best = int(np.argmax(expected)) + 1
+    ok = list(votes) == expected.tolist() and winner == best
+    why = f"Each h_ij gives one vote, to i if +1 and to j if -1: votes {expected.tolist()}, so class {best} wins."
+    return _verdict(ok, why if ok else "Go through the six pairs and give one vote to the winner of each.")
+
+
+def check_ovr_confidences(signs_answer, confidences_answer, confidences=(-0.3, -1.2, -0.1)):
+    """07, exercise 4 [M1]: what one-vs-rest predicts with signs (ties to the first class) and with
+    confidences, when the three binary classifiers give `confidences`."""
+    if _unanswered(signs_answer, confidences_answer):
+        return _verdict(False, "Replace both `...` with a class in 1..3.")
+    confidences = np.asarray(confidences)
+    signs = np.where(confidences > 0, 1, -1)
+    expected = int(np.argmax(signs)) + 1, int(np.argmax(confidences)) + 1
+    ok = (signs_answer, confidences_answer) == expected
+    why = (f"All three say -1, so the signs tie and the first class ({expected[0]}) is returned by default; the "
+           f"confidences still rank the classes: class {expected[1]} is the least negative.")
+    return _verdict(ok, why if ok else "Compare the signs first (a tie?), then compare the numbers themselves.")
+
+
+# ---------------------------------------------------------------- chapter 08
+
+
+def check_multi_vector(answer, x=(2.0, -1.0), y=2, k=3):
+    """08, exercise 1 [M6]: Psi(x, y) of the multi-vector construction (classes 1..k)."""
+    if _unanswered(answer):
+        return _verdict(False, "Replace `...` with the vector Psi(x, y) as a list.")
+    x = np.asarray(x, dtype=float)
+    expected = MultiVector().fit(x[None], [0], k).psi(x, y - 1)
+    answer = np.asarray(answer, dtype=float)
+    if answer.shape != expected.shape:
+        return _verdict(False, f"Psi(x, y) has n|Y| = {len(x)} x {k} = {expected.size} entries.")
+    ok = np.allclose(answer, expected)
+    why = f"x goes in block y = {y} (entries {(y - 1) * len(x) + 1}..{y * len(x)}), zeros elsewhere: {expected.tolist()}."
+    return _verdict(ok, why if ok else "Put x in the y-th block of length n and zeros in the other k - 1 blocks.")
+
+
+HINGE_EXAMPLE = dict(
+    W=((1.0, 0.0), (0.0, 1.0), (1.0, 1.0)),  # rows w_1, w_2, w_3
+    x=(1.0, 0.5),
+    y=1,
+    Delta=((0.0, 1.0, 2.0), (1.0, 0.0, 1.0), (2.0, 1.0, 0.0)),
+)
+
+
+def check_hinge(loss, y_hat, example=None):
+    """08, exercise 2 [M8, M12]: the generalised hinge l(w, (x, y)) and the loss-augmented y_hat
+    for the multi-vector map (classes 1..3)."""
+    if _unanswered(loss, y_hat):
+        return _verdict(False, "Replace both `...`: a number and a class in 1..3.")
+    e = HINGE_EXAMPLE if example is None else example
+    W, x, Delta = np.asarray(e["W"]), np.asarray(e["x"]), np.asarray(e["Delta"])
+    scores = (W @ x)[None]
+    best, value = loss_augmented_argmax(scores, np.array([e["y"] - 1]), Delta)
+    expected = float(value[0]), int(best[0]) + 1
+    ok = np.isclose(loss, expected[0]) and y_hat == expected[1]
+    terms = Delta[:, e["y"] - 1] + scores[0] - scores[0, e["y"] - 1]
+    why = (f"Scores <w_y', x> = {scores[0].tolist()}; Delta(y', y) + score(y') - score(y) = {terms.tolist()}: "
+           f"the maximum {expected[0]:g} is reached at y_hat = {expected[1]}.")
+    return _verdict(ok, why if ok else "For each y', add Delta(y', y) to the score difference, then take the largest.")
+
+
+def check_first_sgd_step(answer, lam=0.5, example=None):
+    """08, exercise 3 [M10]: w^(2) of the multiclass SVM's SGD after drawing (x, y) at t = 1 from
+    w^(1) = 0 (multi-vector map, costs of HINGE_EXAMPLE; ties go to the first class)."""
+    if _unanswered(answer):
+        return _verdict(False, "Replace `...` with the six numbers of w^(2) as a list.")
+    e = HINGE_EXAMPLE if example is None else example
+    x, Delta, y = np.asarray(e["x"]), np.asarray(e["Delta"]), e["y"] - 1
+    k = Delta.shape[0]
+    psi = MultiVector().fit(x[None], [0], k)
+    y_hat = int(np.argmax(Delta[:, y]))  # at w = 0 every score is 0
+    expected = -(psi.psi(x, y_hat) - psi.psi(x, y)) / (2 * lam * 1)
+    ok = np.allclose(np.asarray(answer, dtype=float).ravel(), expected) if np.size(answer) == expected.size else False
+    why = (f"At w = 0 the augmented scores are Delta(y', y) = {Delta[:, y].tolist()}, so y_hat = {y_hat + 1}; "
+           f"(1 - 1/1) w = 0 and w^(2) = -(Psi(x, y_hat) - Psi(x, y)) / (2 lambda) = {expected.tolist()}.")
+    return _verdict(ok, why if ok else "At t = 1 the factor (1 - 1/t) wipes w out; only the subgradient step remains.")
+
+
+def check_pac_sgd(T, eta, B=2.0, rho=1.0, eps=0.05):
+    """08, exercise 4 [M9]: the number of SGD iterations T >= (B rho / eps)^2 (smallest integer)
+    and the step eta = B / (rho sqrt T) of the corollary."""
+    if _unanswered(T, eta):
+        return _verdict(False, "Replace both `...` with numbers.")
+    expected_T = sgd_iterations(B, rho, eps)
+    expected_eta = float(sgd_eta(B, rho, expected_T))
+    ok = T == expected_T and np.isclose(eta, expected_eta)
+    why = f"(B rho / eps)^2 = ({B:g} x {rho:g} / {eps:g})^2 = {expected_T}, and eta = B / (rho sqrt T) = {expected_eta:g}."
+    return _verdict(ok, why if ok else "Plug B, rho and eps into the corollary's two formulas.")

@@ -1,0 +1,283 @@
+"""Chapters 07-08 figures: the 40/20/40 example, reductions, argmax regions of linear multiclass
+predictors, the multi-vector Psi, cost matrices, the generalised hinge bound, SGD for the
+multiclass SVM and the PAC bound curves (M1-M11)."""
+
+import numpy as np
+from matplotlib.colors import to_rgba
+
+from course_lib.data import forty_twenty_forty, three_blobs
+from course_lib.linear import LeastSquaresClassifier
+from course_lib.multiclass import (
+    AllPairs,
+    HalfspaceERM,
+    MultiVector,
+    OneVsRest,
+    generalised_hinge,
+    predict_index,
+    zero_one_cost,
+)
+from course_lib.multiclass_svm import HingeRiskSGD, MulticlassSVM, sgd_excess_bound, sgd_iterations, svm_excess_bound
+from course_lib.plotting.registry import slide_figure
+from course_lib.plotting.style import BLACK, GREY, PALETTE, new_figure
+
+MARKERS = ("o", "s", "^", "D", "v", "P")
+SLIDES_W = np.array([[-1.0, 1.0], [0.0, np.sqrt(2.0)], [1.0, 1.0]]) / np.sqrt(2.0)
+REDUCTIONS = ("one-vs-rest (confidences)", "one-vs-rest (signs)", "all pairs (votes)")
+BOX = dict(xlim=(-3.2, 3.2), ylim=(-1.2, 2.6))
+
+
+# ---------------------------------------------------------------- drawing helpers
+
+
+def plot_classes(ax, X, y, classes, size=40):
+    """Scatter points of several classes: one colour and marker per class, in the order of classes."""
+    for k, label in enumerate(classes):
+        mask = np.asarray(y) == label
+        ax.scatter(X[mask, 0], X[mask, 1], s=size, color=PALETTE[k], marker=MARKERS[k % len(MARKERS)],
+                   edgecolor="black", linewidth=0.5, label=f"class {label}", zorder=3)
+
+
+def draw_regions(ax, region_of, n_classes, xlim, ylim, steps=220):
+    """Tint the regions of region_of(points) -> class index per point (-1: undecided, grey)."""
+    xx, yy = np.meshgrid(np.linspace(*xlim, steps), np.linspace(*ylim, steps))
+    region = np.asarray(region_of(np.c_[xx.ravel(), yy.ravel()])).reshape(xx.shape)
+    tints = np.array([to_rgba(c, alpha=0.22) for c in PALETTE[:n_classes]] + [to_rgba(GREY, alpha=0.45)])
+    ax.imshow(tints[region], extent=(*xlim, *ylim), origin="lower", aspect="auto", interpolation="nearest")
+    ax.contour(xx, yy, region, levels=np.arange(-0.5, n_classes), colors=BLACK, linewidths=1.2)
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+
+
+def draw_vectors(ax, W, labels=None):
+    """Arrows from the origin for the rows w_y of W (2-D), labelled w_1, w_2, ..."""
+    for k, w in enumerate(np.asarray(W)):
+        ax.annotate("", xy=w, xytext=(0, 0), zorder=4,
+                    arrowprops=dict(arrowstyle="-|>", color=PALETTE[k], lw=2.5, mutation_scale=18))
+        name = labels[k] if labels else f"$w_{k + 1}$"
+        ax.text(*(1.12 * w), name, color=PALETTE[k], fontsize=13, ha="center", va="center", zorder=4)
+    ax.plot([0], [0], "k+", markersize=10)
+
+
+def mark_errors(ax, X, wrong):
+    ax.scatter(X[wrong, 0], X[wrong, 1], s=70, color=BLACK, marker="x", linewidth=1.5,
+               zorder=4, label="error")
+
+
+# ---------------------------------------------------------------- M2: the 40/20/40 example
+
+
+def forty_twenty_forty_panels(axes, share=0.2, seed=0):
+    """Left: argmax_i <w_i, x> with the slides' w_1, w_2, w_3. Right: one-vs-rest around the best
+    homogeneous halfspaces (exact 0-1 ERM). Returns (error of the argmax, error of one-vs-rest)."""
+    rest = (1.0 - share) / 2
+    X, y = forty_twenty_forty(n=200, seed=seed, shares=(rest, share, rest))
+    classes = [1, 2, 3]
+    argmax = np.argmax(X @ SLIDES_W.T, axis=1) + 1
+    ovr = OneVsRest(HalfspaceERM()).fit(X, y)
+    ovr_pred = ovr.predict(X)
+    errors = float(np.mean(argmax != y)), float(np.mean(ovr_pred != y))
+    draw_regions(axes[0], lambda P: np.argmax(P @ SLIDES_W.T, axis=1), 3, **BOX)
+    draw_vectors(axes[0], SLIDES_W)
+    axes[0].set_title(f"argmax$_i \\langle w_i, x\\rangle$ (slides' $w$): error {errors[0]:.0%}", fontsize=12)
+    draw_regions(axes[1], lambda P: np.argmax(ovr.decision_function(P), axis=1), 3, **BOX)
+    draw_vectors(axes[1], [e.w_ for e in ovr.estimators_], labels=[f"$w_{i}$ (ERM)" for i in classes])
+    mark_errors(axes[1], X, ovr_pred != y)
+    axes[1].set_title(f"one-vs-rest, best halfspaces: error {errors[1]:.0%}", fontsize=12)
+    for ax in axes:
+        plot_classes(ax, X, y, classes)
+    shares = f"{rest:.0%} / {share:.0%} / {rest:.0%}"
+    axes[1].legend(loc="lower right", fontsize=9, title=shares, title_fontsize=9)
+    return errors
+
+
+@slide_figure("M2_forty_twenty_forty", slide="L'utilité de la confiance de prédiction argmax_i <w_i, x>")
+def forty_twenty_forty_figure(share=0.2):
+    """The 40/20/40 example: the slides' argmax is always right, one-vs-rest errs on class 2"""
+    fig, axes = new_figure(ncols=2, width=5.6, height=4.2)
+    forty_twenty_forty_panels(axes, share=share)
+    return fig
+
+
+# ---------------------------------------------------------------- M1, M3: reductions
+
+
+def reduction_panel(ax, reduction=REDUCTIONS[0], spread=1.3, seed=0):
+    """A reduction around least squares on three_blobs: its regions (grey: the signs leave the
+    class undecided) and the training accuracy in the title. Returns that accuracy."""
+    X, y = three_blobs(n=150, seed=seed, spread=spread)
+    if reduction == REDUCTIONS[2]:
+        model = AllPairs(LeastSquaresClassifier()).fit(X, y)
+        region_of = model.predict
+    else:
+        model = OneVsRest(LeastSquaresClassifier()).fit(X, y)
+        if reduction == REDUCTIONS[1]:
+            def region_of(P):
+                positive = model.decision_function(P) > 0
+                return np.where(positive.sum(axis=1) == 1, np.argmax(positive, axis=1), -1)
+        else:
+            region_of = model.predict
+    accuracy = float(np.mean(model.predict(X) == y))
+    draw_regions(ax, region_of, 3, xlim=(-5.5, 5.5), ylim=(-5, 6))
+    plot_classes(ax, X, y, model.classes_)
+    ax.set_title(f"{reduction}: training accuracy {accuracy:.1%}", fontsize=12)
+    return accuracy
+
+
+# ---------------------------------------------------------------- M4, M6: linear multiclass predictors
+
+
+def noisy_forty_twenty_forty(n=90, seed=1, noise=0.35):
+    """The 2-D three-class set of the SGD demos: 40/20/40 with jitter."""
+    return forty_twenty_forty(n=n, seed=seed, noise=noise)
+
+
+@slide_figure("M4_linear_multiclass", slide="Classificateurs linéaires multi-classes")
+def linear_multiclass_figure():
+    """Binary case argmax_{y in +-1} <w, y x> beside a three-class argmax_y <w, Psi(x, y)>"""
+    fig, axes = new_figure(ncols=2, width=5.4, height=4.3)
+    w = np.array([1.0, 0.6])
+    draw_regions(axes[0], lambda P: (P @ w > 0).astype(int), 2, xlim=(-2.5, 2.5), ylim=(-2.5, 2.5))
+    draw_vectors(axes[0], [-w, w], labels=["$-w$ (y = -1)", "$+w$ (y = +1)"])
+    axes[0].set_title("binary: argmax$_{y=\\pm 1}\\langle w, yx\\rangle$ = sign$\\langle w, x\\rangle$", fontsize=12)
+    X, y = noisy_forty_twenty_forty()
+    model = MulticlassSVM(lam=0.005, n_iter=3000, seed=0).fit(X, y)
+    draw_regions(axes[1], lambda P: np.argmax(model.decision_function(P), axis=1), 3, **BOX)
+    draw_vectors(axes[1], model.coef_)
+    plot_classes(axes[1], X, y, model.classes_)
+    axes[1].set_title("three classes: argmax$_y\\langle w, \\Psi(x, y)\\rangle$", fontsize=12)
+    return fig
+
+
+@slide_figure("M6_multi_vector", slide="La construction à vecteurs multiples")
+def multi_vector_figure(x=(0.8, -0.5, 1.2), n_classes=4):
+    """Psi(x, y) for y = 1..k: x sits in block y, zeros elsewhere (dimension n k)"""
+    x = np.asarray(x, dtype=float)
+    psi = MultiVector().fit(x[None], [0], n_classes)
+    rows = np.array([psi.psi(x, y) for y in range(n_classes)])
+    fig, ax = new_figure(width=8, height=3.2)
+    limit = np.abs(rows).max()
+    ax.imshow(rows, cmap="PuOr", vmin=-limit, vmax=limit, aspect="auto")
+    for (i, j), value in np.ndenumerate(rows):
+        ax.text(j, i, f"{value:g}", ha="center", va="center", fontsize=10)
+    for b in range(1, n_classes):
+        ax.axvline(b * len(x) - 0.5, color=BLACK, lw=2)
+    ax.set_yticks(range(n_classes), [f"$\\Psi(x, {y + 1})$" for y in range(n_classes)])
+    ax.set_xticks([b * len(x) + (len(x) - 1) / 2 for b in range(n_classes)],
+                  [f"block {b + 1} ($w_{b + 1}$)" for b in range(n_classes)])
+    ax.set_title(f"x = {tuple(x.tolist())}: dim $\\Psi$ = n|Y| = {len(x)} x {n_classes} = {psi.dimension_}", fontsize=12)
+    return fig
+
+
+# ---------------------------------------------------------------- M7, M8: costs and the hinge
+
+
+CAT_DOG_WHALE = (("cat", "dog", "whale"), np.array([[0.0, 1.0, 10.0], [1.0, 0.0, 10.0], [10.0, 10.0, 0.0]]))
+
+
+def draw_cost_matrix(ax, Delta, names):
+    """A cost matrix as a table: row y' (predicted), column y (truth)."""
+    Delta = np.asarray(Delta, dtype=float)
+    ax.imshow(Delta, cmap="Oranges", vmin=0)
+    for (i, j), value in np.ndenumerate(Delta):
+        ax.text(j, i, f"{value:g}", ha="center", va="center", fontsize=14)
+    ax.set_xticks(range(len(names)), names)
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlabel("truth $y$")
+    ax.set_ylabel("prediction $y'$")
+
+
+@slide_figure("M7_cost_matrix", slide="Fonction de perte sensible aux coûts")
+def cost_matrix_figure():
+    """Some mistakes are worse: a cat-dog-whale cost matrix beside the 0-1 loss"""
+    names, Delta = CAT_DOG_WHALE
+    fig, axes = new_figure(ncols=2, width=4.2, height=3.8)
+    draw_cost_matrix(axes[0], Delta, names)
+    axes[0].set_title("$\\Delta(y', y)$: a cat is not a whale", fontsize=12)
+    draw_cost_matrix(axes[1], zero_one_cost(3), names)
+    axes[1].set_title("0-1 loss $1[y' \\neq y]$", fontsize=12)
+    return fig
+
+
+def hinge_along_a_line(x, y, base, direction, Delta, s):
+    """Delta(h_w(x), y) and l(w, (x, y)) for w = base + s * direction, for each s (multi-vector Psi)."""
+    x = np.asarray(x, dtype=float)
+    psi = MultiVector().fit(x[None], [y], Delta.shape[0])
+    W = np.asarray(base, dtype=float) + np.outer(s, direction)
+    task = np.array([Delta[predict_index(w, x[None], psi)[0], y] for w in W])
+    hinge = np.array([generalised_hinge(w, x[None], np.array([y]), psi, Delta)[0] for w in W])
+    return task, hinge
+
+
+@slide_figure("M8_hinge_upper_bound", slide="Hinge Loss généralisé")
+def hinge_bound_figure():
+    """The generalised hinge lies above Delta(h_w(x), y) and reaches 0 once every margin exceeds Delta"""
+    names, Delta = CAT_DOG_WHALE
+    # x = (1, 0) of class cat; scores along the line: cat s, dog 1, whale -s - 2
+    x, y = np.array([1.0, 0.0]), 0
+    base = np.array([0.0, 0.0, 1.0, 0.0, -2.0, 0.0])  # (w_cat, w_dog, w_whale) stacked
+    direction = np.array([1.0, 0.0, 0.0, 0.0, -1.0, 0.0])
+    s = np.linspace(-6, 6, 1201)
+    task, hinge = hinge_along_a_line(x, y, base, direction, Delta, s)
+    fig, ax = new_figure(width=7, height=4.2)
+    ax.plot(s, hinge, color=PALETTE[0], label="generalised hinge $\\ell(w, (x, y))$")
+    ax.plot(s, task, color=PALETTE[1], drawstyle="steps-mid", label="$\\Delta(h_w(x), y)$")
+    zero = s[np.argmax(hinge <= 0)]
+    ax.axvline(zero, color=GREY, ls="--", lw=1.5)
+    ax.text(zero + 0.2, hinge.max() * 0.6, "every margin\n$\\geq \\Delta(y', y)$", color=GREY, fontsize=11)
+    for where, text in ((-4.6, "whale"), (-1.0, "dog"), (2.5, "cat")):
+        ax.text(where, -1.2, f"$h_w(x)$ = {text}", ha="center", fontsize=10)
+    ax.set_xlabel("$s$: scores cat $s$, dog $1$, whale $-s-2$")
+    ax.set_ylabel("loss")
+    ax.set_title(f"true class {names[y]}, cat-dog-whale costs", fontsize=12)
+    ax.legend()
+    return fig
+
+
+# ---------------------------------------------------------------- M9-M11: SGD and PAC curves
+
+
+def sgd_panel(ax, learner="svm", rate=0.05, n_iter=2000, seed=0, cost_on_two=1.0):
+    """Regions of the averaged output of MulticlassSVM (rate = lambda) or HingeRiskSGD
+    (rate = eta) on the noisy 40/20/40 data, with its vectors w_y; `cost_on_two` is
+    Delta(y', 2) for every y' != 2. Returns the fitted model."""
+    X, y = noisy_forty_twenty_forty()
+    Delta = zero_one_cost(3)
+    Delta[[0, 2], 1] = cost_on_two
+    if learner == "svm":
+        model = MulticlassSVM(lam=rate, n_iter=n_iter, seed=seed, cost=Delta).fit(X, y)
+        name = f"multiclass SVM, $\\lambda$ = {rate:.3g}, objective {model.objective(X, y):.3f}"
+    else:
+        model = HingeRiskSGD(eta=rate, n_iter=n_iter, seed=seed, cost=Delta).fit(X, y)
+        name = f"SGD on the hinge risk, $\\eta$ = {rate:.3g}, risk {model.hinge_losses(X, y).mean():.3f}"
+    draw_regions(ax, lambda P: np.argmax(model.decision_function(P), axis=1), 3, **BOX)
+    W = model.coef_
+    scale = 2.0 / max(np.abs(W).max(), 1e-12)
+    draw_vectors(ax, W * min(scale, 1.0))
+    plot_classes(ax, X, y, model.classes_)
+    accuracy = np.mean(model.predict(X) == y)
+    shrink = "" if scale >= 1 else f", arrows x{scale:.2g}"
+    ax.set_title(f"{name}\naveraged $\\bar w$: training accuracy {accuracy:.0%}{shrink}", fontsize=11)
+    return model
+
+
+@slide_figure("M9_pac_bounds", slide="Garantie PAC sur le risque du SVM multi-classes")
+def pac_bounds_figure(rho=2.0, Bs=(0.5, 1.0, 2.0), eps=0.1):
+    """The two corollaries' excess terms: sqrt(8 rho^2 B^2 / m) against m, B rho / sqrt(T) against T"""
+    fig, axes = new_figure(ncols=2, width=5.4, height=4.2)
+    m = np.logspace(1, 6, 200)
+    for k, B in enumerate(Bs):
+        axes[0].loglog(m, svm_excess_bound(rho, B, m), color=PALETTE[k], label=f"B = {B:g}")
+        axes[1].loglog(m, sgd_excess_bound(B, rho, m), color=PALETTE[k], label=f"B = {B:g}")
+        T = sgd_iterations(B, rho, eps)
+        axes[1].plot([T], [eps], "o", color=PALETTE[k])
+    axes[1].axhline(eps, color=GREY, ls="--", lw=1.2)
+    axes[0].set_xlabel("number of examples m")
+    axes[0].set_title("multiclass SVM: $\\sqrt{8\\rho^2B^2/m}$", fontsize=12)
+    axes[1].set_xlabel("number of SGD iterations T")
+    axes[1].set_title(f"SGD: $B\\rho/\\sqrt{{T}}$; dots at $T = (B\\rho/\\epsilon)^2$, $\\epsilon$ = {eps:g}", fontsize=12)
+    for ax in axes:
+        ax.set_ylabel("excess over $\\min_{\\|u\\|\\leq B} L^{g-hinge}_D(u)$")
+        ax.legend(title=f"$\\rho$ = {rho:g}")
+    return fig
