@@ -59,15 +59,27 @@ def held_out_accuracy(weights, classes, X_held, y_held):
     return float(np.mean(np.asarray(classes)[np.argmax(scores, axis=1)] == y_held))
 
 
+def _draw_model(ax, model, which, data, n_epochs, seed):
+    X, y, X_held, y_held = data
+    weights = model.last_w_ if which == "plain w" else model.coef_
+    accuracy = held_out_accuracy(weights, model.classes_, X_held, y_held)
+    draw_regions(ax, weights, model.classes_, X, y,
+                 title=f"{which}, {n_epochs} epochs, shuffle seed {seed}: held-out {accuracy:.1%}")
+
+
 def draw_plain_vs_averaged(axes, n_epochs=5, seed=0, data_seed=0):
     """Two panels: the plain perceptron's last w and the average a after n_epochs (shuffle `seed`)."""
-    X, y, X_held, y_held = blob_split(data_seed)
-    model = fit_both(X, y, n_epochs, seed)
-    for ax, weights, name in ((axes[0], model.last_w_, "plain w"), (axes[1], model.coef_, "averaged a")):
-        accuracy = held_out_accuracy(weights, model.classes_, X_held, y_held)
-        draw_regions(ax, weights, model.classes_, X, y,
-                     title=f"{name}, {n_epochs} epochs, shuffle seed {seed}: held-out {accuracy:.1%}")
+    data = blob_split(data_seed)
+    model = fit_both(data[0], data[1], n_epochs, seed)
+    for ax, which in zip(axes, ("plain w", "averaged a")):
+        _draw_model(ax, model, which, data, n_epochs, seed)
     return model
+
+
+def draw_one_of_both(ax, n_epochs=5, seed=0, which="averaged a", data_seed=0):
+    """One panel of draw_plain_vs_averaged: which = "plain w" or "averaged a" (for static grids)."""
+    data = blob_split(data_seed)
+    _draw_model(ax, fit_both(data[0], data[1], n_epochs, seed), which, data, n_epochs, seed)
 
 
 def plain_vs_averaged_figure(n_epochs=5, seeds=(0, 1, 2)):
