@@ -1,0 +1,366 @@
+"""Chapters 04-06 drawings: XOR and basis functions (K10-K12), the kernels (K13), kernel density
+(K15), the overlapping-data series (K16), the grid search heat map (K17), the loss criteria (K18),
+the gradient-descent SVM (K19), kernel k-NN (K20) and the Gram matrix (K21)."""
+
+import numpy as np
+
+from course_lib import basis, data, kernels
+from course_lib.kernel_knn import KernelKNN
+from course_lib.model_selection import grid_search
+from course_lib.plotting.margins import draw_svm
+from course_lib.plotting.registry import slide_figure
+from course_lib.plotting.style import (
+    BLACK, BLUE, GREEN, GREY, ORANGE, PALETTE, VERMILLION, grid_limits, new_figure,
+    plot_decision_regions, plot_line, plot_points,
+)
+from course_lib.svm import SVM
+from course_lib.svm_gradient import LOSS_CRITERIA, KernelDensityClassifier, KernelHingeGD
+
+OVERLAP_C = 1.0
+
+
+def overlapping_data(n=60):
+    """The overlapping ("recouvrement") set of the kernel chapters, seeded."""
+    return data.overlapping(n=n, seed=0)
+
+
+def _own_figure(ax, **size):
+    if ax is None:
+        return new_figure(**size)
+    return None, ax
+
+
+@slide_figure("K10_xor_points", slide="Problème du XOR")
+def draw_xor_points(ax=None):
+    """The four XOR points: no line puts x2, x3 (r = 1) on one side and x1, x4 on the other."""
+    fig, ax = _own_figure(ax, width=4.5, height=4.5)
+    X, r = data.xor()
+    plot_points(ax, X, r, size=160)
+    for t, x in enumerate(X):
+        ax.annotate(f"$\\mathbf{{x}}_{t + 1}$", x, xytext=(10, 8), textcoords="offset points", fontsize=13)
+    ax.set_xlim(-0.4, 1.5)
+    ax.set_ylim(-0.4, 1.5)
+    ax.set_aspect("equal")
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    ax.set_title("XOR: not linearly separable")
+    return fig
+
+
+@slide_figure("K10_xor_3d", slide="Fonctions de base",
+              title="XOR after phi(x) = (x1, x2, x1 x2): the hard-margin SVM's plane separates the z")
+def draw_xor_3d(ax=None):
+    """XOR after phi(x) = (x1, x2, x1 x2): the hard-margin SVM's plane separates the z."""
+    fig = None
+    if ax is None:
+        fig, ax = new_figure(width=6, height=5.5, projection="3d")
+    X, r = data.xor()
+    Z = basis.xor_map(X)
+    svm = SVM(C=np.inf, kernel="linear").fit(Z, r)
+    w, w0 = svm.w_, svm.w0_
+    g = np.linspace(-0.2, 1.2, 10)
+    z1, z2 = np.meshgrid(g, g)
+    ax.plot_surface(z1, z2, -(w[0] * z1 + w[1] * z2 + w0) / w[2], color=GREY, alpha=0.3)
+    for label, colour, marker in [(1, BLUE, "o"), (-1, VERMILLION, "s")]:
+        m = r == label
+        ax.scatter(*Z[m].T, s=120, color=colour, marker=marker, edgecolor=BLACK, depthshade=False,
+                   label=f"$r={label:+d}$")
+    for t, z in enumerate(Z):
+        ax.text(*(z + 0.06), f"$\\mathbf{{z}}_{t + 1}$", fontsize=12)
+    ax.set_xlabel("$z_1 = x_1$")
+    ax.set_ylabel("$z_2 = x_2$")
+    ax.set_zlabel("$z_3 = x_1 x_2$")
+    ax.set_zlim(-0.5, 1.2)
+    ax.view_init(elev=18, azim=-60)
+    ax.set_title(f"plane $w = ({w[0]:.1f}, {w[1]:.1f}, {w[2]:.1f})$, $w_0 = {w0:.1f}$", fontsize=12)
+    ax.legend(loc="upper left", fontsize=9)
+    return fig
+
+
+@slide_figure("K11_projection_1d_2d", slide="Projection avec une fonction de base")
+def draw_projection(axes=None):
+    """1-D: no threshold separates the classes; after phi(x) = (x, x^2) a line does."""
+    fig = None
+    if axes is None:
+        fig, axes = new_figure(ncols=2, width=5, height=4.2)
+    x, r = data.one_d_projection()
+    for label, colour, marker in [(1, BLUE, "o"), (-1, VERMILLION, "s")]:
+        m = r == label
+        axes[0].scatter(x[m, 0], np.zeros(m.sum()), s=70, color=colour, marker=marker, edgecolor=BLACK, zorder=3)
+    axes[0].axhline(0, color=GREY, lw=1)
+    axes[0].set_yticks([])
+    axes[0].set_xlabel("$x$")
+    axes[0].set_title("in 1-D: not separable")
+    Z = basis.square_map(x)
+    svm = SVM(C=np.inf, kernel="linear").fit(Z, r)
+    plot_points(axes[1], Z, r)
+    plot_line(axes[1], svm.w_, svm.w0_, (-3.3, 3.3), (-0.8, 10), color=BLACK, label="SVM line in $(x, x^2)$")
+    axes[1].set_xlabel("$z_1 = x$")
+    axes[1].set_ylabel("$z_2 = x^2$")
+    axes[1].legend(loc="upper center", fontsize=9)
+    axes[1].set_title("after $\\phi(x) = (x, x^2)$: separable")
+    return fig
+
+
+@slide_figure("K12_basis_functions", slide="Problème du XOR",
+              title="The slides' catalogue of basis functions, drawn in 1-D")
+def draw_basis_catalogue(axes=None):
+    """The slides' catalogue of basis functions, drawn in 1-D."""
+    fig = None
+    if axes is None:
+        fig, axes = new_figure(ncols=4, width=3.6, height=3.4)
+    x = np.linspace(-2, 2, 300).reshape(-1, 1)
+    X = np.c_[x, x]  # the catalogue uses x1 (powers) and x2 (bumps): the same axis here
+    centres = np.array([-1.2, 0.0, 1.2])
+    panels = [
+        ("$x_j$", basis.identity_basis(X)[:, :1]),
+        ("$x_1^{j-1}$", basis.power_basis(X, 4)),
+        ("$\\exp(-(x_2-m_j)^2/c)$", basis.gaussian_bump_basis(X, centres, 0.3)),
+        ("$\\mathrm{sgn}(x_j - c_j)$", basis.sign_step_basis(X[:, :1], [0.5])),
+    ]
+    for ax, (title, Phi) in zip(axes, panels):
+        for j in range(Phi.shape[1]):
+            ax.plot(x[:, 0], Phi[:, j], color=PALETTE[j % len(PALETTE)], lw=2)
+        ax.set_title(title, fontsize=12)
+        ax.set_xlabel("$x$")
+    axes[1].set_ylim(-3, 5)
+    return fig
+
+
+@slide_figure("K12_rbf_network", slide="Fonctions de base",
+              title="RBF network on noisy XOR: K = 6 Gaussian centres, output fitted by least squares")
+def draw_rbf_network(ax=None, K=6, s=0.6):
+    """RBF network on noisy XOR: K Gaussian centres, output fitted by least squares."""
+    fig, ax = _own_figure(ax, width=6, height=5.5)
+    X, r = data.noisy_xor(n=80, seed=1)
+    net = basis.RBFNetwork(K=K, s=s, seed=3).fit(X, r)
+    xlim, ylim = grid_limits(X, 0.5)
+    plot_decision_regions(ax, net.decision_function, xlim, ylim, steps=80, margins=False)
+    plot_points(ax, X, r, size=35)
+    ax.scatter(*net.centres_.T, marker="*", s=380, color=ORANGE, edgecolor=BLACK, zorder=5,
+               label="centres $\\mathbf{m}_i$")
+    for m in net.centres_:
+        ax.add_patch(_circle(m, s))
+    ax.legend(loc="upper left", fontsize=9)
+    ax.set_aspect("equal")
+    accuracy = np.mean(net.predict(X) == r)
+    ax.set_title(f"RBF network, $K = {K}$, $s = {s}$: training accuracy {accuracy:.2f}", fontsize=12)
+    return fig
+
+
+def _circle(centre, radius):
+    from matplotlib.patches import Circle
+
+    return Circle(centre, radius, fill=False, color=ORANGE, ls="--", lw=1.5)
+
+
+@slide_figure("K13_kernels", slide="SVM à noyau",
+              title="The four kernels K(x, y) for a fixed x (star) as functions of y")
+def draw_kernels(axes=None, x=(1.0, 0.5)):
+    """The four kernels K(x, y) for a fixed x (star) as functions of y."""
+    fig = None
+    if axes is None:
+        fig, axes = new_figure(ncols=4, width=3.8, height=3.6)
+    g = np.linspace(-2, 2, 80)
+    yy1, yy2 = np.meshgrid(g, g)
+    Y = np.c_[yy1.ravel(), yy2.ravel()]
+    x = np.asarray(x, dtype=float).reshape(1, 2)
+    settings = [("linear", {}), ("polynomial", {"degree": 2}), ("gaussian", {"sigma": 1.0}), ("sigmoid", {})]
+    for ax, (name, params) in zip(axes, settings):
+        values = kernels.kernel_matrix(x, Y, name, **params).reshape(yy1.shape)
+        image = ax.contourf(yy1, yy2, values, levels=15, cmap="cividis")
+        ax.plot(*x[0], "*", color=ORANGE, ms=16, markeredgecolor=BLACK)
+        detail = ", ".join(f"{k} = {v}" for k, v in params.items())
+        ax.set_title(f"{name}" + (f" ({detail})" if detail else ""), fontsize=11)
+        ax.set_aspect("equal")
+        ax.figure.colorbar(image, ax=ax, shrink=0.8)
+    return fig
+
+
+def fit_kernel_svm(X, r, kernel="gaussian", C=OVERLAP_C, sigma=1.0, degree=2):
+    """The from-scratch SVM with the chosen kernel (only its own parameter is used)."""
+    return SVM(C=C, kernel=kernel, sigma=sigma, degree=degree).fit(X, r)
+
+
+def draw_kernel_svm(ax, X, r, kernel="gaussian", C=OVERLAP_C, sigma=1.0, degree=2, steps=80):
+    """Refit the kernel SVM and draw its regions, margins and support vectors."""
+    svm = fit_kernel_svm(X, r, kernel, C, sigma, degree)
+    draw_svm(ax, svm, X, r, steps=steps, show_slacks=False)
+    error = np.mean(svm.predict(X) != r)
+    detail = {"gaussian": f", σ = {sigma:.3g}", "polynomial": f", q = {degree}"}.get(kernel, "")
+    ax.set_title(f"{kernel}{detail}, C = {C:.3g}: {len(svm.support_)} SV, "
+                 f"training error {error:.2f}", fontsize=11)
+    return svm
+
+
+def _overlap_figure(ax=None, **settings):
+    fig, ax = _own_figure(ax, width=6, height=5.5)
+    X, r = overlapping_data()
+    draw_kernel_svm(ax, X, r, **settings)
+    return fig
+
+
+OVERLAP_SERIES = {
+    "K16_linear_svm": ("Données avec recouplement : SVM linéaire", {"kernel": "linear"}),
+    "K16_polynomial_kernel": ("Données avec recouplement : noyau polynomial", {"kernel": "polynomial", "degree": 3}),
+    "K16_gaussian_kernel": ("Données avec recouplement : noyau gaussien", {"kernel": "gaussian", "sigma": 1.0}),
+    "K16_gaussian_large_sigma": ("Données avec recouplement : noyau gaussien avec grand σ",
+                                 {"kernel": "gaussian", "sigma": 5.0}),
+    "K16_gaussian_small_sigma": ("Données avec recouplement : noyau gaussien avec petit σ",
+                                 {"kernel": "gaussian", "sigma": 0.2}),
+}
+
+for _stem, (_slide, _settings) in OVERLAP_SERIES.items():
+    slide_figure(_stem, slide=_slide, title=f"Overlapping data, C = {OVERLAP_C:g}: " + ", ".join(
+        f"{k} = {v}" for k, v in _settings.items()), **_settings)(_overlap_figure)
+
+
+@slide_figure("K15_kernel_density", slide="Noyau polynomial",
+              title="Gaussian-kernel SVM beside the all-alpha-equal-one kernel density classifier")
+def draw_kernel_density(axes=None, sigma=1.0):
+    """Gaussian-kernel SVM beside the all-alpha-equal-one kernel density classifier."""
+    fig = None
+    if axes is None:
+        fig, axes = new_figure(ncols=2, width=5.5, height=5)
+    X, r = overlapping_data()
+    draw_kernel_svm(axes[0], X, r, kernel="gaussian", sigma=sigma)
+    density = KernelDensityClassifier(sigma=sigma).fit(X, r)
+    xlim, ylim = grid_limits(X, 0.6)
+    plot_decision_regions(axes[1], density.decision_function, xlim, ylim, steps=80, margins=False)
+    plot_points(axes[1], X, r)
+    error = np.mean(density.predict(X) != r)
+    axes[1].set_title(f"$h(\\mathbf{{x}}) = \\sum_t r^t K(\\mathbf{{x}}^t, \\mathbf{{x}})$: "
+                      f"training error {error:.2f}", fontsize=11)
+    return fig
+
+
+def draw_grid_search(ax, result):
+    """Heat map of the validation error over (sigma, C), the chosen pair marked."""
+    image = ax.imshow(result.errors, origin="lower", cmap="cividis", aspect="auto", vmin=0, vmax=0.6)
+    ax.set_xticks(range(len(result.C_values)), [f"{np.log10(c):.0f}" for c in result.C_values])
+    ax.set_yticks(range(len(result.sigma_values)), [f"{s:.3f}" for s in result.sigma_values])
+    ax.set_xlabel("$\\log_{10} C$")
+    ax.set_ylabel("$\\sigma$ ($\\sigma_{\\min} \\times 1, 2, \\ldots, 64$)")
+    i, j = np.unravel_index(np.argmin(result.errors), result.errors.shape)
+    ax.plot(j, i, "*", color=ORANGE, ms=20, markeredgecolor=BLACK)
+    for (a, b), e in np.ndenumerate(result.errors):
+        ax.text(b, a, f"{e:.2f}", ha="center", va="center", fontsize=7, color="white" if e < 0.35 else "black")
+    ax.figure.colorbar(image, ax=ax, label="validation error", shrink=0.85)
+    ax.set_title(f"best: $C = {result.best_C:g}$, $\\sigma = {result.best_sigma:.3f}$", fontsize=12)
+
+
+@slide_figure("K17_grid_search", slide="Paramètres des SVM",
+              title="Validation error of the Gaussian-kernel SVM over the slides' grid of C and sigma")
+def draw_grid_search_figure(ax=None):
+    """Validation error of the Gaussian-kernel SVM over the slides' grid of C and sigma."""
+    fig, ax = _own_figure(ax, width=8, height=5)
+    X, r = overlapping_data()
+    draw_grid_search(ax, grid_search(X, r, seed=0))
+    return fig
+
+
+@slide_figure("K18_loss_criteria", slide="Comparaison de différents critères d'erreurs")
+def draw_loss_criteria(ax=None):
+    """The loss criteria as functions of the margin y r: 0/1, quadratic, cross-entropy, hinge."""
+    fig, ax = _own_figure(ax, width=6.5, height=4.8)
+    m = np.linspace(-2.5, 2.5, 501)
+    styles = {"0/1": dict(color=BLACK, lw=2.5), "quadratic": dict(color=BLUE, ls="--"),
+              "cross-entropy": dict(color=GREEN, ls="-."), "hinge": dict(color=VERMILLION, lw=3)}
+    for name, loss in LOSS_CRITERIA.items():
+        ax.plot(m, loss(m), label=name, **styles[name])
+    ax.axvline(1, color=GREY, lw=1, ls=":")
+    ax.set_ylim(-0.1, 4)
+    ax.set_xlabel("margin $y^t r^t$")
+    ax.set_ylabel("loss")
+    ax.legend()
+    ax.set_title("loss criteria against the margin")
+    return fig
+
+
+def draw_hinge_gd(axes, X, r, lam, sigma=1.0, eta=0.02, n_epochs=400, steps=70):
+    """Left: the regions of KernelHingeGD at lambda. Right: every alpha^t along the epochs, and
+    the largest alpha without regularisation (lambda = 0) for comparison."""
+    model = KernelHingeGD(sigma=sigma, lam=lam, eta=eta, n_epochs=n_epochs).fit(X, r)
+    free = KernelHingeGD(sigma=sigma, lam=0.0, eta=eta, n_epochs=n_epochs).fit(X, r)
+    xlim, ylim = grid_limits(X, 0.6)
+    plot_decision_regions(axes[0], model.decision_function, xlim, ylim, steps=steps)
+    plot_points(axes[0], X, r)
+    error = np.mean(model.predict(X) != r)
+    axes[0].set_title(f"λ = {lam:.3g}: training error {error:.2f}", fontsize=12)
+    draw_alpha_history(axes[1], model, free)
+    return model
+
+
+def draw_alpha_history(ax, model, free=None):
+    """alpha^t after each epoch (thin lines), and max alpha at lambda = 0 (dashed) if given."""
+    epochs = np.arange(model.alpha_history_.shape[0])
+    ax.plot(epochs, model.alpha_history_, color=BLUE, lw=0.8, alpha=0.6)
+    ax.plot(epochs, model.alpha_history_.max(axis=1), color=BLUE, lw=2.5, label=f"max α, λ = {model.lam:.3g}")
+    if free is not None:
+        ax.plot(epochs, free.alpha_history_.max(axis=1), color=VERMILLION, ls="--", lw=2.5,
+                label="max α, λ = 0")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("$\\alpha^t$")
+    ax.legend(loc="upper left", fontsize=9)
+    ax.set_title("the $\\alpha^t$ during gradient descent", fontsize=12)
+
+
+@slide_figure("K19_alpha_history", slide="Fonction d'erreur pour descente du gradient",
+              title="Kernel SVM by gradient descent: without lambda the alphas keep growing")
+def draw_alpha_figure(axes=None, lam=1.0):
+    """Kernel SVM by gradient descent: without lambda the alphas keep growing."""
+    fig = None
+    if axes is None:
+        fig, axes = new_figure(ncols=2, width=5.5, height=4.8)
+    X, r = overlapping_data(n=40)
+    draw_hinge_gd(axes, X, r, lam=lam, n_epochs=1000)
+    return fig
+
+
+def draw_kernel_knn(ax, X, r, k, kernel="gaussian", sigma=1.0, degree=2, steps=70, title=None):
+    """Regions of k-NN with the feature-space distance of the kernel."""
+    model = KernelKNN(k=k, kernel=kernel, sigma=sigma, degree=degree).fit(X, r)
+    xlim, ylim = grid_limits(overlapping_data()[0], 0.6)
+    plot_decision_regions(ax, lambda Q: model.predict(Q).astype(float), xlim, ylim, steps=steps, margins=False)
+    plot_points(ax, X, r)
+    ax.set_title(title or f"{k}-NN, {kernel} kernel", fontsize=11)
+    return model
+
+
+@slide_figure("K20_kernel_knn", slide="Fonctions noyau et distances",
+              title="k-NN with the Gaussian kernel distance, on all points and on the support vectors only")
+def draw_kernel_knn_figure(axes=None, sigma=1.0, k=3):
+    """k-NN with the Gaussian kernel distance, on all points and on the support vectors only."""
+    fig = None
+    if axes is None:
+        fig, axes = new_figure(ncols=2, width=5.5, height=5)
+    X, r = overlapping_data()
+    draw_kernel_knn(axes[0], X, r, k, sigma=sigma, title=f"{k}-NN on all {len(X)} points")
+    sv = fit_kernel_svm(X, r, "gaussian", sigma=sigma).support_
+    draw_kernel_knn(axes[1], X[sv], r[sv], 1, sigma=sigma,
+                    title=f"1-NN on the {len(sv)} support vectors (prototypes)")
+    return fig
+
+
+@slide_figure("K21_gram_matrix", slide="Matrice de Gram")
+def draw_gram(axes=None, sigma=1.0):
+    """Gram matrix of the Gaussian kernel: in data order, and sorted by class (two blocks)."""
+    fig = None
+    if axes is None:
+        fig, axes = new_figure(ncols=2, width=5, height=4.4)
+    X, r = overlapping_data()
+    order = np.random.default_rng(0).permutation(len(X))
+    X, r = X[order], r[order]
+    by_class = np.argsort(-r, kind="stable")
+    for ax, index, title in [(axes[0], np.arange(len(X)), "in data order"), (axes[1], by_class, "sorted by class")]:
+        G = kernels.gram(X[index], "gaussian", sigma=sigma)
+        image = ax.imshow(G, cmap="cividis", vmin=0, vmax=1)
+        ax.set_title(f"$G$ {title}", fontsize=12)
+        ax.set_xlabel("$s$")
+        ax.set_ylabel("$t$")
+    n_pos = int(np.sum(r > 0))
+    for line in (axes[1].axhline, axes[1].axvline):
+        line(n_pos - 0.5, color=ORANGE, lw=2)
+    axes[1].figure.colorbar(image, ax=axes[1], label="$K(\\mathbf{x}^t, \\mathbf{x}^s)$", shrink=0.85)
+    return fig
+

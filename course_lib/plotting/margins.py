@@ -1,0 +1,257 @@
+"""Chapters 02-03 drawings: geometric margins (K5), the Lagrange example (K6), KKT active and
+inactive constraints (K7), support vectors (K8), soft margins and slacks (K9)."""
+
+import numpy as np
+
+from course_lib import data, lagrange, margins
+from course_lib.plotting.registry import slide_figure
+from course_lib.plotting.style import (
+    BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION, grid_limits, new_figure, plot_decision_regions,
+    plot_line, plot_points,
+)
+from course_lib.svm import SVM
+
+
+def separable_data():
+    """The chapter's separable set: 24 points (seeded)."""
+    return data.linearly_separable(n=24, seed=1)
+
+
+def soft_margin_data():
+    """The soft-margin set: 40 overlapping points (seeded), small enough to refit per slider move."""
+    return data.overlapping(n=40, seed=2, spread=0.9)
+
+
+def _own_figure(ax, **size):
+    if ax is None:
+        return new_figure(**size)
+    return None, ax
+
+
+def draw_margin_band(ax, w, w0, xlim, ylim, label_margin=True):
+    """The line w.x + w0 = 0 (solid) and the margins w.x + w0 = +-1 (dashed)."""
+    plot_line(ax, w, w0, xlim, ylim, color=BLACK, label="$h(\\mathbf{x})=0$")
+    plot_line(ax, w, w0 - 1, xlim, ylim, color=GREY, ls="--", lw=1.8, label="$h(\\mathbf{x})=\\pm 1$")
+    plot_line(ax, w, w0 + 1, xlim, ylim, color=GREY, ls="--", lw=1.8)
+    if label_margin:
+        rho = 1 / np.linalg.norm(w)
+        ax.text(0.02, 0.02, f"margin ρ = 1/‖w‖ = {rho:.3f}", transform=ax.transAxes,
+                fontsize=11, bbox=dict(facecolor="white", alpha=0.8, edgecolor="none"))
+
+
+def circle_support_vectors(ax, X, index, label="support vectors"):
+    ax.scatter(*X[index].T, s=260, facecolor="none", edgecolor=GREEN, linewidth=2.5, zorder=4,
+               label=f"{label} ({len(index)})")
+
+
+@slide_figure("K5_geometric_margin", slide="Géométrie des discriminants linéaires",
+              title="Distances r h(x)/||w|| of the points to a separating line; the margin rho is the smallest")
+def draw_distances(ax=None, w=(1.0, 0.6), w0=0.0):
+    """Distances r h(x)/||w|| of the points to a separating line; the margin rho is the smallest."""
+    fig, ax = _own_figure(ax, width=6, height=5.5)
+    X, r = separable_data()
+    w = np.asarray(w, dtype=float)
+    w0 = margins.best_offset(X, r, w) if w0 is None else w0
+    xlim, ylim = grid_limits(X, 0.6)
+    plot_points(ax, X, r)
+    plot_line(ax, w, w0, xlim, ylim, color=BLACK, label="$h(\\mathbf{x})=0$")
+    norm = np.linalg.norm(w)
+    dist = r * (X @ w + w0) / norm
+    closest = np.argmin(dist)
+    for t in range(len(X)):
+        foot = X[t] - (X[t] @ w + w0) * w / norm**2
+        ax.plot(*np.c_[X[t], foot], color=ORANGE if t == closest else GREY, lw=2.5 if t == closest else 0.8)
+    ax.annotate(f"$\\rho = {dist[closest]:.2f}$", X[closest], xytext=(10, -18), textcoords="offset points",
+                color=ORANGE, fontsize=13)
+    ax.set_title("distances $r^t h(\\mathbf{x}^t)/\\|\\mathbf{w}\\| \\geq \\rho$")
+    ax.legend(loc="upper left", fontsize=9)
+    ax.set_aspect("equal")
+    return fig
+
+
+def draw_line_margin(ax, X, r, w, w0, title):
+    """A separating line with its own margin band: the lines through the closest points."""
+    xlim, ylim = grid_limits(X, 0.6)
+    wc, w0c = margins.canonical_form(X, r, w, w0)
+    plot_points(ax, X, r)
+    ax.fill_between(*_band(wc, w0c, xlim), color=GREY, alpha=0.15, lw=0)
+    draw_margin_band(ax, wc, w0c, xlim, ylim)
+    closest = np.flatnonzero(r * (X @ wc + w0c) < 1.0 + 1e-3)
+    circle_support_vectors(ax, X, closest, label="closest points")
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    ax.set_title(title)
+    ax.legend(loc="upper left", fontsize=9)
+    ax.set_aspect("equal")
+
+
+def _band(w, w0, xlim):
+    xs = np.linspace(*xlim, 50)
+    if abs(w[1]) < 1e-12:
+        return xs, xs * 0, xs * 0
+    return xs, -(w[0] * xs + w0 - 1) / w[1], -(w[0] * xs + w0 + 1) / w[1]
+
+
+def suboptimal_direction(X, r, svm, degrees=25.0):
+    """The SVM's direction w turned by `degrees`, with the best offset for it: still separating,
+    but with a smaller margin."""
+    c, s = np.cos(np.radians(degrees)), np.sin(np.radians(degrees))
+    w = np.array([[c, -s], [s, c]]) @ svm.w_
+    return w, margins.best_offset(X, r, w)
+
+
+@slide_figure("K5_suboptimal_margin", slide="Marge sous-optimale")
+def draw_suboptimal_margin(ax=None, degrees=25.0):
+    """A separating line that is not the best one: its margin (the grey band) is narrow."""
+    fig, ax = _own_figure(ax, width=6, height=5.5)
+    X, r = separable_data()
+    svm = SVM(C=np.inf, kernel="linear").fit(X, r)
+    w, w0 = suboptimal_direction(X, r, svm, degrees)
+    draw_line_margin(ax, X, r, w, w0, "a sub-optimal margin")
+    return fig
+
+
+@slide_figure("K5_maximal_margin", slide="Marge maximale")
+def draw_maximal_margin(ax=None):
+    """The hard-margin SVM: the widest band between the classes, rho = 1/||w||."""
+    fig, ax = _own_figure(ax, width=6, height=5.5)
+    X, r = separable_data()
+    svm = SVM(C=np.inf, kernel="linear").fit(X, r)
+    draw_line_margin(ax, X, r, svm.w_, svm.w0_, "the maximal margin")
+    return fig
+
+
+@slide_figure("K5_margin_maximisation", slide="Maximisation des marges géométriques",
+              title="Constraints r(w.x + w0) >= 1: the margins h = +1 and h = -1 and the width 2/||w||")
+def draw_margin_maximisation(ax=None):
+    """Constraints r(w.x + w0) >= 1: the margins h = +1 and h = -1 and the width 2/||w||."""
+    fig, ax = _own_figure(ax, width=6, height=5.5)
+    X, r = separable_data()
+    svm = SVM(C=np.inf, kernel="linear").fit(X, r)
+    w, w0 = svm.w_, svm.w0_
+    xlim, ylim = grid_limits(X, 0.6)
+    plot_points(ax, X, r)
+    draw_margin_band(ax, w, w0, xlim, ylim, label_margin=False)
+    norm = np.linalg.norm(w)
+    start = -(w0 + 1) * w / norm**2  # on h = -1
+    ax.annotate("", xy=start + 2 * w / norm**2, xytext=start,
+                arrowprops=dict(arrowstyle="<|-|>", color=ORANGE, lw=2.5))
+    ax.text(*(start + w / norm**2 + [0.1, -0.3]), f"$2/\\|\\mathbf{{w}}\\| = {2 / norm:.2f}$", color=ORANGE)
+    ax.text(0.98, 0.98, "$\\mathbf{w}^\\top\\mathbf{x}+w_0 \\geq +1$", transform=ax.transAxes, ha="right",
+            va="top", color=BLUE)
+    ax.text(0.02, 0.02, "$\\mathbf{w}^\\top\\mathbf{x}+w_0 \\leq -1$", transform=ax.transAxes, color=VERMILLION)
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    ax.set_aspect("equal")
+    ax.set_title("minimise $\\|\\mathbf{w}\\|$ = maximise the margin")
+    return fig
+
+
+@slide_figure("K6_lagrange_example", slide="Exemple avec le multiplicateur de Lagrange")
+def draw_lagrange(ax=None, other=(0.05, 0.95)):
+    """Level sets of f = 1 - x1^2 - x2^2, the constraint x1 + x2 = 1, parallel gradients at (0.5, 0.5)."""
+    fig, ax = _own_figure(ax, width=6, height=5.5)
+    xs = np.linspace(-0.6, 1.6, 200)
+    xx, yy = np.meshgrid(xs, xs)
+    ff = lagrange.f(np.stack([xx, yy], -1))
+    levels = np.arange(-3.0, 1.01, 0.25)
+    contours = ax.contour(xx, yy, ff, levels=levels, cmap="cividis", linewidths=1.2)
+    ax.clabel(contours, levels[::2], fontsize=8)
+    x_star, lam = lagrange.solve_lagrange()
+    ax.plot(xs, 1 - xs, color=VERMILLION, label="$g(\\mathbf{x}) = x_1 + x_2 - 1 = 0$")
+    ax.contour(xx, yy, ff, levels=[lagrange.f(x_star)], colors=BLUE, linewidths=2.5)
+    for point, colour, name in [(x_star, BLUE, "optimum"), (np.asarray(other, float), GREY, "elsewhere")]:
+        gf, gg = 0.35 * lagrange.grad_f(point), 0.35 * lagrange.grad_g(point)
+        ax.annotate("", xy=point + gf, xytext=point, arrowprops=dict(arrowstyle="-|>", color=colour, lw=2))
+        ax.annotate("", xy=point + gg, xytext=point, arrowprops=dict(arrowstyle="-|>", color=colour, lw=2, ls="--"))
+    ax.plot(*x_star, "o", color=BLUE, ms=10, zorder=5,
+            label=f"$\\mathbf{{x}}^* = ({x_star[0]:.1f}, {x_star[1]:.1f})$, $\\lambda = {lam:.0f}$")
+    ax.text(*(x_star + [0.12, 0.2]), "$\\nabla g$", color=BLUE)
+    ax.text(*(x_star + [-0.45, -0.35]), "$\\nabla f = -\\lambda \\nabla g$", color=BLUE)
+    ax.text(other[0] + 0.05, other[1] + 0.3, "not parallel", color=GREY)
+    ax.set_xlim(-0.6, 1.6)
+    ax.set_ylim(-0.6, 1.6)
+    ax.set_aspect("equal")
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    ax.legend(loc="lower left", fontsize=9)
+    ax.set_title("maximise $1 - x_1^2 - x_2^2$ s.t. $x_1 + x_2 = 1$")
+    return fig
+
+
+@slide_figure("K7_kkt_active_inactive", slide="Multiplicateurs de Lagrange avec inégalités",
+              title="Maximise f subject to g(x) >= 0: an active constraint (lambda > 0) and an inactive one (lambda = 0)")
+def draw_kkt(axes=None):
+    """Maximise f subject to g(x) >= 0: an active constraint (lambda > 0) and an inactive one (lambda = 0)."""
+    fig = None
+    if axes is None:
+        fig, axes = new_figure(ncols=2, width=5, height=5)
+    xs = np.linspace(-1.2, 1.6, 160)
+    xx, yy = np.meshgrid(xs, xs)
+    grid = np.stack([xx, yy], -1)
+    for ax, (a, b) in zip(axes, [((1.0, 1.0), 1.0), ((-1.0, -1.0), -1.0)]):
+        a = np.array(a)
+        ax.contour(xx, yy, lagrange.f(grid), levels=np.arange(-3, 1.01, 0.25), cmap="cividis", linewidths=1)
+        ax.contourf(xx, yy, lagrange.g(grid, a, b), levels=[0, np.inf], colors=[GREEN], alpha=0.15)
+        ax.plot(xs, (b - a[0] * xs) / a[1], color=VERMILLION)
+        x, lam, status = lagrange.maximise_with_inequality(a=a, b=b)
+        ax.plot(*x, "o", color=BLUE, ms=10, zorder=5)
+        ax.set_title(f"{status}: $g = {a[0]:+g}x_1 {a[1]:+g}x_2 {-b:+g} \\geq 0$\n"
+                     f"$\\mathbf{{x}}^* = ({x[0]:.2f}, {x[1]:.2f})$, $\\lambda = {lam:.2f}$, "
+                     f"$\\lambda g = {lam * lagrange.g(x, a, b):.2f}$", fontsize=11)
+        ax.set_aspect("equal")
+        ax.set_xlim(-1.2, 1.6)
+        ax.set_ylim(-1.2, 1.6)
+    return fig
+
+
+def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None):
+    """A fitted SVM: regions, h = 0 and h = +-1, support vectors circled, and the slacks
+    xi^t = max(0, 1 - r^t h(x^t)) written beside the points that have one."""
+    if xlim is None:
+        xlim, ylim = grid_limits(X, 0.6)
+    if svm._kernel_name == "linear":
+        ax.fill_between(*_band(svm.w_, svm.w0_, xlim), color=GREY, alpha=0.12, lw=0)
+        draw_margin_band(ax, svm.w_, svm.w0_, xlim, ylim, label_margin=True)
+    else:
+        plot_decision_regions(ax, svm.decision_function, xlim, ylim, steps=steps)
+    plot_points(ax, X, r)
+    circle_support_vectors(ax, X, svm.support_)
+    if show_slacks:
+        xi = svm.slacks(X, r)
+        inside, wrong = (xi > 1e-6) & (xi <= 1), xi > 1
+        ax.scatter(*X[wrong].T, marker="x", s=90, color=PURPLE, zorder=5, label=f"ξ > 1 ({wrong.sum()})")
+        for t in np.flatnonzero(xi > 1e-6):
+            ax.annotate(f"{xi[t]:.2f}", X[t], xytext=(5, 4), textcoords="offset points", fontsize=8,
+                        color=PURPLE if xi[t] > 1 else BLACK)
+        ax.text(0.98, 0.02, f"Σ ξ = {xi.sum():.2f}, {inside.sum()} inside the margin",
+                transform=ax.transAxes, ha="right", fontsize=10,
+                bbox=dict(facecolor="white", alpha=0.8, edgecolor="none"))
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    ax.legend(loc="upper left", fontsize=8)
+
+
+@slide_figure("K8_support_vectors", slide="Illustration des vecteurs de support")
+def draw_support_vectors(ax=None):
+    """Hard-margin SVM: the support vectors (alpha > 0) lie on the margins, they alone define w and w0."""
+    fig, ax = _own_figure(ax, width=6, height=5.5)
+    X, r = separable_data()
+    svm = SVM(C=np.inf, kernel="linear").fit(X, r)
+    draw_svm(ax, svm, X, r, show_slacks=False)
+    for t in svm.support_:
+        ax.annotate(f"$\\alpha={svm.alpha_[t]:.2f}$", X[t], xytext=(8, -14), textcoords="offset points",
+                    fontsize=9, color=GREEN)
+    ax.set_aspect("equal")
+    ax.set_title(f"support vectors: {len(svm.support_)} of {len(X)} points have $\\alpha^t > 0$")
+    return fig
+
+
+@slide_figure("K9_soft_margin", slide="Marges douces")
+def draw_soft_margin(ax=None, C=1.0):
+    """Soft margin on overlapping data: slacks xi (0 < xi < 1 inside the margin, xi > 1 misclassified)."""
+    fig, ax = _own_figure(ax, width=6.5, height=5.5)
+    X, r = soft_margin_data()
+    draw_svm(ax, SVM(C=C, kernel="linear").fit(X, r), X, r)
+    ax.set_title(f"soft margin, $C = {C:g}$")
+    return fig

@@ -1,0 +1,66 @@
+"""Chapters 03-06 demos: the C slider of the soft margin (K9), the kernel SVM on overlapping data
+with a kernel choice and C, sigma, degree (K16), the lambda slider of the kernel SVM trained by
+gradient descent (K19). Each redraw refits on small data (40-60 points)."""
+
+import ipywidgets as widgets
+
+from course_lib.plotting.kernels import draw_hinge_gd, draw_kernel_svm, overlapping_data
+from course_lib.plotting.margins import draw_svm, soft_margin_data
+from course_lib.svm import SVM
+from course_lib.widgets.core import Demo, log_slider
+
+C_RANGE = (-2, 2)  # C from 10^-2 to 10^2
+SIGMA_RANGE = (-1.3, 1)  # sigma from 0.05 to 10
+LAMBDA_RANGE = (-3, 2)  # lambda from 10^-3 to 10^2
+
+
+def draw_soft_margin_panel(ax, C, X, r):
+    """Refit the linear soft-margin SVM at C and draw margins, support vectors and slacks."""
+    svm = SVM(C=C, kernel="linear").fit(X, r)
+    draw_svm(ax, svm, X, r)
+    ax.set_title(f"C = {C:.3g}: {len(svm.support_)} support vectors, ‖w‖ = {(svm.w_ @ svm.w_) ** 0.5:.2f}",
+                 fontsize=12)
+
+
+def soft_margin_demo(X=None, r=None, C=1.0):
+    """A C slider (10^-2 .. 10^2) on the linear soft-margin SVM: small C, wide margin and many
+    support vectors with slack; large C, narrow margin and fewer slacks."""
+    if X is None:
+        X, r = soft_margin_data()
+
+    def draw(ax, C):
+        draw_soft_margin_panel(ax, C, X, r)
+
+    return Demo(draw, {"C": log_slider("C", C, *C_RANGE, step=0.1)}, width=6.5, height=5.5)
+
+
+def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=2, steps=70):
+    """Kernel dropdown, C, sigma and degree on the overlapping data (sigma only matters for the
+    Gaussian kernel, degree for the polynomial one)."""
+    if X is None:
+        X, r = overlapping_data()
+    controls = {
+        "kernel": widgets.Dropdown(options=["linear", "polynomial", "gaussian", "sigmoid"], value=kernel,
+                                   description="kernel"),
+        "C": log_slider("C", C, *C_RANGE, step=0.1, continuous_update=False),
+        "sigma": log_slider("sigma", sigma, *SIGMA_RANGE, step=0.05, continuous_update=False),
+        "degree": widgets.IntSlider(value=degree, min=1, max=4, description="degree", continuous_update=False),
+    }
+
+    def draw(ax, kernel, C, sigma, degree):
+        draw_kernel_svm(ax, X, r, kernel=kernel, C=C, sigma=sigma, degree=degree, steps=steps)
+
+    return Demo(draw, controls, width=6.5, height=5.5)
+
+
+def hinge_gd_demo(X=None, r=None, lam=0.1, sigma=1.0, eta=0.02, n_epochs=400):
+    """A lambda slider (10^-3 .. 10^2) on the kernel SVM trained by gradient descent: left the
+    decision regions, right the alphas along the epochs beside those of lambda = 0."""
+    if X is None:
+        X, r = overlapping_data(n=40)
+
+    def draw(axes, lam):
+        draw_hinge_gd(axes, X, r, lam=lam, sigma=sigma, eta=eta, n_epochs=n_epochs)
+
+    control = log_slider("lambda", lam, *LAMBDA_RANGE, step=0.1, continuous_update=False)
+    return Demo(draw, {"lam": control}, ncols=2, width=5.5, height=4.8)

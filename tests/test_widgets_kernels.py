@@ -1,0 +1,56 @@
+import numpy as np
+import pytest
+
+from course_lib import data
+from course_lib.widgets import kernels as wk
+
+
+def slider_ends(control):
+    return (10**control.min, 10**control.max)
+
+
+def test_soft_margin_demo_at_both_ends_of_C():
+    demo = wk.soft_margin_demo()
+    for C in slider_ends(demo.controls["C"]):
+        assert demo.set(C=C) > 0
+        assert demo.image.value[:4] == b"\x89PNG"
+    # the drawing changes with C: fewer support vectors at large C
+    titles = []
+    for C in slider_ends(demo.controls["C"]):
+        demo.set(C=C)
+        titles.append(demo.ax.get_title())
+    assert titles[0] != titles[1]
+
+
+@pytest.mark.parametrize("kernel", ["linear", "polynomial", "gaussian", "sigmoid"])
+def test_kernel_svm_demo_at_every_corner(kernel):
+    demo = wk.kernel_svm_demo()
+    C_ends, sigma_ends = slider_ends(demo.controls["C"]), slider_ends(demo.controls["sigma"])
+    degrees = (demo.controls["degree"].min, demo.controls["degree"].max)
+    for C in C_ends:
+        for sigma in sigma_ends:
+            for degree in degrees:
+                demo.set(kernel=kernel, C=C, sigma=sigma, degree=degree)
+                assert kernel in demo.ax.get_title()
+
+
+def test_hinge_gd_demo_at_both_ends_of_lambda():
+    demo = wk.hinge_gd_demo()
+    peaks = []
+    for lam in slider_ends(demo.controls["lam"]):
+        demo.set(lam=lam)
+        peaks.append(max(line.get_ydata().max() for line in demo.ax[1].get_lines()[:-2]))
+    assert peaks[0] > peaks[1]  # weak regularisation, larger alphas
+
+
+def test_demos_accept_custom_data():
+    X, r = data.linearly_separable(20, seed=5)
+    assert wk.soft_margin_demo(X, r).seconds > 0
+    assert wk.kernel_svm_demo(X, r, kernel="linear").seconds > 0
+    assert wk.hinge_gd_demo(X, r).seconds > 0
+
+
+def test_a_failing_redraw_is_reported_not_raised():
+    demo = wk.soft_margin_demo()
+    demo.controls["C"].value = float(np.nan)  # ipywidgets accepts it; the SVM refuses it
+    assert "C must be" in demo.status.value
