@@ -18,7 +18,8 @@ that the three variants share the same scoring code and make the same prediction
 Conventions: each epoch visits the examples in the order `rng.permutation(n)` with
 `rng = np.random.default_rng(seed)`, the same for every variant (epoch k's order does not
 depend on the number of epochs); argmax ties go to the first label of `classes_` (labels
-sorted when they can be). With integer-valued features the arithmetic is exact (int64).
+sorted when they can be). With integer-valued features (|value| <= 2**20, e.g. word counts) the
+arithmetic is exact (int64); otherwise it is float64.
 """
 
 import numbers
@@ -104,6 +105,12 @@ def lazy_epochs(rows, gold, shape, orders):
 TRAINERS = {"naive": naive_epochs, "on_error": on_error_epochs, "lazy": lazy_epochs}
 
 
+def _value_dtype(values):
+    """int64 (exact sums) when every value is an integer of modest size (|v| <= 2**20), else float64."""
+    integral = np.all(values == np.round(values)) and (values.size == 0 or np.abs(values).max() <= 2**20)
+    return np.int64 if integral else np.float64
+
+
 def _check_dict(example, i, name):
     if not isinstance(example, dict):
         raise TypeError(
@@ -131,8 +138,7 @@ def sparse_rows(X, columns=None, name="X"):
             for example in X:
                 for feature in example:
                     columns.setdefault(feature, len(columns))
-        integral = all(float(v).is_integer() for example in X for v in example.values())
-        dtype = np.int64 if integral else np.float64
+        dtype = _value_dtype(np.array([v for example in X for v in example.values()], dtype=float))
         rows = []
         for example in X:
             kept = [(columns[f], v) for f, v in example.items() if f in columns and v != 0]
@@ -143,13 +149,15 @@ def sparse_rows(X, columns=None, name="X"):
         raise ValueError(f"{name} is empty: it needs at least one example.")
     X = check_matrix(X, name, n_features=None if columns is None else len(columns))
     columns = {j: j for j in range(X.shape[1])} if columns is None else columns
-    dtype = np.int64 if np.all(X == np.round(X)) else np.float64
+    dtype = _value_dtype(X)
     rows = [(np.flatnonzero(row), row[row != 0].astype(dtype)) for row in X]
     return rows, columns, True
 
 
 def _check_labels(y, n):
-    y = list(y) if not isinstance(y, np.ndarray) else list(y.tolist())
+    if isinstance(y, np.ndarray) and y.ndim != 1:
+        raise ValueError(f"y must be 1-D with one label per example; got shape {y.shape}.")
+    y = list(y.tolist()) if isinstance(y, np.ndarray) else list(y)
     if len(y) != n:
         raise ValueError(f"y has {len(y)} labels but X has {n} examples: lengths must match.")
     for label in y:
@@ -176,6 +184,8 @@ class Perceptron:
 
     def _prepare(self, X, y):
         n_epochs = check_int(self.n_epochs, "n_epochs", 1)
+        if not isinstance(self.shuffle, (bool, np.bool_)):
+            raise TypeError(f"shuffle must be True or False; got {self.shuffle!r}.")
         rows, columns, dense = sparse_rows(X)
         for i, (idx, _) in enumerate(rows):
             if idx.size == 0:

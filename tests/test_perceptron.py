@@ -195,6 +195,12 @@ def test_validation_errors():
         AveragedPerceptron().fit([{"a": "1"}, {"b": 1}], y)
     with pytest.raises(TypeError, match="must be a dict"):
         AveragedPerceptron().fit([{"a": 1}, [1, 2]], y)
+    with pytest.raises(ValueError, match="1-D"):
+        AveragedPerceptron().fit(X, np.array([["A"], ["B"]]))
+    with pytest.raises(TypeError, match="shuffle"):
+        AveragedPerceptron(shuffle="yes").fit(X, y)
+    with pytest.raises(TypeError, match="seed"):
+        AveragedPerceptron(seed="zero").fit(X, y)
     with pytest.raises(RuntimeError, match="not fitted"):
         AveragedPerceptron().predict(X)
     m = AveragedPerceptron().fit(X, y)
@@ -215,3 +221,13 @@ def test_lazy_epochs_leave_the_accumulator_for_the_next_epoch_untouched():
     np.testing.assert_array_equal(snapshots[-1], model.coef_)
     one = AveragedPerceptron(n_epochs=1, variant="naive", shuffle=False).fit(X, y)
     np.testing.assert_array_equal(snapshots[0], one.coef_)
+
+
+def test_large_or_fractional_values_switch_to_float_arithmetic():
+    y = ["A", "B", "A"]
+    small = AveragedPerceptron(n_epochs=2).fit([{"a": 3}, {"b": 1}, {"a": 1, "b": 2}], y)
+    assert small.coef_.dtype == np.int64
+    fractional = AveragedPerceptron(n_epochs=2).fit([{"a": 0.5}, {"b": 1}, {"a": 1, "b": 2}], y)
+    huge = AveragedPerceptron(n_epochs=2).fit([{"a": 1e30}, {"b": 1}, {"a": 1, "b": 2}], y)
+    assert fractional.coef_.dtype == huge.coef_.dtype == np.float64
+    assert np.all(np.isfinite(huge.coef_)) and huge.predict([{"a": 1}]).tolist() == ["A"]
