@@ -266,21 +266,36 @@ def _as_array(labels):
     return array
 
 
+def _lazy_run(X, y, max_epoch, seed):
+    """A prepared model (classes_, feature columns) and the generator of its lazy epochs."""
+    model = AveragedPerceptron(n_epochs=check_int(max_epoch, "max_epoch", 1), seed=seed)
+    rows, gold, shape, orders = model._prepare(X, y)
+    return model, lazy_epochs(rows, gold, shape, orders)
+
+
+def weights_by_epoch(X, y, max_epoch, seed=0):
+    """One lazy run of max_epoch epochs; yields (classes, w, a) after each epoch (w, a copied).
+
+    Epoch k's w and a are the coef_ of Perceptron and AveragedPerceptron fitted with n_epochs=k.
+    """
+    model, epochs = _lazy_run(X, y, max_epoch, seed)
+    for w, a in epochs:
+        yield model.classes_, w.copy(), a.copy()
+
+
 def accuracy_by_epoch(X, y, X_held, y_held, max_epoch, seed=0):
     """Held-out accuracy after each epoch 1..max_epoch of the plain and the averaged perceptron.
 
     One lazy run: returns (plain, averaged), two arrays of length max_epoch. Used to choose
     MAX_EPOCH on held-out data.
     """
-    max_epoch = check_int(max_epoch, "max_epoch", 1)
-    model = AveragedPerceptron(n_epochs=max_epoch, seed=seed)
-    rows, gold, shape, orders = model._prepare(X, y)
+    model, epochs = _lazy_run(X, y, max_epoch, seed)
     held, _, _ = sparse_rows(X_held, model._columns, name="X_held")
     y_held = np.asarray(y_held)
     if len(y_held) != len(held):
         raise ValueError(f"y_held has {len(y_held)} labels but X_held has {len(held)} examples.")
     plain, averaged = [], []
-    for w, a in lazy_epochs(rows, gold, shape, orders):
+    for w, a in epochs:
         for weights, out in ((w, plain), (a, averaged)):
             predicted = model.classes_[[predict_one(weights, idx, x) for idx, x in held]]
             out.append(float(np.mean(predicted == y_held)))

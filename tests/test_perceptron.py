@@ -8,6 +8,7 @@ from course_lib.perceptron import (
     AveragedPerceptron,
     Perceptron,
     accuracy_by_epoch,
+    weights_by_epoch,
     lazy_epochs,
     sparse_rows,
 )
@@ -231,3 +232,15 @@ def test_large_or_fractional_values_switch_to_float_arithmetic():
     huge = AveragedPerceptron(n_epochs=2).fit([{"a": 1e30}, {"b": 1}, {"a": 1, "b": 2}], y)
     assert fractional.coef_.dtype == huge.coef_.dtype == np.float64
     assert np.all(np.isfinite(huge.coef_)) and huge.predict([{"a": 1}]).tolist() == ["A"]
+
+
+def test_weights_by_epoch_equal_fits_with_that_many_epochs():
+    X, y = random_sparse(n=60, seed=12)
+    for k, (classes, w, a) in enumerate(weights_by_epoch(X, y, max_epoch=3, seed=5), start=1):
+        averaged = AveragedPerceptron(n_epochs=k, seed=5).fit(X, y)
+        plain = Perceptron(n_epochs=k, seed=5).fit(X, y)
+        assert classes.tolist() == averaged.classes_.tolist()
+        np.testing.assert_array_equal(a, averaged.coef_)
+        np.testing.assert_array_equal(w, plain.coef_)
+    with pytest.raises(ValueError, match="max_epoch"):
+        list(weights_by_epoch(X, y, max_epoch=0))

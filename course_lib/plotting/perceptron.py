@@ -1,11 +1,13 @@
 """Chapter 09 figures: plain vs averaged multiclass perceptron regions, held-out accuracy by
 epoch, and training time of the three ways of summing the average as features grow."""
 
+from functools import lru_cache
+
 import numpy as np
 from matplotlib.colors import to_rgba
 
 from course_lib.data import three_blobs
-from course_lib.perceptron import AveragedPerceptron
+from course_lib.perceptron import AveragedPerceptron, weights_by_epoch
 from course_lib.plotting.style import BLACK, BLUE, GREY, ORANGE, PALETTE, VERMILLION, new_figure
 
 MARKERS = ("o", "s", "^", "D", "v", "P")
@@ -59,27 +61,31 @@ def held_out_accuracy(weights, classes, X_held, y_held):
     return float(np.mean(np.asarray(classes)[np.argmax(scores, axis=1)] == y_held))
 
 
-def _draw_model(ax, model, which, data, n_epochs, seed):
-    X, y, X_held, y_held = data
-    weights = model.last_w_ if which == "plain w" else model.coef_
-    accuracy = held_out_accuracy(weights, model.classes_, X_held, y_held)
-    draw_regions(ax, weights, model.classes_, X, y,
+@lru_cache(maxsize=16)
+def blob_epochs(seed=0, max_epochs=30, data_seed=0):
+    """(classes, plain w, averaged a) after each epoch 1..max_epochs on blob_split, one run per seed."""
+    X, y, _, _ = blob_split(data_seed)
+    return tuple(weights_by_epoch(with_bias(X), y, max_epochs, seed))
+
+
+def _draw_weights(ax, classes, weights, which, n_epochs, seed, data_seed):
+    X, y, X_held, y_held = blob_split(data_seed)
+    accuracy = held_out_accuracy(weights, classes, X_held, y_held)
+    draw_regions(ax, weights, classes, X, y,
                  title=f"{which}, {n_epochs} epochs, shuffle seed {seed}: held-out {accuracy:.1%}")
 
 
 def draw_plain_vs_averaged(axes, n_epochs=5, seed=0, data_seed=0):
     """Two panels: the plain perceptron's last w and the average a after n_epochs (shuffle `seed`)."""
-    data = blob_split(data_seed)
-    model = fit_both(data[0], data[1], n_epochs, seed)
-    for ax, which in zip(axes, ("plain w", "averaged a")):
-        _draw_model(ax, model, which, data, n_epochs, seed)
-    return model
+    classes, w, a = blob_epochs(seed, max(30, n_epochs), data_seed)[n_epochs - 1]
+    _draw_weights(axes[0], classes, w, "plain w", n_epochs, seed, data_seed)
+    _draw_weights(axes[1], classes, a, "averaged a", n_epochs, seed, data_seed)
 
 
 def draw_one_of_both(ax, n_epochs=5, seed=0, which="averaged a", data_seed=0):
     """One panel of draw_plain_vs_averaged: which = "plain w" or "averaged a" (for static grids)."""
-    data = blob_split(data_seed)
-    _draw_model(ax, fit_both(data[0], data[1], n_epochs, seed), which, data, n_epochs, seed)
+    classes, w, a = blob_epochs(seed, max(30, n_epochs), data_seed)[n_epochs - 1]
+    _draw_weights(ax, classes, w if which == "plain w" else a, which, n_epochs, seed, data_seed)
 
 
 def plain_vs_averaged_figure(n_epochs=5, seeds=(0, 1, 2)):
