@@ -156,7 +156,7 @@ class MulticlassModel(StructuredModel):
     def joint_feature(self, x, y):
         """Psi(x, y) = codes[y] (kron) x: x copied into the blocks that label y switches on."""
         x = self._x(x)
-        return np.kron(self._codes()[self._check_label(y)], x)
+        return np.kron(self._codes()[self._check_label(y)], x) + 0.0  # + 0.0: no -0.0 entries
 
     def scores(self, x, w):
         """<w, Psi(x, y)> for every label y at once: codes @ (W x) with W = w by blocks."""
