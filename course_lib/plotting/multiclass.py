@@ -68,28 +68,41 @@ def mark_errors(ax, X, wrong):
 # ---------------------------------------------------------------- M2: the 40/20/40 example
 
 
-def forty_twenty_forty_panels(axes, share=0.2, seed=0):
-    """Left: argmax_i <w_i, x> with the slides' w_1, w_2, w_3. Right: one-vs-rest around the best
-    homogeneous halfspaces (exact 0-1 ERM). Returns (error of the argmax, error of one-vs-rest)."""
+def _forty_twenty_forty(share, seed):
     rest = (1.0 - share) / 2
-    X, y = forty_twenty_forty(n=200, seed=seed, shares=(rest, share, rest))
-    classes = [1, 2, 3]
-    argmax = np.argmax(X @ SLIDES_W.T, axis=1) + 1
+    return forty_twenty_forty(n=200, seed=seed, shares=(rest, share, rest))
+
+
+def slides_argmax_panel(ax, share=0.2, seed=0):
+    """argmax_i <w_i, x> with the slides' w_1, w_2, w_3 on the 40/20/40 data; returns its error."""
+    X, y = _forty_twenty_forty(share, seed)
+    error = float(np.mean(np.argmax(X @ SLIDES_W.T, axis=1) + 1 != y))
+    draw_regions(ax, lambda P: np.argmax(P @ SLIDES_W.T, axis=1), 3, **BOX)
+    draw_vectors(ax, SLIDES_W)
+    plot_classes(ax, X, y, [1, 2, 3])
+    ax.set_title(f"argmax$_i \\langle w_i, x\\rangle$ (slides' $w$): error {error:.0%}", fontsize=12)
+    return error
+
+
+def ovr_halfspace_panel(ax, share=0.2, seed=0):
+    """One-vs-rest around the best homogeneous halfspaces (exact 0-1 ERM) on the 40/20/40 data
+    with class 2 holding `share` of the points; errors crossed. Returns its error."""
+    X, y = _forty_twenty_forty(share, seed)
     ovr = OneVsRest(HalfspaceERM()).fit(X, y)
-    ovr_pred = ovr.predict(X)
-    errors = float(np.mean(argmax != y)), float(np.mean(ovr_pred != y))
-    draw_regions(axes[0], lambda P: np.argmax(P @ SLIDES_W.T, axis=1), 3, **BOX)
-    draw_vectors(axes[0], SLIDES_W)
-    axes[0].set_title(f"argmax$_i \\langle w_i, x\\rangle$ (slides' $w$): error {errors[0]:.0%}", fontsize=12)
-    draw_regions(axes[1], lambda P: np.argmax(ovr.decision_function(P), axis=1), 3, **BOX)
-    draw_vectors(axes[1], [e.w_ for e in ovr.estimators_], labels=[f"$w_{i}$ (ERM)" for i in classes])
-    mark_errors(axes[1], X, ovr_pred != y)
-    axes[1].set_title(f"one-vs-rest, best halfspaces: error {errors[1]:.0%}", fontsize=12)
-    for ax in axes:
-        plot_classes(ax, X, y, classes)
-    shares = f"{rest:.0%} / {share:.0%} / {rest:.0%}"
-    axes[1].legend(loc="lower right", fontsize=9, title=shares, title_fontsize=9)
-    return errors
+    wrong = ovr.predict(X) != y
+    draw_regions(ax, lambda P: np.argmax(ovr.decision_function(P), axis=1), 3, **BOX)
+    draw_vectors(ax, [e.w_ for e in ovr.estimators_], labels=[f"$w_{i}$ (ERM)" for i in (1, 2, 3)])
+    plot_classes(ax, X, y, [1, 2, 3])
+    mark_errors(ax, X, wrong)
+    rest = (1.0 - share) / 2
+    ax.legend(loc="lower right", fontsize=9, title=f"{rest:.0%} / {share:.0%} / {rest:.0%}", title_fontsize=9)
+    ax.set_title(f"one-vs-rest, best halfspaces: error {np.mean(wrong):.0%}", fontsize=12)
+    return float(np.mean(wrong))
+
+
+def forty_twenty_forty_panels(axes, share=0.2, seed=0):
+    """Left: the slides' argmax; right: one-vs-rest. Returns both errors."""
+    return slides_argmax_panel(axes[0], share, seed), ovr_halfspace_panel(axes[1], share, seed)
 
 
 @slide_figure("M2_forty_twenty_forty", slide="L'utilité de la confiance de prédiction argmax_i <w_i, x>")
