@@ -59,6 +59,10 @@ def test_binary_validation():
         BinaryModel().initialize(np.ones((2, 2)), [1, 2])
     with pytest.raises(ValueError, match="NaN"):
         model.joint_feature([np.nan, 1.0], 1)
+    with pytest.raises(ValueError, match="-1 or \\+1"):
+        model.joint_feature([1.0, 2.0], np.array([1, -1]))
+    with pytest.raises(ValueError, match="-1 or \\+1"):
+        model.loss("+1", 1)
     with pytest.raises(ValueError, match="features"):
         model.joint_feature([1.0, 2.0, 3.0], 1)
     with pytest.raises(ValueError, match="lengths must match"):
@@ -105,6 +109,9 @@ def test_multiclass_cost_and_validation():
         MulticlassModel(2, cost=np.zeros((3, 3))).loss(0, 1)
     with pytest.raises(ValueError, match="0..2"):
         MulticlassModel(3).joint_feature([1.0], 3)
+    for bad in (1.5, "cat", np.array([0, 1]), True):
+        with pytest.raises(ValueError, match="0..2"):
+            MulticlassModel(3).loss(bad, 0)
     with pytest.raises(ValueError, match="0..2"):
         MulticlassModel(3).initialize(np.ones((2, 1)), [0, -1])
     with pytest.raises(ValueError, match="n_classes"):

@@ -59,7 +59,7 @@ class BinaryModel(StructuredModel):
         return self
 
     def _check_label(self, y):
-        if isinstance(y, (bool, np.bool_)) or y not in self.labels:
+        if np.ndim(y) != 0 or isinstance(y, (bool, np.bool_, str)) or y not in self.labels:
             raise ValueError(f"a binary label must be -1 or +1 (the slides' y); got {y!r}.")
         return int(y)
 
@@ -144,7 +144,7 @@ class MulticlassModel(StructuredModel):
         K = self._codes().shape[0]
         integral = isinstance(y, (int, np.integer)) or (
             isinstance(y, (float, np.floating)) and float(y).is_integer())
-        if isinstance(y, (bool, np.bool_)) or not integral or not 0 <= y < K:
+        if np.ndim(y) != 0 or isinstance(y, (bool, np.bool_)) or not integral or not 0 <= y < K:
             raise ValueError(f"a label must be an integer in 0..{K - 1}; got {y!r}.")
         return int(y)
 
