@@ -162,3 +162,21 @@ def test_validation_of_the_sequence():
         loss_augmented_viterbi(unary, pairwise, [0, 1])
     with pytest.raises(ValueError, match="integer labels"):
         loss_augmented_viterbi(unary, pairwise, [0, 0.5, 1])
+
+
+def test_exercise_checks():
+    from course_lib.exercises import viterbi as ex
+
+    assert ex.check_counts(26 ** 8, 7 * 26 * 26)
+    assert not ex.check_counts(8 ** 26, 7 * 26 * 26)
+    assert not ex.check_counts(26 ** 8, 8 * 26 * 26)
+    assert not ex.check_counts(..., ...)
+    _, M, _ = viterbi(ex.UNARY, ex.PAIRWISE, return_tables=True)
+    assert ex.check_M_table(M) and not ex.check_M_table(M.T) and not ex.check_M_table(M + 1)
+    # by hand: M[:, 1] = unary[0]; M[b, 2] = max(2 - 2, 1 + 2) + 3 = 6 ...
+    assert ex.check_M_table([[2, 3, 7], [1, 6, 9]])
+    assert ex.check_backtrack("bbb") and not ex.check_backtrack("abb") and not ex.check_backtrack(...)
+    augmented = ex.UNARY + np.array([[0, 1], [1, 0], [1, 0]])
+    assert ex.check_loss_augmented_unary(augmented)
+    assert not ex.check_loss_augmented_unary(ex.UNARY + np.array([[1, 0], [0, 1], [0, 1]]))
+    assert "Right" in repr(ex.check_backtrack("bbb"))

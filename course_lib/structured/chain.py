@@ -210,3 +210,63 @@ class ChainModel(StructuredModel):
         if rescaling == "slack":
             return slack_rescaled_viterbi(unary, pairwise, y, self.normalize_loss)
         return viterbi(unary + hamming_unary(y, unary.shape[1], self.normalize_loss), pairwise)
+
+
+OCR_MODELS_FILE = "ocr_chain_models.npz"
+
+
+def load_ocr_chain_models():
+    """The chain models trained on fold 1 of the OCR letters by `tools/train_ocr_chain.py`, read
+    without pickle from course_lib/resources/ocr_chain_models.npz: a dict with `C` (k,), the
+    weights `w_chain` (k, 26*128 + 26^2) and `w_letters` (k, 26*128, no transitions), their
+    stated letter accuracies on the other nine folds `test_accuracy_chain`,
+    `test_accuracy_letters` (k,) (and on fold 1, `train_accuracy_*`), the objective P(w) reached
+    `objective_*` (k,), and the training settings (`normalize`, `normalize_loss`, `learner`,
+    `n_epochs`, `seed`, `train_fold`)."""
+    from importlib import resources
+
+    path = resources.files("course_lib") / "resources" / OCR_MODELS_FILE
+    with path.open("rb") as handle, np.load(handle, allow_pickle=False) as archive:
+        models = {name: archive[name] for name in archive.files}
+    return {name: (value.item() if value.ndim == 0 else value) for name, value in models.items()}
+
+
+def chain_model_of(models, transitions=True):
+    """The ChainModel with the settings the cached `models` were trained with."""
+    return ChainModel(n_labels=26, normalize=bool(models["normalize"]),
+                      normalize_loss=bool(models["normalize_loss"]), transitions=transitions)
+
+
+def fit_hmm(X, Y, n_labels=26, smoothing=1.0):
+    """A hidden Markov model of the words, by counting with add-`smoothing` (Laplace):
+
+        p(y_1 = s),   p(y_t = b | y_{t-1} = a),   p(x_t | y_t = s) = prod_i theta_si^x_ti (1 - theta_si)^(1 - x_ti)
+
+    (binary pixels, independent given the letter). Returns a dict of log-probabilities:
+    `log_start` (q,), `log_transition` (q, q), `log_theta` and `log_one_minus_theta` (q, n)."""
+    q = check_int(n_labels, "n_labels", 1)
+    model = ChainModel(n_labels=q).initialize(X, Y)
+    y_all = np.concatenate([np.asarray(y, dtype=np.int64) for y in Y])
+    x_all = np.concatenate([np.asarray(x, dtype=float) for x in X])
+    letters = np.bincount(y_all, minlength=q)
+    ink = np.zeros((q, model.n_features))
+    np.add.at(ink, y_all, x_all)
+    theta = (ink + smoothing) / (letters[:, None] + 2 * smoothing)
+    starts = np.bincount([int(y[0]) for y in Y], minlength=q)
+    bigrams = np.zeros((q, q))
+    for y in Y:
+        np.add.at(bigrams, (np.asarray(y[:-1]), np.asarray(y[1:])), 1.0)
+    transition = (bigrams + smoothing) / (bigrams.sum(axis=1, keepdims=True) + q * smoothing)
+    return {"log_start": np.log((starts + smoothing) / (len(Y) + q * smoothing)),
+            "log_transition": np.log(transition),
+            "log_theta": np.log(theta), "log_one_minus_theta": np.log1p(-theta)}
+
+
+def hmm_chain_scores(hmm, x):
+    """(unary, pairwise) with score(y) = log p(x, y) under the HMM: unary[t, s] = log p(x_t | s)
+    (+ log p(y_1 = s) at t = 1), pairwise = log p(b | a). Viterbi on them is the HMM's most
+    probable letter sequence: the HMM reading of the chain score (S21)."""
+    x = np.asarray(x, dtype=float)
+    unary = x @ hmm["log_theta"].T + (1.0 - x) @ hmm["log_one_minus_theta"].T
+    unary[0] += hmm["log_start"]
+    return unary, hmm["log_transition"]
