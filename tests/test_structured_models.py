@@ -218,3 +218,17 @@ def test_chapter12_demos_at_both_ends_of_each_slider():
                 assert "course-demo-error" not in demo.status._dom_classes, make.__name__
                 images.add(demo.image.value)
         assert len(images) >= 2, make.__name__
+
+
+def test_binary_structured_svm_trains_to_the_linear_svm():
+    """1/2 ||w||^2 + C/n sum_i H_i(w) with H_i the SVM hinge: LinearSVC without intercept, C/n."""
+    from sklearn.svm import LinearSVC
+
+    from course_lib import data
+    from course_lib.structured.learners import OneSlackSSVM
+    X, r = data.overlapping(n=60, seed=0)
+    X1 = np.c_[X, np.ones(len(X))]
+    w = OneSlackSSVM(BinaryModel(), C=10.0, tol=1e-6).fit(X1, list(r.astype(int))).w_
+    svc = LinearSVC(loss="hinge", fit_intercept=False, C=10.0 / len(X), tol=1e-10,
+                    max_iter=200_000).fit(X1, r)
+    assert np.allclose(w, svc.coef_[0], atol=2e-2)
