@@ -1,0 +1,135 @@
+"""Kernel functions K(x, y) = phi(x)^T phi(y), the Gram matrix and distances in feature space.
+
+The slides' kernels (section 6.6), each computed for all pairs of rows of X (n, D) and Y (m, D)
+and returned as an (n, m) matrix:
+
+- linear (dot product)   K(x, y) = x^T y
+- polynomial of order q  K(x, y) = (x^T y + 1)^q
+- Gaussian of width sigma K(x, y) = exp(-||x - y||^2 / sigma^2)   (no factor 2; scikit-learn's
+  `rbf` kernel with gamma = 1 / sigma^2)
+- sigmoid                K(x, y) = tanh(2 x^T y + 1)   (not positive semi-definite in general)
+"""
+
+import numpy as np
+
+from course_lib._validation import check_int, check_matrix, check_positive
+
+KERNELS = ("linear", "polynomial", "gaussian", "sigmoid")
+
+
+def _check_pair(X, Y):
+    X = check_matrix(X, "X")
+    Y = check_matrix(Y, "Y")
+    if X.shape[1] != Y.shape[1]:
+        raise ValueError(
+            f"X has {X.shape[1]} features but Y has {Y.shape[1]}: "
+            "a kernel compares points of the same dimension D."
+        )
+    return X, Y
+
+
+def linear(X, Y):
+    """K(x, y) = x^T y for every row x of X and y of Y."""
+    X, Y = _check_pair(X, Y)
+    return X @ Y.T
+
+
+def polynomial(X, Y, degree=2):
+    """K(x, y) = (x^T y + 1)^q with q = degree (an integer >= 1)."""
+    X, Y = _check_pair(X, Y)
+    degree = check_int(degree, "degree", minimum=1)
+    return (X @ Y.T + 1.0) ** degree
+
+
+def squared_distances(X, Y):
+    """||x - y||^2 = x^T x + y^T y - 2 x^T y for all pairs, clipped at 0 against rounding."""
+    X, Y = _check_pair(X, Y)
+    d2 = np.sum(X**2, axis=1)[:, None] + np.sum(Y**2, axis=1)[None, :] - 2.0 * (X @ Y.T)
+    return np.maximum(d2, 0.0)
+
+
+def gaussian(X, Y, sigma=1.0):
+    """K(x, y) = exp(-||x - y||^2 / sigma^2) (scikit-learn: rbf with gamma = 1 / sigma^2)."""
+    sigma = check_positive(sigma, "sigma")
+    return np.exp(-squared_distances(X, Y) / sigma**2)
+
+
+def sigmoid(X, Y):
+    """K(x, y) = tanh(2 x^T y + 1), the slides' constants (scikit-learn: gamma=2, coef0=1)."""
+    X, Y = _check_pair(X, Y)
+    return np.tanh(2.0 * (X @ Y.T) + 1.0)
+
+
+_FUNCTIONS = {"linear": linear, "polynomial": polynomial, "gaussian": gaussian, "sigmoid": sigmoid}
+_PARAMETERS = {"linear": (), "polynomial": ("degree",), "gaussian": ("sigma",), "sigmoid": ()}
+
+
+def check_kernel(kernel, params=None):
+    """Return the kernel name after checking it is known and that `params` are its parameters."""
+    if not isinstance(kernel, str) or kernel not in _FUNCTIONS:
+        raise ValueError(f"kernel must be one of {', '.join(map(repr, KERNELS))}; got {kernel!r}.")
+    unknown = sorted(set(params or ()) - set(_PARAMETERS[kernel]))
+    if unknown:
+        takes = ", ".join(_PARAMETERS[kernel]) or "no parameter"
+        raise TypeError(f"the {kernel} kernel takes {takes}; got {', '.join(unknown)}.")
+    return kernel
+
+
+def kernel_matrix(X, Y, kernel="linear", **params):
+    """The (n, m) matrix of K(x^t, y^s) for the kernel named `kernel` (see KERNELS)."""
+    kernel = check_kernel(kernel, params)
+    return _FUNCTIONS[kernel](X, Y, **params)
+
+
+def gram(X, kernel="linear", **params):
+    """The Gram matrix G(X)_ts = K(x^t, x^s): N x N, symmetric (and PSD for a Mercer kernel)."""
+    X = check_matrix(X, "X")
+    G = kernel_matrix(X, X, kernel, **params)
+    return (G + G.T) / 2.0  # exact symmetry despite rounding in X @ X.T
+
+
+def kernel_diagonal(X, kernel="linear", **params):
+    """K(x^t, x^t) for every row of X, without forming the whole Gram matrix."""
+    kernel = check_kernel(kernel, params)
+    X = check_matrix(X, "X")
+    if kernel == "gaussian":
+        check_positive(params.get("sigma", 1.0), "sigma")
+        return np.ones(X.shape[0])
+    norms = np.sum(X**2, axis=1)
+    if kernel == "linear":
+        return norms
+    if kernel == "polynomial":
+        return (norms + 1.0) ** check_int(params.get("degree", 2), "degree", minimum=1)
+    return np.tanh(2.0 * norms + 1.0)
+
+
+def feature_space_distance(X, Y, kernel="linear", **params):
+    """d(x, y) = sqrt(K(x, x) + K(y, y) - 2 K(x, y)): Euclidean distance between phi(x) and phi(y).
+
+    Tiny negative d^2 from rounding are clipped to 0. A clearly negative d^2 means the kernel is
+    not positive semi-definite on these points (the sigmoid kernel can do that): no distance exists.
+    """
+    X, Y = _check_pair(X, Y)
+    K_xy = kernel_matrix(X, Y, kernel, **params)
+    K_xx = kernel_diagonal(X, kernel, **params)
+    K_yy = kernel_diagonal(Y, kernel, **params)
+    d2 = K_xx[:, None] + K_yy[None, :] - 2.0 * K_xy
+    scale = np.abs(K_xx)[:, None] + np.abs(K_yy)[None, :] + 2.0 * np.abs(K_xy)
+    if np.any(d2 < -1e-10 * (1.0 + scale)):
+        raise ValueError(
+            f"K(x,x) + K(y,y) - 2 K(x,y) < 0 for some pairs: the {kernel} kernel is not positive "
+            "semi-definite on these points, so it defines no distance. Use a PSD kernel."
+        )
+    return np.sqrt(np.maximum(d2, 0.0))
+
+
+def polynomial_map_degree2(X):
+    """phi(x) = (1, sqrt2 x1, sqrt2 x2, sqrt2 x1 x2, x1^2, x2^2) for D = 2, so that
+    phi(x)^T phi(y) = (x^T y + 1)^2 (the slides' example of the polynomial kernel)."""
+    X = check_matrix(X, "X")
+    if X.shape[1] != 2:
+        raise ValueError(f"X must have D = 2 features for this map; got {X.shape[1]}.")
+    x1, x2 = X[:, 0], X[:, 1]
+    s = np.sqrt(2.0)
+    return np.column_stack([np.ones_like(x1), s * x1, s * x2, s * x1 * x2, x1**2, x2**2])
+

@@ -1,0 +1,181 @@
+"""Sequential minimal optimisation (SMO) for the SVM dual of the slides (section 6.6):
+
+    maximise   L_d(alpha) = sum_t alpha^t - 1/2 sum_t sum_s alpha^t alpha^s r^t r^s K(x^t, x^s)
+    subject to sum_t alpha^t r^t = 0   and   0 <= alpha^t <= C.
+
+Each step changes only two multipliers, alpha^i += r^i tau and alpha^j -= r^j tau, which keeps
+sum alpha r = 0; along that line L_d is a parabola whose maximum is solved in closed form and then
+clipped to the box. The pair (i, j) is chosen with second-order information (Fan, Chen & Lin,
+JMLR 2005, "WSS 3").
+
+Error cache. The solver keeps, for every point,
+
+    E^t = r^t - sum_s alpha^s r^s K(x^s, x^t),
+
+the quantity the slides average to get w0. With h(x^t) = r^t - E^t + w0 one has
+r^t h(x^t) - 1 = r^t (w0 - E^t), so the KKT conditions of the dual read
+
+    E^t <= w0 for t in I_up  = {r^t = +1, alpha^t < C} u {r^t = -1, alpha^t > 0}
+    E^t >= w0 for t in I_low = {r^t = -1, alpha^t < C} u {r^t = +1, alpha^t > 0}
+
+and alpha is optimal when  gap = max_{I_up} E - min_{I_low} E <= 0. SMO stops when gap < tol.
+After a step the whole cache is refreshed with the two Gram columns K[:, i] and K[:, j].
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+TAU = 1e-12  # curvature used when K_ii + K_jj - 2 K_ij <= 0 (non-PSD kernel or duplicate points)
+
+
+@dataclass
+class SMOResult:
+    alpha: np.ndarray  # the multipliers alpha^t
+    E: np.ndarray  # E^t = r^t - sum_s alpha^s r^s K(x^s, x^t)
+    gap: float  # max_{I_up} E - min_{I_low} E at the end (< tol when converged)
+    n_iter: int
+    status: str  # "converged", "max_iter" or "alpha_sum_limit"
+
+
+def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
+    """Solve the dual for the Gram matrix K (N x N), targets r in {-1,+1}, box 0 <= alpha <= C
+    (C may be np.inf: the hard margin), starting from `alpha` (default 0; it must be feasible).
+    Stops when the KKT gap is below `tol`, after `max_iter` steps (default max(10^7, 100 N)), or
+    as soon as sum alpha exceeds `alpha_sum_limit`."""
+    n = r.shape[0]
+    if max_iter is None:
+        max_iter = max(10_000_000, 100 * n)
+    alpha = np.zeros(n) if alpha is None else np.array(alpha, dtype=float)
+    E = r - K @ (alpha * r)
+    diag = np.diag(K)
+    # 1 / (K_ii + K_jj - 2 K_ij): the inverse curvature of L_d along every pair direction
+    inverse_curvature = diag[:, None] + diag[None, :] - 2.0 * K
+    inverse_curvature[inverse_curvature <= 0] = TAU
+    np.divide(1.0, inverse_curvature, out=inverse_curvature)
+    # membership of I_up / I_low as additive masks: 0 inside, -inf / +inf outside
+    positive = (r > 0).tolist()
+    alpha_list = alpha.tolist()
+    outside_up = np.zeros(n)
+    outside_low = np.zeros(n)
+    for k in range(n):
+        _update_sets(k, alpha_list[k], positive[k], C, outside_up, outside_low)
+    E_up, E_low, b, column = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    alpha_sum = float(alpha.sum())
+    gap = np.inf
+    status = "max_iter"
+    n_iter = 0
+    while n_iter < max_iter:
+        # i: the most violating point of I_up (largest E)
+        np.add(E, outside_up, out=E_up)
+        i = int(E_up.argmax())
+        E_i = E_up[i]
+        # b^t = E^i - E^t over I_low (-inf outside); the gap is its maximum
+        np.add(E, outside_low, out=E_low)
+        np.subtract(E_i, E_low, out=b)
+        gap = float(b.max())
+        if gap < tol:
+            status = "converged"
+            break
+        # j: among I_low with E^j < E^i, the largest gain b^2 / (K_ii + K_jj - 2 K_ij) (WSS 3)
+        np.maximum(b, 0.0, out=b)
+        np.multiply(b, b, out=E_low)
+        E_low *= inverse_curvature[i]
+        j = int(E_low.argmax())
+        # the step tau > 0 maximising L_d along (r^i, -r^j), clipped to the box
+        tau = float(b[j] * inverse_curvature[i, j])
+        a_i, a_j = alpha_list[i], alpha_list[j]
+        room_i = C - a_i if positive[i] else a_i
+        room_j = a_j if positive[j] else C - a_j
+        tau = min(tau, room_i, room_j)
+        if tau == room_i:  # alpha^i reaches its bound: set it exactly
+            a_i = C if positive[i] else 0.0
+        else:
+            a_i = a_i + tau if positive[i] else a_i - tau
+        if tau == room_j:
+            a_j = 0.0 if positive[j] else C
+        else:
+            a_j = a_j - tau if positive[j] else a_j + tau
+        alpha_list[i], alpha_list[j] = a_i, a_j
+        # E^t -= tau (K(x^i, x^t) - K(x^j, x^t)) for every t
+        np.subtract(K[i], K[j], out=column)
+        column *= tau
+        E -= column
+        _update_sets(i, a_i, positive[i], C, outside_up, outside_low)
+        _update_sets(j, a_j, positive[j], C, outside_up, outside_low)
+        n_iter += 1
+        alpha_sum += tau * ((1.0 if positive[i] else -1.0) - (1.0 if positive[j] else -1.0))
+        if alpha_sum > alpha_sum_limit:
+            status = "alpha_sum_limit"
+            break
+    return SMOResult(alpha=np.array(alpha_list), E=E, gap=gap, n_iter=n_iter, status=status)
+
+
+def _update_sets(k, alpha_k, positive_k, C, outside_up, outside_low):
+    """I_up = {r=+1, alpha<C} u {r=-1, alpha>0}; I_low = {r=-1, alpha<C} u {r=+1, alpha>0}."""
+    in_up = alpha_k < C if positive_k else alpha_k > 0.0
+    in_low = alpha_k > 0.0 if positive_k else alpha_k < C
+    outside_up[k] = 0.0 if in_up else -np.inf
+    outside_low[k] = 0.0 if in_low else np.inf
+
+
+def bias(alpha, E, r, C, free):
+    """w0 from the error cache: the mean of E^t = r^t - sum_s alpha^s r^s K(x^s, x^t) over the
+    margin support vectors `free` (0 < alpha < C, where r^t h(x^t) = 1), as on the slides; with
+    none, the midpoint of the interval of w0 allowed by the KKT conditions (max_{I_up} E,
+    min_{I_low} E), as libsvm does."""
+    if np.any(free):
+        return float(np.mean(E[free]))
+    positive = r > 0
+    up = np.where(positive, alpha < C, alpha > 0)
+    low = np.where(positive, alpha > 0, alpha < C)
+    return float((E[up].max() + E[low].min()) / 2.0)
+
+
+def separable(K, r, epsilon=1e-6, max_iter=None):
+    """Decide whether the two classes are separable in the feature space of the Gram matrix K.
+
+    Separable (with a bias) <=> the convex hulls of {phi(x^t) : r^t = +1} and {phi(x^t) : r^t = -1}
+    are disjoint. With lambda >= 0 summing to 1 over each class, p - q = sum_t lambda^t r^t phi(x^t)
+    joins a point of each hull; lambda is moved mass between two points of one class at a time
+    (a second-order pair step, like SMO) to shrink ||p - q||. With g^t = r^t (p - q)^T phi(x^t):
+
+    - min_{+} g + min_{-} g > 0 proves separability: p - q itself separates the classes;
+    - ||p - q|| <= epsilon * (largest distance between two points in feature space) proves that
+      the hulls come closer than that, i.e. no margin above epsilon / 2 times that diameter.
+
+    Returns True or False accordingly (False also if max_iter steps, default 100 N + 10^5, decide
+    neither: the margin, if any, is too small to matter).
+    """
+    n = r.shape[0]
+    if max_iter is None:
+        max_iter = 100 * n + 100_000
+    diag = np.diag(K)
+    A = diag[:, None] + diag[None, :] - 2.0 * K
+    tiny = (epsilon**2) * max(A.max(), np.finfo(float).tiny)
+    positive = r > 0
+    lam = np.where(positive, 1.0 / positive.sum(), 1.0 / (~positive).sum())
+    g = r * (K @ (lam * r))
+    for _ in range(max_iter):
+        norm2 = float(lam @ g)  # ||p - q||^2 = sum_t lambda^t g^t
+        if g[positive].min() + g[~positive].min() > 0:
+            return True
+        if norm2 <= tiny:
+            return False
+        best = None
+        for cls in (positive, ~positive):
+            movable = cls & (lam > 0)
+            i = np.flatnonzero(movable)[np.argmax(g[movable])]
+            drop = np.where(cls, g[i] - g, 0.0)  # decrease rate of ||p-q||^2 / 2 per unit of mass
+            gain = np.where(drop > 0, drop**2 / np.maximum(A[i], TAU), -np.inf)
+            j = int(np.argmax(gain))
+            if gain[j] > 0 and (best is None or gain[j] > best[0]):
+                best = (gain[j], i, j)
+        if best is None:
+            return False  # no step decreases ||p - q||: lambda is optimal with p - q = 0
+        _, i, j = best
+        delta = min((g[i] - g[j]) / max(A[i, j], TAU), lam[i])
+        lam[i] -= delta
+        lam[j] += delta
+        g += delta * r * r[i] * (K[:, j] - K[:, i])
+    return False

@@ -1,0 +1,167 @@
+"""The support vector machine of the slides (sections 6.3-6.6), trained in its dual form.
+
+Training maximises the dual (solved from scratch by SMO, see course_lib.smo)
+
+    L_d = sum_t alpha^t - 1/2 sum_t sum_s alpha^t alpha^s r^t r^s K(x^t, x^s)
+    subject to sum_t alpha^t r^t = 0 and 0 <= alpha^t <= C,
+
+with C = np.inf for the hard margin; prediction is h(x) = sum_t alpha^t r^t K(x^t, x) + w0.
+"""
+
+import numpy as np
+
+from course_lib import kernels
+from course_lib._validation import (
+    check_binary_targets,
+    check_fitted,
+    check_int,
+    check_matrix,
+    check_positive,
+)
+from course_lib.smo import bias, separable, smo
+
+# The hard margin (C = np.inf) exists only when the classes are separable in feature space; a
+# margin below MIN_RELATIVE_MARGIN times the diameter of the data in feature space counts as none.
+MIN_RELATIVE_MARGIN = 1e-3
+
+
+class SVM:
+    """Soft- or hard-margin kernel SVM (the slides' dual), scikit-learn style.
+
+    Parameters: C (> 0, np.inf for the hard margin), kernel ("linear", "polynomial", "gaussian",
+    "sigmoid"), sigma (Gaussian width), degree (polynomial order q), tol (KKT tolerance of SMO),
+    max_iter (SMO steps; None: max(10^7, 100 N)).
+
+    Learned: alpha_ (one per training point), support_ (indices with alpha > 0), w0_, w_ (linear
+    kernel only), dual_objective_ (L_d at the solution), n_iter_, X_fit_, r_fit_.
+    """
+
+    def __init__(self, C=1.0, kernel="linear", sigma=1.0, degree=2, tol=1e-3, max_iter=None):
+        self.C = C
+        self.kernel = kernel
+        self.sigma = sigma
+        self.degree = degree
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def _kernel_params(self):
+        kernel = kernels.check_kernel(self.kernel)
+        if kernel == "gaussian":
+            return kernel, {"sigma": check_positive(self.sigma, "sigma")}
+        if kernel == "polynomial":
+            return kernel, {"degree": check_int(self.degree, "degree", minimum=1)}
+        return kernel, {}
+
+    def _check_params(self):
+        C = check_positive(self.C, "C", allow_inf=True)
+        tol = check_positive(self.tol, "tol")
+        max_iter = None if self.max_iter is None else check_int(self.max_iter, "max_iter", 1)
+        kernel, params = self._kernel_params()
+        return C, tol, max_iter, kernel, params
+
+    def fit(self, X, r):
+        """Solve the dual on (X, r), r in {-1, +1}; returns self."""
+        C, tol, max_iter, kernel, params = self._check_params()
+        X = check_matrix(X, "X")
+        r = check_binary_targets(r, X.shape[0], "r")
+        K = kernels.gram(X, kernel, **params)
+        result = _solve_hard(K, r, tol, max_iter, kernel) if np.isinf(C) else smo(K, r, C, tol, max_iter)
+        if result.status == "max_iter":
+            raise RuntimeError(
+                f"SMO did not reach the tolerance tol={tol:g} within max_iter={result.n_iter} "
+                f"steps (KKT gap {result.gap:.3g}): raise max_iter or tol."
+            )
+        alpha = result.alpha
+        self.alpha_ = alpha
+        self.support_ = np.flatnonzero(alpha > 0)
+        free = (alpha > 0) & (alpha < C)
+        self.w0_ = bias(alpha, result.E, r, C, free)
+        v = alpha[self.support_] * r[self.support_]
+        K_sv = K[np.ix_(self.support_, self.support_)]
+        self.dual_objective_ = float(alpha.sum() - 0.5 * v @ K_sv @ v)
+        self.n_iter_ = result.n_iter
+        self.X_fit_ = X
+        self.r_fit_ = r
+        self._kernel_name, self._params = kernel, params
+        return self
+
+    @property
+    def w_(self):
+        """w = sum_t alpha^t r^t x^t (only the linear kernel has w in input space)."""
+        check_fitted(self, "alpha_")
+        if self._kernel_name != "linear":
+            raise AttributeError(
+                f"w_ exists only for kernel='linear': with the {self._kernel_name} kernel w lives "
+                "in the feature space phi(x); use decision_function, or alpha_ and support_."
+            )
+        return (self.alpha_ * self.r_fit_) @ self.X_fit_
+
+    def decision_function(self, X):
+        """h(x) = sum_t alpha^t r^t K(x^t, x) + w0, summed over the support vectors."""
+        check_fitted(self, "alpha_")
+        X = check_matrix(X, "X", n_features=self.X_fit_.shape[1])
+        sv = self.support_
+        K = kernels.kernel_matrix(X, self.X_fit_[sv], self._kernel_name, **self._params)
+        return K @ (self.alpha_[sv] * self.r_fit_[sv]) + self.w0_
+
+    def predict(self, X):
+        """The class in {-1, +1}: the sign of h(x) (h = 0 is sent to +1)."""
+        return np.where(self.decision_function(X) >= 0, 1.0, -1.0)
+
+    def slacks(self, X, r):
+        """xi^t = max(0, 1 - r^t h(x^t)): 0 outside the margin, in (0, 1) inside it on the right
+        side, > 1 when misclassified."""
+        check_fitted(self, "alpha_")
+        X = check_matrix(X, "X", n_features=self.X_fit_.shape[1])
+        r = _check_r(r, X)
+        return np.maximum(0.0, 1.0 - r * self.decision_function(X))
+
+
+def _check_r(r, X):
+    """Targets in {-1, +1} of the right length; one class is fine when measuring slacks."""
+    r = np.asarray(r, dtype=float)
+    if r.shape != (X.shape[0],) or not np.all(np.isin(r, (-1.0, 1.0))):
+        raise ValueError(f"r must be a vector of {X.shape[0]} values in {{-1, +1}}; got {r!r}.")
+    return r
+
+
+def _solve_hard(K, r, tol, max_iter, kernel):
+    """SMO with C = np.inf, raising ValueError when the data is not separable in feature space.
+
+    How non-separability is detected. With C = np.inf the dual is unbounded exactly when the
+    classes are not separable, and SMO then never stops. But along the SMO path (where L_d >= 0)
+    sum alpha <= 2 / gamma^2 for data separable with geometric margin gamma, so:
+    1. SMO runs with sum alpha capped at 2 / gamma_min^2, gamma_min = MIN_RELATIVE_MARGIN * diameter
+       (largest distance between two points in feature space); passing the cap proves that the
+       margin, if any, is below gamma_min: ValueError.
+    2. If SMO has not converged after a short budget of steps while its KKT gap is still >= 2 (a
+       gap < 2 would prove separability: then r h(x) > 0 for every point), the convex hulls of the
+       two classes in feature space are checked for a gap (course_lib.smo.separable); if they come
+       closer than gamma_min: ValueError; otherwise SMO resumes where it stopped.
+    """
+    d = np.diag(K)
+    diameter2 = max(float(np.max(d[:, None] + d[None, :] - 2.0 * K)), np.finfo(float).tiny)
+    limit = 2.0 / (MIN_RELATIVE_MARGIN**2 * diameter2)
+    budget = 20 * r.shape[0] + 1000
+    if max_iter is not None:
+        budget = min(budget, max_iter)
+    result = smo(K, r, np.inf, tol, budget, alpha_sum_limit=limit)
+    if result.status == "max_iter" and budget != max_iter:
+        if result.gap >= 2.0 and not separable(K, r, epsilon=MIN_RELATIVE_MARGIN):
+            raise ValueError(_not_separable_message(kernel, result))
+        rest = None if max_iter is None else max_iter - budget
+        resumed = smo(K, r, np.inf, tol, rest, alpha=result.alpha, alpha_sum_limit=limit)
+        resumed.n_iter += result.n_iter
+        result = resumed
+    if result.status == "alpha_sum_limit":
+        raise ValueError(_not_separable_message(kernel, result))
+    return result
+
+
+def _not_separable_message(kernel, result):
+    return (
+        f"The data is not linearly separable in the feature space of the {kernel} kernel, so the "
+        "hard margin (C=np.inf) has no solution: use a finite C (soft margin). [Detected after "
+        f"{result.n_iter} SMO steps: sum alpha kept growing and no separating hyperplane with a "
+        f"margin above {MIN_RELATIVE_MARGIN:g} times the data's diameter in feature space exists.]"
+    )

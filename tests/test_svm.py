@@ -1,0 +1,200 @@
+"""The from-scratch SVM against closed forms, the KKT conditions and scikit-learn's libsvm."""
+
+import numpy as np
+import pytest
+from sklearn.svm import SVC
+
+from course_lib import data, kernels
+from course_lib.svm import SVM
+
+SKLEARN_KERNEL = {  # the slides' kernels in scikit-learn's parametrisation
+    "linear": lambda p: {"kernel": "linear"},
+    "polynomial": lambda p: {"kernel": "poly", "gamma": 1.0, "coef0": 1.0, "degree": p["degree"]},
+    "gaussian": lambda p: {"kernel": "rbf", "gamma": 1.0 / p["sigma"] ** 2},
+    "sigmoid": lambda p: {"kernel": "sigmoid", "gamma": 2.0, "coef0": 1.0},
+}
+
+
+def random_problem(seed):
+    """A random two-class set: 20-80 points, 2-4 features, classes more or less overlapping."""
+    rng = np.random.default_rng(seed)
+    n, d = int(rng.integers(20, 81)), int(rng.integers(2, 5))
+    shift = rng.uniform(0.0, 2.0)
+    r = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    r[:2] = (1.0, -1.0)
+    X = rng.normal(size=(n, d)) + shift * r[:, None] / np.sqrt(d)
+    return X, r
+
+
+def libsvm_dual_objective(svc, X, kernel, params):
+    """L_d = sum alpha - 1/2 sum sum alpha^t alpha^s r^t r^s K from dual_coef_ = alpha r."""
+    coef = svc.dual_coef_[0]
+    sv = X[svc.support_]
+    return np.abs(coef).sum() - 0.5 * coef @ kernels.kernel_matrix(sv, sv, kernel, **params) @ coef
+
+
+CASES = [
+    (seed, kernel, C)
+    for seed in range(12)
+    for kernel, C in [("linear", 0.05), ("linear", 5.0), ("polynomial", 0.3), ("gaussian", 1.0), ("gaussian", 100.0)]
+]
+
+
+@pytest.mark.parametrize("seed, kernel, C", CASES)
+def test_dual_objective_and_predictions_match_libsvm(seed, kernel, C):
+    X, r = random_problem(seed)
+    rng = np.random.default_rng(seed + 1000)
+    params = {"linear": {}, "polynomial": {"degree": int(rng.integers(2, 4))}, "sigmoid": {},
+              "gaussian": {"sigma": float(rng.uniform(0.5, 2.0))}}[kernel]
+    ours = SVM(C=C, kernel=kernel, tol=1e-6, **params).fit(X, r)
+    svc = SVC(C=C, tol=1e-8, **SKLEARN_KERNEL[kernel](params)).fit(X, r)
+    reference = libsvm_dual_objective(svc, X, kernel, params)
+    assert ours.dual_objective_ == pytest.approx(reference, rel=1e-4)
+    h = ours.decision_function(X)
+    np.testing.assert_allclose(h, svc.decision_function(X), atol=1e-3 * max(1.0, C))
+    differ = ours.predict(X) != svc.predict(X)
+    assert np.all(np.abs(h[differ]) < 1e-3)
+
+
+def test_sigmoid_dual_objective_matches_libsvm_on_most_sets():
+    """The sigmoid Gram matrix is indefinite on these sets, so L_d is not concave: SMO and libsvm
+    reach KKT points (local maxima) that coincide on most sets but may differ on a few."""
+    matches = 0
+    for seed in range(12):
+        X, r = random_problem(seed)
+        assert np.linalg.eigvalsh(kernels.gram(X, "sigmoid")).min() < 0
+        ours = SVM(C=0.1, kernel="sigmoid", tol=1e-6).fit(X, r)
+        svc = SVC(C=0.1, tol=1e-8, **SKLEARN_KERNEL["sigmoid"]({})).fit(X, r)
+        reference = libsvm_dual_objective(svc, X, "sigmoid", {})
+        matches += ours.dual_objective_ == pytest.approx(reference, rel=1e-4)
+        assert ours.dual_objective_ == pytest.approx(reference, rel=1e-2)
+        rh, alpha = r * ours.decision_function(X), ours.alpha_  # a KKT point all the same
+        assert np.all(rh[alpha == 0] >= 1 - 1e-5) and np.all(rh[alpha == 0.1] <= 1 + 1e-5)
+    assert matches >= 10
+
+
+@pytest.mark.parametrize("kernel, C", [("linear", 1.0), ("polynomial", 10.0), ("gaussian", 0.5), ("gaussian", 50.0)])
+def test_kkt_conditions_hold_at_the_solution(kernel, C):
+    X, r = data.overlapping(80, seed=3)
+    tol = 1e-3
+    model = SVM(C=C, kernel=kernel, tol=tol).fit(X, r)
+    alpha, margin = model.alpha_, r * model.decision_function(X)
+    assert np.all((alpha >= 0) & (alpha <= C))
+    assert abs(alpha @ r) < 1e-9 * max(1.0, alpha.sum())
+    assert np.all(margin[alpha == 0] >= 1 - tol)
+    free = (alpha > 0) & (alpha < C)
+    assert free.any()
+    np.testing.assert_allclose(margin[free], 1.0, atol=tol)
+    assert np.all(margin[alpha == C] <= 1 + tol)
+    np.testing.assert_array_equal(model.support_, np.flatnonzero(alpha > 0))
+    np.testing.assert_allclose(model.slacks(X, r), np.maximum(0, 1 - margin))
+
+
+def test_two_points_solved_by_hand():
+    # x1 = (2, 1), r = +1 and x2 = (0, -1), r = -1: d = x1 - x2 = (2, 2), ||d||^2 = 8.
+    # Hard margin: alpha1 = alpha2 = 2 / ||d||^2 = 1/4, w = alpha d = (1/2, 1/2),
+    # w0 = -(||x1||^2 - ||x2||^2) / ||d||^2 = -1/2, L_d = 2 alpha - ||w||^2 / 2 = 1/4.
+    X, r = np.array([[2.0, 1.0], [0.0, -1.0]]), np.array([1.0, -1.0])
+    for C in (np.inf, 0.25, 3.0):
+        model = SVM(C=C).fit(X, r)
+        np.testing.assert_allclose(model.alpha_, [0.25, 0.25], rtol=1e-12)
+        np.testing.assert_allclose(model.w_, [0.5, 0.5], rtol=1e-12)
+        assert model.w0_ == pytest.approx(-0.5, rel=1e-12)
+        assert model.dual_objective_ == pytest.approx(0.25, rel=1e-12)
+        np.testing.assert_allclose(model.decision_function(X), [1.0, -1.0], rtol=1e-12)
+    # Soft margin with C < 1/4: both multipliers stop at C, w = C d.
+    model = SVM(C=0.1).fit(X, r)
+    np.testing.assert_allclose(model.alpha_, [0.1, 0.1], rtol=1e-12)
+    np.testing.assert_allclose(model.w_, [0.2, 0.2], rtol=1e-12)
+    np.testing.assert_allclose(model.slacks(X, r), 1 - r * model.decision_function(X))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_hard_margin_on_separable_data(seed):
+    X, r = data.linearly_separable(40, seed=seed)
+    model = SVM(C=np.inf, tol=1e-8).fit(X, r)
+    assert np.all(r * model.decision_function(X) >= 1 - 1e-6)
+    np.testing.assert_array_equal(model.slacks(X, r), np.maximum(0, 1 - r * model.decision_function(X)))
+    svc = SVC(kernel="linear", C=1e8, tol=1e-10).fit(X, r)
+    assert 1 / np.linalg.norm(model.w_) == pytest.approx(1 / np.linalg.norm(svc.coef_[0]), rel=1e-5)
+    # the slides' w0: the mean of r - w^T x over the support vectors
+    sv = model.support_
+    assert model.w0_ == pytest.approx(np.mean(r[sv] - X[sv] @ model.w_), abs=1e-6)
+    assert model.dual_objective_ == pytest.approx(0.5 * model.alpha_.sum(), rel=1e-6)  # L_d = ||w||^2/2
+
+
+@pytest.mark.parametrize("kernel", ["linear", "polynomial"])
+def test_hard_margin_refuses_non_separable_data(kernel):
+    X, r = data.overlapping(60, seed=0)
+    with pytest.raises(ValueError, match="not linearly separable.*feature space.*finite C"):
+        SVM(C=np.inf, kernel=kernel).fit(X, r)
+    with pytest.raises(ValueError, match="not linearly separable"):
+        SVM(C=np.inf).fit(*data.xor())
+
+
+def test_hard_margin_with_a_kernel_that_separates():
+    X, r = data.xor()
+    model = SVM(C=np.inf, kernel="polynomial", degree=2).fit(X, r)
+    np.testing.assert_array_equal(model.predict(X), r)
+    assert np.all(r * model.decision_function(X) >= 1 - 1e-3)
+
+
+def test_w_is_only_defined_for_the_linear_kernel():
+    X, r = data.overlapping(30, seed=1)
+    model = SVM(kernel="gaussian").fit(X, r)
+    with pytest.raises(AttributeError, match="w_ exists only for kernel='linear'"):
+        model.w_
+    linear = SVM(C=2.0).fit(X, r)
+    np.testing.assert_allclose(X @ linear.w_ + linear.w0_, linear.decision_function(X), atol=1e-12)
+
+
+def test_validation():
+    X, r = data.overlapping(20, seed=0)
+    for C in (0, -1.0, np.nan):
+        with pytest.raises(ValueError, match="C must be"):
+            SVM(C=C).fit(X, r)
+    with pytest.raises(TypeError, match="C must be"):
+        SVM(C="big").fit(X, r)
+    with pytest.raises(ValueError, match="sigma"):
+        SVM(kernel="gaussian", sigma=0.0).fit(X, r)
+    with pytest.raises(ValueError, match="degree"):
+        SVM(kernel="polynomial", degree=0).fit(X, r)
+    with pytest.raises(TypeError, match="degree"):
+        SVM(kernel="polynomial", degree=2.5).fit(X, r)
+    with pytest.raises(ValueError, match="kernel must be one of 'linear', 'polynomial', 'gaussian', 'sigmoid'"):
+        SVM(kernel="rbf").fit(X, r)
+    with pytest.raises(ValueError, match="tol"):
+        SVM(tol=0).fit(X, r)
+    with pytest.raises(ValueError, match="max_iter"):
+        SVM(max_iter=0).fit(X, r)
+    bad = X.copy()
+    bad[3, 1] = np.nan
+    with pytest.raises(ValueError, match="X contains NaN"):
+        SVM().fit(bad, r)
+    with pytest.raises(ValueError, match="X must be 2-D"):
+        SVM().fit(X[:, 0], r)
+    with pytest.raises(ValueError, match="r has 19 targets"):
+        SVM().fit(X, r[:-1])
+    with pytest.raises(ValueError, match="r holds a single class"):
+        SVM().fit(X, np.ones(20))
+    with pytest.raises(ValueError, match="r must contain only -1 and \\+1"):
+        SVM().fit(X, (r > 0).astype(int))
+    with pytest.raises(RuntimeError, match="not fitted"):
+        SVM().predict(X)
+    with pytest.raises(RuntimeError, match="not fitted"):
+        SVM().decision_function(X)
+    model = SVM().fit(X, r)
+    with pytest.raises(ValueError, match="X has 3 features but the model was fitted with 2"):
+        model.predict(np.ones((4, 3)))
+    with pytest.raises(ValueError, match="r must be"):
+        model.slacks(X, np.zeros(20))
+
+
+def test_constructor_stores_arguments_and_fit_returns_self():
+    model = SVM(C=np.inf, kernel="gaussian", sigma=0.5, degree=3, tol=1e-4, max_iter=10)
+    assert (model.C, model.kernel, model.sigma, model.degree, model.tol, model.max_iter) == (np.inf, "gaussian", 0.5, 3, 1e-4, 10)
+    X, r = data.linearly_separable(20, seed=0)
+    fitted = SVM().fit(X, r)
+    assert isinstance(fitted, SVM)
+    assert fitted.alpha_.shape == (20,) and fitted.n_iter_ > 0
+    assert fitted.X_fit_.shape == (20, 2) and fitted.r_fit_.shape == (20,)
