@@ -220,6 +220,10 @@ class MultiVector:
         """w <- w + scale Psi(x, y), in place (only block y changes)."""
         w[y * self.block_:(y + 1) * self.block_] += scale * self._extend(np.atleast_2d(x))[0]
 
+    def norms(self, X):
+        """Matrix (n, k) of ||Psi(x_i, y)|| = ||x_i|| (with the 1 if bias)."""
+        return np.repeat(np.linalg.norm(self._extend(X), axis=1)[:, None], self.n_classes_, axis=1)
+
     def as_matrix(self, w):
         """w seen as the matrix W (k, n [+1]) whose row y is w_y."""
         return np.asarray(w).reshape(self.n_classes_, self.block_)
@@ -246,6 +250,9 @@ class BinaryMap:
 
     def add_psi(self, w, x, y, scale):
         w += scale * self.psi(x, y)
+
+    def norms(self, X):
+        return np.repeat(np.linalg.norm(X, axis=1)[:, None], 2, axis=1)
 
 
 class TfIdfMap:
@@ -281,6 +288,10 @@ class TfIdfMap:
 
     def add_psi(self, w, x, y, scale):
         w += scale * self.psi(x, y)
+
+    def norms(self, X):
+        """Matrix (n, k) of ||Psi(x_i, y)||."""
+        return np.sqrt((X**2) @ (self.idf_**2).T)
 
 
 def fit_feature_map(feature_map, X, y_index, n_classes):

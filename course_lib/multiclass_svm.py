@@ -171,12 +171,10 @@ class HingeRiskSGD(_PsiLinearClassifier):
 
 def psi_radius(feature_map, X):
     """rho = 2 max_{x, y} ||Psi(x, y)|| over the rows of X: then ||Psi|| <= rho / 2 and the
-    generalised hinge is rho-Lipschitz. feature_map must be fitted."""
+    generalised hinge is rho-Lipschitz. feature_map must be fitted and provide norms(X), the
+    (n, k) matrix of ||Psi(x_i, y)|| (the maps of course_lib.multiclass do)."""
     X = check_matrix(X)
-    norms = [
-        np.linalg.norm(feature_map.psi(x, y)) for x in X for y in range(feature_map.n_classes_)
-    ]
-    return 2.0 * float(max(norms))
+    return 2.0 * float(feature_map.norms(X).max())
 
 
 def svm_lambda(rho, B, m):

@@ -7,7 +7,7 @@ import pytest
 from sklearn.svm import LinearSVC
 
 from course_lib.data import forty_twenty_forty, load_ocr_letters
-from course_lib.multiclass import MultiVector, TfIdfMap, generalised_hinge, zero_one_cost
+from course_lib.multiclass import BinaryMap, MultiVector, TfIdfMap, generalised_hinge, zero_one_cost
 from course_lib.multiclass_svm import (
     HingeRiskSGD,
     MulticlassSVM,
@@ -166,7 +166,10 @@ def test_pac_formulas():
         sgd_iterations(1.0, 1.0, 0.0)
 
 
-def test_psi_radius_of_the_multi_vector_map():
+@pytest.mark.parametrize("feature_map", [MultiVector(), MultiVector(bias=True), TfIdfMap(), BinaryMap()])
+def test_psi_radius_is_twice_the_largest_psi_norm(feature_map):
     X, y = small_data()
-    psi = MultiVector().fit(X, y - 1, 3)
-    assert psi_radius(psi, X) == pytest.approx(2 * np.linalg.norm(X, axis=1).max())
+    k = 2 if isinstance(feature_map, BinaryMap) else 3
+    psi = feature_map.fit(np.abs(X), (y - 1) % k, k)
+    largest = max(np.linalg.norm(psi.psi(x, c)) for x in np.abs(X) for c in range(k))
+    assert psi_radius(psi, np.abs(X)) == pytest.approx(2 * largest)
