@@ -42,8 +42,17 @@ def polynomial(X, Y, degree=2):
 
 
 def squared_distances(X, Y):
-    """||x - y||^2 = x^T x + y^T y - 2 x^T y for all pairs, clipped at 0 against rounding."""
+    """||x - y||^2 for all pairs: summed feature by feature for a few features (exact, d(x, x) = 0),
+    else as x^T x + y^T y - 2 x^T y clipped at 0 against rounding."""
     X, Y = _check_pair(X, Y)
+    if X.shape[1] <= 4:
+        d2 = np.zeros((X.shape[0], Y.shape[0]))
+        difference = np.empty_like(d2)
+        for k in range(X.shape[1]):
+            np.subtract.outer(X[:, k], Y[:, k], out=difference)
+            difference *= difference
+            d2 += difference
+        return d2
     d2 = np.sum(X**2, axis=1)[:, None] + np.sum(Y**2, axis=1)[None, :] - 2.0 * (X @ Y.T)
     return np.maximum(d2, 0.0)
 
@@ -51,7 +60,9 @@ def squared_distances(X, Y):
 def gaussian(X, Y, sigma=1.0):
     """K(x, y) = exp(-||x - y||^2 / sigma^2) (scikit-learn: rbf with gamma = 1 / sigma^2)."""
     sigma = check_positive(sigma, "sigma")
-    return np.exp(-squared_distances(X, Y) / sigma**2)
+    K = squared_distances(X, Y)
+    K *= -1.0 / sigma**2
+    return np.exp(K, out=K)
 
 
 def sigmoid(X, Y):
@@ -84,8 +95,7 @@ def kernel_matrix(X, Y, kernel="linear", **params):
 def gram(X, kernel="linear", **params):
     """The Gram matrix G(X)_ts = K(x^t, x^s): N x N, symmetric (and PSD for a Mercer kernel)."""
     X = check_matrix(X, "X")
-    G = kernel_matrix(X, X, kernel, **params)
-    return (G + G.T) / 2.0  # exact symmetry despite rounding in X @ X.T
+    return kernel_matrix(X, X, kernel, **params)  # X @ X.T is computed exactly symmetric
 
 
 def kernel_diagonal(X, kernel="linear", **params):

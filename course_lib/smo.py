@@ -46,13 +46,12 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
     n = r.shape[0]
     if max_iter is None:
         max_iter = max(10_000_000, 100 * n)
-    alpha = np.zeros(n) if alpha is None else np.array(alpha, dtype=float)
-    E = r - K @ (alpha * r)
-    diag = np.diag(K)
-    # 1 / (K_ii + K_jj - 2 K_ij): the inverse curvature of L_d along every pair direction
-    inverse_curvature = diag[:, None] + diag[None, :] - 2.0 * K
-    inverse_curvature[inverse_curvature <= 0] = TAU
-    np.divide(1.0, inverse_curvature, out=inverse_curvature)
+    if alpha is None:
+        alpha, E = np.zeros(n), r.astype(float)
+    else:
+        alpha = np.array(alpha, dtype=float)
+        E = r - K @ (alpha * r)
+    diag = np.diag(K).copy()
     # membership of I_up / I_low as additive masks: 0 inside, -inf / +inf outside
     positive = (r > 0).tolist()
     alpha_list = alpha.tolist()
@@ -60,7 +59,7 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
     outside_low = np.zeros(n)
     for k in range(n):
         _update_sets(k, alpha_list[k], positive[k], C, outside_up, outside_low)
-    E_up, E_low, b, column = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    E_up, E_low, b, curvature = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
     alpha_sum = float(alpha.sum())
     gap = np.inf
     status = "max_iter"
@@ -78,12 +77,17 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
             status = "converged"
             break
         # j: among I_low with E^j < E^i, the largest gain b^2 / (K_ii + K_jj - 2 K_ij) (WSS 3)
+        K_i = K[i]
+        np.add(diag, diag[i], out=curvature)
+        curvature -= K_i
+        curvature -= K_i
+        np.maximum(curvature, TAU, out=curvature)
         np.maximum(b, 0.0, out=b)
         np.multiply(b, b, out=E_low)
-        E_low *= inverse_curvature[i]
+        E_low /= curvature
         j = int(E_low.argmax())
         # the step tau > 0 maximising L_d along (r^i, -r^j), clipped to the box
-        tau = float(b[j] * inverse_curvature[i, j])
+        tau = float(b[j] / curvature[j])
         a_i, a_j = alpha_list[i], alpha_list[j]
         room_i = C - a_i if positive[i] else a_i
         room_j = a_j if positive[j] else C - a_j
@@ -98,9 +102,9 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
             a_j = a_j - tau if positive[j] else a_j + tau
         alpha_list[i], alpha_list[j] = a_i, a_j
         # E^t -= tau (K(x^i, x^t) - K(x^j, x^t)) for every t
-        np.subtract(K[i], K[j], out=column)
-        column *= tau
-        E -= column
+        np.subtract(K_i, K[j], out=b)
+        b *= tau
+        E -= b
         _update_sets(i, a_i, positive[i], C, outside_up, outside_low)
         _update_sets(j, a_j, positive[j], C, outside_up, outside_low)
         n_iter += 1
