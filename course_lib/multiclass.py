@@ -171,8 +171,7 @@ class HalfspaceERM:
         point_angles = np.arctan2(X[:, 1], X[:, 0])
         crossings = np.sort(np.mod(np.r_[point_angles + np.pi / 2, point_angles - np.pi / 2], 2 * np.pi))
         gaps = np.diff(np.r_[crossings, crossings[0] + 2 * np.pi])
-        candidates = np.mod(crossings + gaps / 2, 2 * np.pi)
-        candidates = np.sort(candidates)
+        candidates = np.sort(np.mod(crossings + gaps / 2, 2 * np.pi))  # the middle of each arc
         W = np.c_[np.cos(candidates), np.sin(candidates)]
         errors = np.mean(np.where(X @ W.T > 0, 1.0, -1.0) != r[:, None], axis=0)
         best = int(np.argmin(errors))

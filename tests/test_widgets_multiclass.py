@@ -58,3 +58,15 @@ def test_a_moved_slider_redraws_through_the_observer():
     demo.controls["lam"].value = 1.0
     assert demo.image.value != before
     assert "course-demo-error" not in demo.status._dom_classes
+
+
+def test_registered_multiclass_figures_render():
+    from course_lib.plotting import multiclass  # noqa: F401  (registers the figures)
+    from course_lib.plotting.registry import FIGURES
+
+    stems = sorted(s for s in FIGURES if s[0] == "M")
+    assert stems == ["M2_forty_twenty_forty", "M4_linear_multiclass", "M6_multi_vector", "M7_cost_matrix",
+                     "M8_hinge_upper_bound", "M9_pac_bounds"]
+    for stem in stems:
+        spec = FIGURES[stem]
+        assert spec.make(**spec.kwargs).axes
