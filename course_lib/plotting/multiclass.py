@@ -26,7 +26,7 @@ REDUCTIONS = ("one-vs-rest (confidences)", "one-vs-rest (signs)", "all pairs (vo
 BOX = dict(xlim=(-3.2, 3.2), ylim=(-1.2, 2.6))
 
 
-# ---------------------------------------------------------------- drawing helpers
+# ---------------------------------------------------------------- drawing functions
 
 
 def plot_classes(ax, X, y, classes, size=40):
