@@ -60,7 +60,7 @@ def lagrange_system(H=EXAMPLE_H, q=EXAMPLE_Q, a=EXAMPLE_A, b=EXAMPLE_B):
     M[:D, :D] = H
     M[:D, D] = a
     M[D, :D] = a
-    rhs = np.r_[-q, float(b)]
+    rhs = np.r_[-q, float(b)] + 0.0  # + 0.0 turns -0.0 into 0.0
     return M, rhs
 
 
