@@ -136,50 +136,75 @@ def bias(alpha, E, r, C, free):
     return float((E[up].max() + E[low].min()) / 2.0)
 
 
-def separable(K, r, epsilon=1e-6, max_iter=None):
-    """Decide whether the two classes are separable in the feature space of the Gram matrix K.
+def separable(K, r, epsilon=1e-3, max_iter=None, lam=None):
+    """Decide whether the classes are separable in the feature space of the Gram matrix K with a
+    margin above epsilon / 2 times the diameter of the data there (the largest distance between
+    two points phi(x^t), phi(x^s)).
 
     Separable (with a bias) <=> the convex hulls of {phi(x^t) : r^t = +1} and {phi(x^t) : r^t = -1}
-    are disjoint. With lambda >= 0 summing to 1 over each class, p - q = sum_t lambda^t r^t phi(x^t)
-    joins a point of each hull; lambda is moved mass between two points of one class at a time
-    (a second-order pair step, like SMO) to shrink ||p - q||. With g^t = r^t (p - q)^T phi(x^t):
+    are disjoint, and the hard margin is half the distance d between them. With lambda >= 0
+    summing to 1 over each class, w = p - q = sum_t lambda^t r^t phi(x^t) joins a point of each
+    hull, and with g^t = r^t w^T phi(x^t) (the gradient of ||w||^2 / 2 in lambda):
 
-    - min_{+} g + min_{-} g > 0 proves separability: p - q itself separates the classes;
-    - ||p - q|| <= epsilon * (largest distance between two points in feature space) proves that
-      the hulls come closer than that, i.e. no margin above epsilon / 2 times that diameter.
+        (min_{r=+1} g + min_{r=-1} g) / ||w||  <=  d  <=  ||w||.
 
-    Returns True or False accordingly (False also if max_iter steps, default 100 N + 10^5, decide
-    neither: the margin, if any, is too small to matter).
+    Mass is moved between two points of one class at a time (a second-order pair step, as in SMO)
+    to shrink ||w|| until one bound decides. Returns (verdict, lambda): verdict is True when the
+    lower bound exceeds epsilon * diameter, False when ||w|| <= epsilon * diameter, None when
+    max_iter steps (default 100 N + 10^5) decide neither; pass lambda back to continue.
     """
     n = r.shape[0]
     if max_iter is None:
         max_iter = 100 * n + 100_000
-    diag = np.diag(K)
-    A = diag[:, None] + diag[None, :] - 2.0 * K
-    tiny = (epsilon**2) * max(A.max(), np.finfo(float).tiny)
+    diag = np.diag(K).copy()
+    diameter2 = float(np.max(diag[:, None] + diag[None, :] - 2.0 * K))
+    threshold2 = epsilon**2 * diameter2
     positive = r > 0
-    lam = np.where(positive, 1.0 / positive.sum(), 1.0 / (~positive).sum())
+    if lam is None:  # start from the two centroids
+        lam = np.where(positive, 1.0 / positive.sum(), 1.0 / (~positive).sum())
+    lam = np.array(lam, dtype=float)
     g = r * (K @ (lam * r))
+    # additive masks: -inf outside the class (outside_*), or where lambda = 0 (empty_*)
+    outside_pos = np.where(positive, 0.0, -np.inf)
+    outside_neg = np.where(positive, -np.inf, 0.0)
+    empty_pos = np.where(positive & (lam > 0), 0.0, -np.inf)
+    empty_neg = np.where(~positive & (lam > 0), 0.0, -np.inf)
+    work, curvature, drop = np.empty(n), np.empty(n), np.empty(n)
     for _ in range(max_iter):
-        norm2 = float(lam @ g)  # ||p - q||^2 = sum_t lambda^t g^t
-        if g[positive].min() + g[~positive].min() > 0:
-            return True
-        if norm2 <= tiny:
-            return False
-        best = None
-        for cls in (positive, ~positive):
-            movable = cls & (lam > 0)
-            i = np.flatnonzero(movable)[np.argmax(g[movable])]
-            drop = np.where(cls, g[i] - g, 0.0)  # decrease rate of ||p-q||^2 / 2 per unit of mass
-            gain = np.where(drop > 0, drop**2 / np.maximum(A[i], TAU), -np.inf)
-            j = int(np.argmax(gain))
-            if gain[j] > 0 and (best is None or gain[j] > best[0]):
-                best = (gain[j], i, j)
-        if best is None:
-            return False  # no step decreases ||p - q||: lambda is optimal with p - q = 0
-        _, i, j = best
-        delta = min((g[i] - g[j]) / max(A[i, j], TAU), lam[i])
+        norm2 = float(lam @ g)  # ||w||^2 = sum_t lambda^t g^t
+        if norm2 <= threshold2:
+            return False, lam
+        lower = -float(np.subtract(outside_pos, g, out=work).max())
+        lower -= float(np.subtract(outside_neg, g, out=work).max())
+        if lower > 0 and lower**2 > threshold2 * norm2:
+            return True, lam
+        # in each class, i: the point with lambda > 0 of largest g; then j of the same class
+        # with the largest gain (g^i - g^j)^2 / ||phi(x^i) - phi(x^j)||^2 of moving mass i -> j
+        i_pos = int(np.add(g, empty_pos, out=work).argmax())
+        i_neg = int(np.add(g, empty_neg, out=work).argmax())
+        np.copyto(curvature, np.where(positive, K[i_pos], K[i_neg]))
+        curvature *= -2.0
+        curvature += diag
+        curvature += np.where(positive, diag[i_pos], diag[i_neg])
+        np.maximum(curvature, TAU, out=curvature)
+        np.subtract(np.where(positive, g[i_pos], g[i_neg]), g, out=drop)
+        np.maximum(drop, 0.0, out=drop)
+        np.multiply(drop, drop, out=work)
+        work /= curvature
+        j = int(work.argmax())
+        if work[j] <= 0:  # no pair step shrinks ||w||: the hulls are at their closest points
+            return lower > 0 and lower**2 > threshold2 * norm2, lam
+        i = i_pos if positive[j] else i_neg
+        delta = min(drop[j] / curvature[j], lam[i])
         lam[i] -= delta
         lam[j] += delta
-        g += delta * r * r[i] * (K[:, j] - K[:, i])
-    return False
+        empty = empty_pos if positive[j] else empty_neg
+        empty[j] = 0.0
+        if lam[i] <= 0.0:
+            lam[i] = 0.0
+            empty[i] = -np.inf
+        np.subtract(K[j], K[i], out=work)
+        work *= delta * r[i]
+        work *= r
+        g += work
+    return None, lam

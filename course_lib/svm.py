@@ -129,39 +129,40 @@ def _solve_hard(K, r, tol, max_iter, kernel):
     """SMO with C = np.inf, raising ValueError when the data is not separable in feature space.
 
     How non-separability is detected. With C = np.inf the dual is unbounded exactly when the
-    classes are not separable, and SMO then never stops. But along the SMO path (where L_d >= 0)
-    sum alpha <= 2 / gamma^2 for data separable with geometric margin gamma, so:
-    1. SMO runs with sum alpha capped at 2 / gamma_min^2, gamma_min = MIN_RELATIVE_MARGIN * diameter
-       (largest distance between two points in feature space); passing the cap proves that the
-       margin, if any, is below gamma_min: ValueError.
-    2. If SMO has not converged after a short budget of steps while its KKT gap is still >= 2 (a
-       gap < 2 would prove separability: then r h(x) > 0 for every point), the convex hulls of the
-       two classes in feature space are checked for a gap (course_lib.smo.separable); if they come
-       closer than gamma_min: ValueError; otherwise SMO resumes where it stopped.
+    classes are not separable (no KKT point exists: SMO's KKT gap stays >= 2, since a gap < 2
+    gives r h(x) > 0 for every point), and SMO would never stop. So SMO runs in chunks of steps;
+    between chunks, course_lib.smo.separable measures the distance between the convex hulls of
+    the two classes in feature space (twice the hard margin), also by chunks. A margin below
+    MIN_RELATIVE_MARGIN times the diameter of the data in feature space raises ValueError (the
+    hard margin would need huge alphas and mean nothing numerically); a larger one lets SMO finish.
+    SMO also stops, with the same error, if sum alpha passes 2 / gamma_min^2: along its path
+    (where L_d >= 0) sum alpha <= 2 / gamma^2 for data separable with margin gamma.
     """
     d = np.diag(K)
     diameter2 = max(float(np.max(d[:, None] + d[None, :] - 2.0 * K)), np.finfo(float).tiny)
     limit = 2.0 / (MIN_RELATIVE_MARGIN**2 * diameter2)
-    budget = 20 * r.shape[0] + 1000
-    if max_iter is not None:
-        budget = min(budget, max_iter)
-    result = smo(K, r, np.inf, tol, budget, alpha_sum_limit=limit)
-    if result.status == "max_iter" and budget != max_iter:
-        if result.gap >= 2.0 and not separable(K, r, epsilon=MIN_RELATIVE_MARGIN):
-            raise ValueError(_not_separable_message(kernel, result))
-        rest = None if max_iter is None else max_iter - budget
-        resumed = smo(K, r, np.inf, tol, rest, alpha=result.alpha, alpha_sum_limit=limit)
-        resumed.n_iter += result.n_iter
-        result = resumed
-    if result.status == "alpha_sum_limit":
+    chunk = 20 * r.shape[0] + 1000
+    left = max(10_000_000, 100 * r.shape[0]) if max_iter is None else max_iter
+    result = smo(K, r, np.inf, tol, min(chunk, left), alpha_sum_limit=limit)
+    n_iter, verdict, lam = result.n_iter, None, None
+    while result.status == "max_iter" and n_iter < left:
+        if verdict is None:
+            verdict, lam = separable(K, r, 2 * MIN_RELATIVE_MARGIN, max_iter=chunk, lam=lam)
+            if verdict is False:
+                break
+        steps = left - n_iter if verdict else min(chunk, left - n_iter)
+        result = smo(K, r, np.inf, tol, steps, alpha=result.alpha, alpha_sum_limit=limit)
+        n_iter += result.n_iter
+    result.n_iter = n_iter
+    if verdict is False or result.status == "alpha_sum_limit":
         raise ValueError(_not_separable_message(kernel, result))
     return result
 
 
 def _not_separable_message(kernel, result):
     return (
-        f"The data is not linearly separable in the feature space of the {kernel} kernel, so the "
-        "hard margin (C=np.inf) has no solution: use a finite C (soft margin). [Detected after "
-        f"{result.n_iter} SMO steps: sum alpha kept growing and no separating hyperplane with a "
-        f"margin above {MIN_RELATIVE_MARGIN:g} times the data's diameter in feature space exists.]"
+        f"The data is not linearly separable in the feature space of the {kernel} kernel (no "
+        f"separating hyperplane there has a margin above {MIN_RELATIVE_MARGIN:g} times the data's "
+        "diameter in that space), so the hard margin (C=np.inf) has no usable solution: use a "
+        f"finite C (soft margin). [Detected after {result.n_iter} SMO steps.]"
     )

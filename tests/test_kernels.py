@@ -46,8 +46,9 @@ def test_explicit_degree_2_map_reproduces_the_polynomial_kernel():
 @pytest.mark.parametrize(
     "name, params", [("linear", {}), ("polynomial", {"degree": 2}), ("polynomial", {"degree": 4}), ("gaussian", {"sigma": 0.5})]
 )
-def test_gram_is_symmetric_positive_semi_definite(name, params):
-    Z = RNG.normal(size=(40, 2))
+@pytest.mark.parametrize("n_features", [2, 6])  # two code paths for the squared distances
+def test_gram_is_symmetric_positive_semi_definite(name, params, n_features):
+    Z = RNG.normal(size=(40, n_features))
     G = kernels.gram(Z, name, **params)
     assert G.shape == (40, 40)
     np.testing.assert_array_equal(G, G.T)

@@ -5,6 +5,7 @@ import pytest
 from sklearn.svm import SVC
 
 from course_lib import data, kernels
+from course_lib.smo import separable
 from course_lib.svm import SVM
 
 SKLEARN_KERNEL = {  # the slides' kernels in scikit-learn's parametrisation
@@ -130,6 +131,22 @@ def test_hard_margin_refuses_non_separable_data(kernel):
         SVM(C=np.inf, kernel=kernel).fit(X, r)
     with pytest.raises(ValueError, match="not linearly separable"):
         SVM(C=np.inf).fit(*data.xor())
+
+
+def test_separability_check_brackets_the_distance_between_the_hulls():
+    # two points per class on a line: the hulls are the segments [0, 1] and [1 + d, 2 + d],
+    # d apart; the largest distance between two points (the diameter) is 2 + d
+    for d, expected in [(0.5, True), (0.01, True), (0.002, False), (-0.5, False)]:
+        X = np.array([[0.0], [1.0], [1.0 + d], [2.0 + d]])
+        r = np.array([1.0, 1.0, -1.0, -1.0])
+        verdict, lam = separable(kernels.gram(X), r, epsilon=0.003)
+        assert verdict is expected
+        assert lam.min() >= 0 and lam[r > 0].sum() == pytest.approx(1) and lam[r < 0].sum() == pytest.approx(1)
+    assert separable(kernels.gram(data.linearly_separable(50)[0]), data.linearly_separable(50)[1])[0]
+    assert not separable(kernels.gram(data.overlapping(50)[0]), data.overlapping(50)[1])[0]
+    X, r = data.xor()
+    assert not separable(kernels.gram(X), r)[0]
+    assert separable(kernels.gram(X, "polynomial", degree=2), r)[0]
 
 
 def test_hard_margin_with_a_kernel_that_separates():
