@@ -170,3 +170,68 @@ def test_without_transitions_each_letter_is_decided_alone():
         augmented = x @ W_unary.T / len(x) + (np.arange(q) != y[:, None])
         assert y_hat.tolist() == np.argmax(augmented, axis=1).tolist()
     assert np.allclose(model.batch_joint_feature(X, Y), StructuredModel.batch_joint_feature(model, X, Y))
+
+
+def test_hmm_scores_are_log_joint_probabilities():
+    from course_lib.structured.chain import fit_hmm, hmm_chain_scores
+    from course_lib.structured.viterbi import sequence_score
+
+    q, n, r = 2, 2, 2
+    X, Y = random_words(20, q, n, seed=15, max_length=3)
+    hmm = fit_hmm(X, Y, n_labels=q, smoothing=0.5)
+    total = 0.0  # sum over all binary words x of r letters and all y of p(x, y): must be 1
+    for pixels in itertools.product([0.0, 1.0], repeat=r * n):
+        x = np.array(pixels).reshape(r, n)
+        unary, pairwise = hmm_chain_scores(hmm, x)
+        for y in itertools.product(range(q), repeat=r):
+            total += np.exp(sequence_score(unary, pairwise, y))
+    assert np.isclose(total, 1.0)
+    # and the score of one word is the product formula of the HMM, written out
+    x, y = X[0], Y[0]
+    theta = np.exp(hmm["log_theta"])
+    p = np.exp(hmm["log_start"][y[0]])
+    for t in range(len(y)):
+        p *= np.prod(theta[y[t]] ** x[t] * (1 - theta[y[t]]) ** (1 - x[t]))
+        if t:
+            p *= np.exp(hmm["log_transition"][y[t - 1], y[t]])
+    assert np.isclose(np.exp(sequence_score(*hmm_chain_scores(hmm, x), y)), p)
+
+
+# --- the cached OCR models, their figures and demo ----------------------------------------------
+
+def test_cached_models_reproduce_their_stated_accuracy():
+    from course_lib.structured.chain import chain_model_of, load_ocr_chain_models
+
+    models = load_ocr_chain_models()
+    words, labels, folds = load_ocr_letters()
+    test = folds != models["train_fold"]
+    X = [x for x, keep in zip(words, test) if keep]
+    Y = np.concatenate([y for y, keep in zip(labels, test) if keep])
+    assert len(X) == 6173 and models["w_chain"].shape == (len(models["C"]), 26 * 128 + 26 * 26)
+    for kind, transitions in (("chain", True), ("letters", False)):
+        model = chain_model_of(models, transitions)
+        for w, stated in zip(models[f"w_{kind}"], models[f"test_accuracy_{kind}"]):
+            accuracy = np.mean(np.concatenate(model.batch_inference(X, w)) == Y)
+            assert abs(accuracy - stated) < 1e-4
+    # the chapter's claim: the transitions help at every C
+    assert np.all(models["test_accuracy_chain"] > models["test_accuracy_letters"])
+
+
+def test_chain_figures_build():
+    import course_lib.plotting.structured_chain as figures
+
+    for make in (figures.handwritten_word_figure, figures.viterbi_tables_figure, figures.chain_graph_figure,
+                 figures.letter_templates_figure, figures.transition_weights_figure,
+                 figures.chain_vs_letters_figure):
+        fig = make()
+        assert fig.axes
+
+
+def test_chain_demo_at_both_ends_of_the_slider():
+    from course_lib.widgets.structured_chain import chain_C_demo
+
+    demo = chain_C_demo()
+    options = demo.controls["C"].options
+    for _, C in (options[0], options[-1]):
+        demo.set(C=C)
+        assert demo.image.value

@@ -1,0 +1,276 @@
+"""Figures of chapter 11: handwritten words, Viterbi's tables M and I, the HMM-like chain, and the
+learned chain model (letter templates, transition weights)."""
+
+import numpy as np
+from matplotlib.patches import Circle, Rectangle
+
+from course_lib.data import ALPHABET, letters_to_string, load_ocr_letters
+from course_lib.plotting.registry import slide_figure
+from course_lib.plotting.style import BLUE, GREEN, GREY, VERMILLION, new_figure
+from course_lib.structured.chain import chain_model_of, load_ocr_chain_models
+from course_lib.structured.viterbi import viterbi
+
+LETTER_SHAPE = (16, 8)  # a letter image: 16 rows, 8 columns of pixels
+
+
+def word_image(x, gap=1):
+    """The letters of a word (r, 128) side by side as one (16, r*(8+gap)-gap) image, NaN gaps."""
+    x = np.asarray(x, dtype=float)
+    height, width = LETTER_SHAPE
+    image = np.full((height, len(x) * (width + gap) - gap), np.nan)
+    for t, letter in enumerate(x):
+        image[:, t * (width + gap): t * (width + gap) + width] = letter.reshape(LETTER_SHAPE)
+    return image
+
+
+def plot_word(ax, x, y=None, y_hat=None, title=None):
+    """A handwritten word; under each letter its label y_t, and above it the prediction (green
+    when right, vermillion when wrong) if y_hat is given."""
+    ax.imshow(word_image(x), cmap="Greys", vmin=0, vmax=1, interpolation="nearest")
+    width = LETTER_SHAPE[1] + 1
+    for t in range(len(x)):
+        centre = t * width + (width - 2) / 2
+        if y is not None:
+            ax.text(centre, 18.5, ALPHABET[int(y[t])], ha="center", va="top", fontsize=14)
+        if y_hat is not None:
+            right = y is None or y_hat[t] == y[t]
+            ax.text(centre, -1.5, ALPHABET[int(y_hat[t])], ha="center", va="bottom", fontsize=14,
+                    color=GREEN if right else VERMILLION, fontweight="bold")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_ylim(21.5 if y is not None else 15.5, -4.5 if y_hat is not None else -0.5)
+    if title:
+        ax.set_title(title)
+
+
+def plot_word_matrix(ax, x):
+    """The word as the slides' n x r matrix: column t holds the n = 128 pixels of letter t."""
+    x = np.asarray(x, dtype=float)
+    ax.imshow(x.T, cmap="Greys", vmin=0, vmax=1, aspect="auto", interpolation="nearest")
+    ax.set_xticks(range(len(x)), [str(t + 1) for t in range(len(x))])
+    ax.set_xlabel("letter t")
+    ax.set_ylabel("pixel i")
+    ax.set_title(f"x: an n x r = {x.shape[1]} x {x.shape[0]} matrix")
+
+
+def plot_tables(ax_M, ax_I, M, I, y, letters=ALPHABET):
+    """The slides' tables for one word: M[s, tau] (colour) and the back-pointers I[s, tau]
+    (letters), with the back-tracked path y framed in both."""
+    q, r = M.shape
+    ax_M.imshow(M, aspect="auto", cmap="cividis", interpolation="nearest")
+    for tau in range(1, r):
+        for s in range(q):
+            on_path = s == y[tau]
+            ax_I.text(tau, s, letters[I[s, tau]], ha="center", va="center", fontsize=8,
+                      color=VERMILLION if on_path else GREY, fontweight="bold" if on_path else None)
+    ax_I.imshow(np.zeros((q, r)), aspect="auto", cmap="Greys", vmin=0, vmax=1)
+    for ax, name in ((ax_M, "M[s, tau]: best score ending in s"), (ax_I, "I[s, tau]: best previous letter")):
+        for tau, s in enumerate(y):
+            ax.add_patch(Rectangle((tau - 0.5, s - 0.5), 1, 1, fill=False, edgecolor=VERMILLION, lw=2.5))
+        ax.set_xticks(range(r), [str(t + 1) for t in range(r)])
+        ax.set_yticks(range(q), list(letters[:q]), fontsize=8)
+        ax.set_xlabel("position tau")
+        ax.set_title(name, fontsize=12)
+    ax_M.set_ylabel("letter s")
+
+
+def plot_transitions(ax, W_pair, letters=ALPHABET, colorbar=True):
+    """W_pair[a, b], the learned weight of letter b following letter a, on a diverging scale
+    (orange positive, purple negative)."""
+    limit = np.abs(W_pair).max() or 1.0
+    image = ax.imshow(W_pair, cmap="PuOr_r", vmin=-limit, vmax=limit, interpolation="nearest")
+    q = len(W_pair)
+    ax.set_xticks(range(q), list(letters[:q]), fontsize=8)
+    ax.set_yticks(range(q), list(letters[:q]), fontsize=8)
+    ax.set_xlabel("next letter b")
+    ax.set_ylabel("previous letter a")
+    ax.set_title("transition weights W_pair[a, b]")
+    if colorbar:
+        ax.figure.colorbar(image, ax=ax, shrink=0.8)
+
+
+def template_mosaic(W_unary, ncols=13, gap=1, row_gap=5):
+    """The q rows of W_unary as 16 x 8 images in a grid (NaN gaps; row_gap leaves room for labels)."""
+    q = len(W_unary)
+    nrows = -(-q // ncols)
+    height, width = LETTER_SHAPE
+    mosaic = np.full((nrows * (height + row_gap), ncols * (width + gap) - gap), np.nan)
+    for j, template in enumerate(W_unary):
+        row, col = divmod(j, ncols)
+        top = row * (height + row_gap) + row_gap
+        mosaic[top: top + height, col * (width + gap): col * (width + gap) + width] = template.reshape(LETTER_SHAPE)
+    return mosaic
+
+
+def plot_templates(ax, W_unary, letters=ALPHABET, ncols=13):
+    """The letter templates W_unary[j] (the type-1 weights of letter j) as 16 x 8 images:
+    orange where ink raises the score of letter j, purple where it lowers it."""
+    limit = np.nanmax(np.abs(W_unary)) or 1.0
+    row_gap = 5
+    ax.imshow(template_mosaic(W_unary, ncols, row_gap=row_gap), cmap="PuOr_r", vmin=-limit, vmax=limit,
+              interpolation="nearest")
+    height, width = LETTER_SHAPE
+    for j in range(len(W_unary)):
+        row, col = divmod(j, ncols)
+        ax.text(col * (width + 1) + width / 2 - 0.5, row * (height + row_gap) + row_gap - 0.8, letters[j],
+                ha="center", va="bottom", fontsize=10)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_title("letter templates W_unary[j] (16 x 8)")
+
+
+def plot_chain_graph(ax, x, y):
+    """The chain as an HMM-like graph: emissions (blue) from each letter image x_t to its label
+    y_t, transitions (green) from y_{t-1} to y_t."""
+    r = len(x)
+    for t in range(r):
+        ax.imshow(x[t].reshape(LETTER_SHAPE), cmap="Greys", vmin=0, vmax=1,
+                  extent=(2 * t - 0.4, 2 * t + 0.4, -0.2, -1.8), interpolation="nearest")
+        ax.plot([2 * t, 2 * t], [0.05, 0.75], color=BLUE)
+        ax.add_patch(Circle((2 * t, 1.0), 0.28, facecolor="white", edgecolor="black", lw=1.5))
+        ax.text(2 * t, 1.0, ALPHABET[int(y[t])], ha="center", va="center", fontsize=15)
+        if t > 0:
+            ax.annotate("", xy=(2 * t - 0.3, 1.0), xytext=(2 * t - 1.7, 1.0),
+                        arrowprops=dict(arrowstyle="->", color=GREEN, lw=2.5))
+    ax.text(-1.2, 1.0, "y", fontsize=14, va="center", ha="right")
+    ax.text(-1.2, -1.0, "x", fontsize=14, va="center", ha="right")
+    ax.set_xlim(-1.5, 2 * r - 1)
+    ax.set_ylim(-2.0, 1.5)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title("emissions f_e(x_t, y_t) (blue), transitions f_t(y_{t-1}, y_t) (green)")
+
+
+# --- the registered figures of the slides ----------------------------------------------------------
+
+def example_word(index=None):
+    """(x, y) of OCR word `index`; by default the first test word (fold other than 1) with at
+    least 6 letters."""
+    words, labels, folds = load_ocr_letters()
+    test = [i for i in range(len(words)) if folds[i] != 1]
+    if index is None:
+        index = next(i for i in test if len(words[i]) >= 6)
+    return words[index], labels[index]
+
+
+@slide_figure("V1_handwritten_word", slide="Prédiction de sorties structurées")
+def handwritten_word_figure(index=None):
+    """A handwritten word of the OCR letters, as letter images and as the n x r pixel matrix."""
+    x, y = example_word(index)
+    fig, (ax_word, ax_matrix) = new_figure(ncols=2, width=5.0, height=3.6)
+    plot_word(ax_word, x, y, title=f"the word '{letters_to_string(y)}', r = {len(x)} letters")
+    plot_word_matrix(ax_matrix, x)
+    return fig
+
+
+def cached_weights(C=None, transitions=True):
+    """(ChainModel, w, C) of a cached OCR model (`load_ocr_chain_models`): the given C, or the
+    C with the best chain test accuracy."""
+    models = load_ocr_chain_models()
+    if C is None:
+        index = int(np.argmax(models["test_accuracy_chain"]))
+    else:
+        index = int(np.argmin(np.abs(np.log(models["C"]) - np.log(C))))
+    w = models["w_chain" if transitions else "w_letters"][index]
+    return chain_model_of(models, transitions), w, float(models["C"][index])
+
+
+@slide_figure("V4_viterbi_tables", slide="Solution par programmation dynamique")
+def viterbi_tables_figure(index=None, C=None):
+    """Viterbi's tables M and I for one handwritten word, with the back-tracked path framed."""
+    x, y = example_word(index)
+    model, w, C = cached_weights(C)
+    y_hat, M, I = viterbi(*model.chain_scores(x, w), return_tables=True)
+    fig, (ax_M, ax_I) = new_figure(ncols=2, width=4.6, height=8.0)
+    plot_tables(ax_M, ax_I, M, I, y_hat)
+    fig.suptitle(f"Viterbi on '{letters_to_string(y)}' (chain SSVM, C = {C:g}): "
+                 f"decoded '{letters_to_string(y_hat)}'")
+    return fig
+
+
+@slide_figure("S21_chain_emissions_transitions", slide="Prédiction de séquence")
+def chain_graph_figure(index=None):
+    """The chain of a handwritten word: emissions from letter images, transitions between letters."""
+    x, y = example_word(index)
+    fig, ax = new_figure(width=1.1 * len(x) + 1.5, height=3.4)
+    plot_chain_graph(ax, x, y)
+    return fig
+
+
+@slide_figure("V6_letter_templates", slide="Modélisation pour reconnaissance des mots manuscrits")
+def letter_templates_figure(C=None):
+    """The type-1 weights learned by the chain SSVM on the OCR letters: one 16 x 8 template per letter."""
+    model, w, C = cached_weights(C)
+    fig, ax = new_figure(width=11, height=2.8)
+    plot_templates(ax, model.unpack(w)[0])
+    ax.set_title(f"letter templates W_unary[j] learned by the chain SSVM (C = {C:g})")
+    return fig
+
+
+@slide_figure("V6_transition_weights", slide="Modélisation pour reconnaissance des mots manuscrits")
+def transition_weights_figure(C=None):
+    """The type-2 weights learned by the chain SSVM on the OCR letters (26 x 26)."""
+    model, w, C = cached_weights(C)
+    fig, ax = new_figure(width=6.8, height=5.8)
+    plot_transitions(ax, model.unpack(w)[1])
+    ax.set_title(f"transition weights W_pair[a, b] (C = {C:g})")
+    return fig
+
+
+def plot_accuracy_vs_C(ax, models, C=None):
+    """Test letter accuracy of the cached chain and per-letter models against C."""
+    ax.semilogx(models["C"], 100 * models["test_accuracy_chain"], "o-", color=BLUE, label="chain (Viterbi)")
+    ax.semilogx(models["C"], 100 * models["test_accuracy_letters"], "s--", color=VERMILLION,
+                label="each letter alone")
+    if C is not None:
+        ax.axvline(C, color=GREY, lw=1.5)
+    ax.set_xlabel("C")
+    ax.set_ylabel("test letter accuracy (%)")
+    ax.legend(loc="lower right")
+
+
+def words_fixed_by_the_chain(models, C=None, n_words=4, min_length=5):
+    """Test words (distinct ones, first found) that the per-letter model misreads and the chain
+    reads right."""
+    words, labels, folds = load_ocr_letters()
+    chain, w_chain, _ = cached_weights(C)
+    letters, w_letters, _ = cached_weights(C, transitions=False)
+    found, seen = [], set()
+    for x, y, fold in zip(words, labels, folds):
+        if fold == int(models["train_fold"]) or len(x) < min_length or letters_to_string(y) in seen:
+            continue
+        seen.add(letters_to_string(y))
+        y_chain, y_letters = chain.inference(x, w_chain), letters.inference(x, w_letters)
+        if np.array_equal(y_chain, y) and not np.array_equal(y_letters, y):
+            found.append((x, y, y_letters, y_chain))
+            if len(found) == n_words:
+                break
+    return found
+
+
+@slide_figure("V6_chain_vs_letters", slide="Modélisation pour reconnaissance des mots manuscrits")
+def chain_vs_letters_figure(C=None, n_words=4):
+    """Test words read letter by letter (left) and by the chain with Viterbi (right)."""
+    found = words_fixed_by_the_chain(load_ocr_chain_models(), C, n_words)
+    fig, axes = new_figure(ncols=2, nrows=len(found), width=4.8, height=1.7)
+    for row, (x, y, y_letters, y_chain) in enumerate(found):
+        plot_word(axes[2 * row], x, y, y_letters, title="each letter alone" if row == 0 else None)
+        plot_word(axes[2 * row + 1], x, y, y_chain, title="chain + Viterbi" if row == 0 else None)
+    return fig
+
+
+def C_extremes_figure(Cs=None):
+    """The printed stand-in of the C demo: templates and transition weights of the cached chain
+    models at a few values of C (default: the smallest, a middle and the largest), one row each."""
+    models = load_ocr_chain_models()
+    Cs = [models["C"][0], models["C"][len(models["C"]) // 2], models["C"][-1]] if Cs is None else Cs
+    fig, axes = new_figure(ncols=2, nrows=len(Cs), width=5.2, height=4.4)
+    for row, C in enumerate(Cs):
+        model, w, C = cached_weights(C)
+        W_unary, W_pair = model.unpack(w)
+        plot_templates(axes[2 * row], W_unary, ncols=7)
+        plot_transitions(axes[2 * row + 1], W_pair)
+        index = list(models["C"]).index(C)
+        axes[2 * row].set_title(f"C = {C:g}: templates (test accuracy "
+                                f"{100 * models['test_accuracy_chain'][index]:.1f} %)")
+    return fig
