@@ -1,0 +1,36 @@
+"""The browser checks find what they are meant to find: each fixture notebook is broken in one
+way, and the checks must report that problem (and only problems of that kind)."""
+
+from notebook_checks import check_notebook
+
+
+def problems_of(lab, page, name):
+    problems = check_notebook(page, lab.url, f"fixtures/{name}.ipynb", workspace=name.replace("_", "-"))
+    lab.shutdown_kernels()
+    return problems
+
+
+def test_a_callback_raising_on_slider_move_is_reported(lab, page):
+    problems = problems_of(lab, page, "broken_callback")
+    assert len(problems) == 1, problems
+    assert problems[0].startswith("demo 1, slider 1 ('C'): moving it (1.00 -> 100) raised")
+    assert problems[0].endswith("ValueError: drawing failed for C = 100.0")
+
+
+def test_a_slider_not_wired_to_its_figure_is_reported(lab, page):
+    problems = problems_of(lab, page, "unwired_slider")
+    assert len(problems) == 1, problems
+    assert "slider 1 ('C')" in problems[0] and "its figure did not change" in problems[0]
+
+
+def test_a_cell_error_is_reported(lab, page):
+    problems = problems_of(lab, page, "cell_error")
+    assert any(p.startswith("error output") and "NameError" in p for p in problems), problems
+    assert "code cells [3] (of 3) did not run" in problems
+
+
+def test_a_widget_printed_as_text_is_reported(lab, page):
+    problems = problems_of(lab, page, "widget_as_text")
+    assert problems == [
+        "widget shown as its text repr instead of rendered: Demo(children=(HBox(children=(FloatLogSlider(value=1.0, desc"
+    ]
