@@ -182,10 +182,10 @@ def fit_kernel_svm(X, r, kernel="gaussian", C=OVERLAP_C, sigma=1.0, degree=2):
     return SVM(C=C, kernel=kernel, sigma=sigma, degree=degree).fit(X, r)
 
 
-def draw_kernel_svm(ax, X, r, kernel="gaussian", C=OVERLAP_C, sigma=1.0, degree=2, steps=80):
+def draw_kernel_svm(ax, X, r, kernel="gaussian", C=OVERLAP_C, sigma=1.0, degree=2, steps=80, legend=True):
     """Refit the kernel SVM and draw its regions, margins and support vectors."""
     svm = fit_kernel_svm(X, r, kernel, C, sigma, degree)
-    draw_svm(ax, svm, X, r, steps=steps, show_slacks=False)
+    draw_svm(ax, svm, X, r, steps=steps, show_slacks=False, legend=legend)
     error = np.mean(svm.predict(X) != r)
     detail = {"gaussian": f", σ = {sigma:.3g}", "polynomial": f", q = {degree}"}.get(kernel, "")
     ax.set_title(f"{kernel}{detail}, C = {C:.3g}: {len(svm.support_)} SV, "

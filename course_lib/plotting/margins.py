@@ -205,9 +205,10 @@ def draw_kkt(axes=None):
     return fig
 
 
-def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None):
+def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None, legend=True):
     """A fitted SVM: regions, h = 0 and h = +-1, support vectors circled, and the slacks
-    xi^t = max(0, 1 - r^t h(x^t)) written beside the points that have one."""
+    xi^t = max(0, 1 - r^t h(x^t)) written beside the points that have one. (The live demos
+    pass legend=False: a legend costs a good part of a redraw.)"""
     if xlim is None:
         xlim, ylim = grid_limits(X, 0.6)
     if svm._kernel_name == "linear":
@@ -229,7 +230,8 @@ def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None):
                 bbox=dict(facecolor="white", alpha=0.8, edgecolor="none"))
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
-    ax.legend(loc="upper left", fontsize=8)
+    if legend:
+        ax.legend(loc="upper left", fontsize=8)
 
 
 @slide_figure("K8_support_vectors", slide="Illustration des vecteurs de support")

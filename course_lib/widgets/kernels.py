@@ -17,7 +17,7 @@ LAMBDA_RANGE = (-3, 2)  # lambda from 10^-3 to 10^2
 def draw_soft_margin_panel(ax, C, X, r):
     """Refit the linear soft-margin SVM at C and draw margins, support vectors and slacks."""
     svm = SVM(C=C, kernel="linear").fit(X, r)
-    draw_svm(ax, svm, X, r)
+    draw_svm(ax, svm, X, r, legend=False)
     ax.set_title(f"C = {C:.3g}: {len(svm.support_)} support vectors, ‖w‖ = {(svm.w_ @ svm.w_) ** 0.5:.2f}",
                  fontsize=12)
 
@@ -48,7 +48,7 @@ def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=
     }
 
     def draw(ax, kernel, C, sigma, degree):
-        draw_kernel_svm(ax, X, r, kernel=kernel, C=C, sigma=sigma, degree=degree, steps=steps)
+        draw_kernel_svm(ax, X, r, kernel=kernel, C=C, sigma=sigma, degree=degree, steps=steps, legend=False)
 
     return Demo(draw, controls, width=6.5, height=5.5)
 
