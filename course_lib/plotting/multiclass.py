@@ -18,11 +18,16 @@ from course_lib.multiclass import (
 )
 from course_lib.multiclass_svm import HingeRiskSGD, MulticlassSVM, sgd_excess_bound, sgd_iterations, svm_excess_bound
 from course_lib.plotting.registry import slide_figure
+from course_lib.svm import SVM
 from course_lib.plotting.style import BLACK, GREY, PALETTE, new_figure
 
 MARKERS = ("o", "s", "^", "D", "v", "P")
 SLIDES_W = np.array([[-1.0, 1.0], [0.0, np.sqrt(2.0)], [1.0, 1.0]]) / np.sqrt(2.0)
 REDUCTIONS = ("one-vs-rest (confidences)", "one-vs-rest (signs)", "all pairs (votes)")
+LEARNERS = {  # binary learners wrapped by the reductions
+    "least squares": LeastSquaresClassifier,
+    "Gaussian SVM (C = 1, sigma = 1.5)": lambda: SVM(C=1.0, kernel="gaussian", sigma=1.5),
+}
 BOX = dict(xlim=(-3.2, 3.2), ylim=(-1.2, 2.6))
 
 
@@ -116,15 +121,16 @@ def forty_twenty_forty_figure(share=0.2):
 # ---------------------------------------------------------------- M1, M3: reductions
 
 
-def reduction_panel(ax, reduction=REDUCTIONS[0], spread=1.3, seed=0):
-    """A reduction around least squares on three_blobs: its regions (grey: the signs leave the
-    class undecided) and the training accuracy in the title. Returns that accuracy."""
+def reduction_panel(ax, reduction=REDUCTIONS[0], spread=1.3, seed=0, learner="least squares"):
+    """A reduction around a binary learner of LEARNERS on three_blobs: its regions (grey: the
+    signs leave the class undecided) and the training accuracy in the title. Returns that accuracy."""
     X, y = three_blobs(n=150, seed=seed, spread=spread)
+    binary = LEARNERS[learner]()
     if reduction == REDUCTIONS[2]:
-        model = AllPairs(LeastSquaresClassifier()).fit(X, y)
+        model = AllPairs(binary).fit(X, y)
         region_of = model.predict
     else:
-        model = OneVsRest(LeastSquaresClassifier()).fit(X, y)
+        model = OneVsRest(binary).fit(X, y)
         if reduction == REDUCTIONS[1]:
             def region_of(P):
                 positive = model.decision_function(P) > 0
@@ -134,7 +140,7 @@ def reduction_panel(ax, reduction=REDUCTIONS[0], spread=1.3, seed=0):
     accuracy = float(np.mean(model.predict(X) == y))
     draw_regions(ax, region_of, 3, xlim=(-5.5, 5.5), ylim=(-5, 6))
     plot_classes(ax, X, y, model.classes_)
-    ax.set_title(f"{reduction}: training accuracy {accuracy:.1%}", fontsize=12)
+    ax.set_title(f"{reduction}, {learner.split(' (')[0]}:\ntraining accuracy {accuracy:.1%}", fontsize=12)
     return accuracy
 
 

@@ -3,7 +3,13 @@ SGD on the hinge risk, and the cost of a mistake on class 2 (M1-M3, M7, M10, M11
 
 import ipywidgets as widgets
 
-from course_lib.plotting.multiclass import REDUCTIONS, forty_twenty_forty_panels, reduction_panel, sgd_panel
+from course_lib.plotting.multiclass import (
+    LEARNERS,
+    REDUCTIONS,
+    forty_twenty_forty_panels,
+    reduction_panel,
+    sgd_panel,
+)
 from course_lib.widgets.core import Demo, log_slider
 
 LAYOUT = widgets.Layout(width="360px")
@@ -23,17 +29,19 @@ def forty_twenty_forty_demo():
 
 
 def reduction_demo():
-    """Choose the reduction (one-vs-rest with confidences or signs, all pairs) around least
-    squares and the spread of three blobs; grey marks where the signs leave the class undecided."""
+    """Choose the reduction (one-vs-rest with confidences or signs, all pairs), the binary learner
+    and the spread of three blobs; grey marks where the signs leave the class undecided."""
     controls = {
+        "learner": widgets.Dropdown(options=list(LEARNERS), value="least squares", description="learner",
+                                    layout=LAYOUT),
         "reduction": widgets.Dropdown(options=REDUCTIONS, value=REDUCTIONS[1], description="reduction",
                                       layout=LAYOUT),
         "spread": widgets.FloatSlider(value=1.3, min=0.3, max=3.0, step=0.1, description="spread",
                                       continuous_update=False, layout=LAYOUT),
     }
 
-    def draw(ax, reduction, spread):
-        reduction_panel(ax, reduction=reduction, spread=spread)
+    def draw(ax, learner, reduction, spread):
+        reduction_panel(ax, reduction=reduction, spread=spread, learner=learner)
 
     return Demo(draw, controls, width=6, height=5)
 
