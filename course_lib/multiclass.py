@@ -1,8 +1,9 @@
 """Multiclass classification (M1-M8, M12): reductions to binary problems, class-sensitive
 feature maps Psi(x, y), cost matrices Delta(y', y) and the generalised hinge loss.
 
-Labels: the reductions and the learners accept any hashable labels and store them, sorted, in
-`classes_`; inside, a label is its index y in 0..k-1 (the slides' 1..k shifted by one).
+Labels: the reductions and the learners accept labels that np.unique can sort (numbers,
+strings) and store them, sorted, in `classes_`; inside, a label is its index y in 0..k-1 (the
+slides' 1..k shifted by one).
 A cost matrix is indexed `Delta[y_predicted, y_true]`, the slides' Delta(y', y).
 """
 
