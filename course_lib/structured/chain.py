@@ -192,10 +192,13 @@ class ChainModel(StructuredModel):
             return []
         unary, W_pair, lengths = self._stacked_scores(X, w)
         q = self._q()
-        Y = [check_sequence(y, r, q, name=f"Y[{i}]") for i, (y, r) in enumerate(zip(Y, lengths))]
+        for i, (y, r) in enumerate(zip(Y, lengths)):
+            if np.ndim(y) != 1 or len(y) != r:
+                raise ValueError(f"Y[{i}] must be a 1-D sequence of {r} labels (one per letter); "
+                                 f"got shape {np.shape(y)}.")
+        y_all = check_sequence(np.concatenate(Y), int(lengths.sum()), q, name="Y")
         c = lengths.astype(float) if self.normalize else np.ones(len(lengths))
         per_mistake = c / lengths if self.normalize_loss else c
-        y_all = np.concatenate(Y)
         delta = np.repeat(per_mistake, lengths)[:, None] * np.ones(q)
         delta[np.arange(len(y_all)), y_all] = 0.0
         return viterbi_batch(unary + delta, W_pair, lengths=lengths)

@@ -91,12 +91,12 @@ def viterbi(unary, pairwise, return_tables=False):
 
 
 def viterbi_batch(unaries, pairwise, lengths=None):
-    """viterbi(u, pairwise) for every word's unary scores u, vectorised over words of equal length.
+    """viterbi(u, pairwise) for every word's unary scores u, vectorised over the words.
 
     unaries: a list of (r_i, q) arrays, or, with `lengths` given, their concatenation
-    (sum_i r_i, q) (the fast path: no list to validate). Words are grouped by length and each
-    group runs the recursion on a (words, q, q) array at once; results and tie rule are those
-    of `viterbi`. Returns a list of int arrays.
+    (sum_i r_i, q) (the fast path: no list to validate). The recursion runs on all the words
+    at once, position by position; results and tie rule are those of `viterbi`. Returns a
+    list of int arrays.
     """
     if lengths is None:
         if len(unaries) == 0:
@@ -113,32 +113,35 @@ def viterbi_batch(unaries, pairwise, lengths=None):
         return []
     unaries, pairwise = check_chain_scores(unaries, pairwise)
     q = pairwise.shape[0]
-    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
-    out = [None] * lengths.size
-    for length in np.unique(lengths):
-        index = np.flatnonzero(lengths == length)
-        U = unaries[starts[index][:, None] + np.arange(length)]  # (n, r, q)
-        n = U.shape[0]
-        M = np.empty((n, length, q))  # the slides' M, transposed, for each word of the group
-        M[:, 0] = U[:, 0]
-        candidate = np.empty((n, q))
-        for tau in range(1, length):
-            # M[:, tau, s] = max_{s'} (M[:, tau-1, s'] + pairwise[s', s]) + U[:, tau, s], as q
-            # in-place passes over (n, q) arrays (much faster than a reduction over a short axis)
-            best = M[:, tau]
-            np.add(M[:, tau - 1, :1], pairwise[0], out=best)
-            for s_prev in range(1, q):
-                np.add(M[:, tau - 1, s_prev : s_prev + 1], pairwise[s_prev], out=candidate)
-                np.maximum(best, candidate, out=best)
-            best += U[:, tau]
-        # Back-tracking needs I[y_tau, tau] only: recompute that one column of I per word
-        # (argmax_{s'} M[s', tau-1] + pairwise[s', y_tau], smallest s' on ties, as in `viterbi`).
-        Y = np.empty((n, length), dtype=np.int64)
-        Y[:, -1] = np.argmax(M[:, -1], axis=1)
-        for tau in range(length - 1, 0, -1):
-            Y[:, tau - 1] = np.argmax(M[:, tau - 1] + pairwise[:, Y[:, tau]].T, axis=1)
-        for k, i in enumerate(index):
-            out[i] = Y[k]
+    # Words sorted by decreasing length: at position tau the words still running are a prefix.
+    order = np.argsort(-lengths, kind="stable")
+    L = lengths[order]
+    starts = (np.cumsum(lengths) - lengths)[order]
+    running = [int(np.sum(L > tau)) for tau in range(L[0])]
+    M = np.empty((L[0], len(L), q))  # M[tau, k, s]: the slides' M[s, tau] of word order[k]
+    M[0] = unaries[starts]
+    candidate = np.empty((len(L), q))
+    for tau in range(1, L[0]):
+        n = running[tau]
+        previous, best, c = M[tau - 1, :n], M[tau, :n], candidate[:n]
+        # best[:, s] = max_{s'} previous[:, s'] + pairwise[s', s], as q in-place passes over
+        # (n, q) arrays (much faster than a reduction over a short axis)
+        np.add(previous[:, :1], pairwise[0], out=best)
+        for s_prev in range(1, q):
+            np.add(previous[:, s_prev:s_prev + 1], pairwise[s_prev], out=c)
+            np.maximum(best, c, out=best)
+        best += unaries[starts[:n] + tau]
+    # Back-tracking needs I[y_tau, tau] only: recompute that one column of I per word
+    # (argmax_{s'} M[s', tau-1] + pairwise[s', y_tau], smallest s' on ties, as in `viterbi`).
+    Y = np.zeros((len(L), L[0]), dtype=np.int64)
+    words = np.arange(len(L))
+    Y[words, L - 1] = np.argmax(M[L - 1, words], axis=1)
+    for tau in range(L[0] - 1, 0, -1):
+        n = running[tau]
+        Y[:n, tau - 1] = np.argmax(M[tau - 1, :n] + pairwise[:, Y[:n, tau]].T, axis=1)
+    out = [None] * len(L)
+    for k, i in enumerate(order):
+        out[i] = Y[k, : L[k]]
     return out
 
 
