@@ -375,3 +375,21 @@ def test_subgradient_matches_finite_differences(map_name):
             # and the subgradient inequality holds everywhere, kinks included
             v = rng.normal(size=len(w))
             assert loss(v) >= loss(w) + g @ (v - w) - 1e-9
+
+
+def test_reductions_around_the_course_estimators_match_explicit_loops():
+    """One-vs-rest around the kernel SVM and the perceptron equals fitting the k problems by hand."""
+    from course_lib.linear import Perceptron
+    from course_lib.svm import SVM
+
+    X, y = blobs(n=60, k=3)
+    for learner in (SVM(C=0.5, kernel="gaussian", sigma=2.0), Perceptron(eta=0.5, n_epochs=3, seed=1)):
+        ovr = OneVsRest(learner).fit(X, y)
+        by_hand = np.column_stack([
+            type(learner)(**{name: getattr(learner, name) for name in vars(learner)})
+            .fit(X, np.where(y == c, 1.0, -1.0)).decision_function(X)
+            for c in range(3)
+        ])
+        np.testing.assert_allclose(ovr.decision_function(X), by_hand)
+        assert all(vars(e).items() >= vars(learner).items() for e in ovr.estimators_)
+        assert not any(name.endswith("_") for name in vars(learner))  # the original stays unfitted
