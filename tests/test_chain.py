@@ -235,3 +235,21 @@ def test_chain_demo_at_both_ends_of_the_slider():
     for _, C in (options[0], options[-1]):
         demo.set(C=C)
         assert demo.image.value
+
+
+def test_batch_call_validation():
+    model = ChainModel(n_labels=3)
+    w = np.zeros(3 * 4 + 9)
+    with pytest.raises(ValueError, match="same size"):
+        model.batch_inference([np.zeros((2, 4)), np.zeros((2, 5))], w)
+    with pytest.raises(ValueError, match="r >= 1 letters"):
+        model.batch_inference([np.zeros((2, 4)), np.zeros((0, 4))], w)
+    with pytest.raises(ValueError, match=r"Y\[1\] must be a 1-D sequence of 2 labels"):
+        model.batch_loss_augmented_inference([np.zeros((2, 4))] * 2, [[0, 1], [0]], w)
+    with pytest.raises(ValueError, match="outside 0..2"):
+        model.batch_loss_augmented_inference([np.zeros((2, 4))] * 2, [[0, 1], [0, 3]], w)
+    with pytest.raises(ValueError, match="NaN"):
+        model.batch_inference([np.full((2, 4), np.nan)], w)
+    with pytest.raises(ValueError, match=r"q\*n \(no transitions\) = 12"):
+        ChainModel(n_labels=3, transitions=False).inference(np.zeros((2, 4)), w)
+    assert model.batch_inference([], w) == []

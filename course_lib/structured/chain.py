@@ -69,7 +69,8 @@ class ChainModel(StructuredModel):
         w = np.asarray(w, dtype=float)
         size = q * n_features + self._n_pair()
         if w.shape != (size,):
-            raise ValueError(f"w must be a vector of length q*n + q^2 = {size}; got shape {w.shape}.")
+            formula = "q*n + q^2" if self.transitions else "q*n (no transitions)"
+            raise ValueError(f"w must be a vector of length {formula} = {size}; got shape {w.shape}.")
         if not np.all(np.isfinite(w)):
             raise ValueError("w contains NaN or inf.")
         return w
@@ -81,7 +82,7 @@ class ChainModel(StructuredModel):
         n_features = None
         for index, (x, y) in enumerate(zip(X, Y)):
             x = np.asarray(x, dtype=float)
-            if x.ndim != 2 or x.shape[0] < 1:
+            if x.ndim != 2 or x.shape[0] < 1 or x.shape[1] < 1:
                 raise ValueError(f"X[{index}] must be a word of shape (r, n) with r >= 1 letters; "
                                  f"got shape {x.shape}.")
             if n_features is None:
@@ -143,8 +144,8 @@ class ChainModel(StructuredModel):
         """Delta(y, y_hat) = sum_t 1[y_t != y_hat_t] (divided by r if normalize_loss)."""
         y = np.asarray(y)
         y_hat = np.asarray(y_hat)
-        if y.shape != y_hat.shape or y.ndim != 1:
-            raise ValueError(f"y and y_hat must be sequences of the same length; got shapes "
+        if y.shape != y_hat.shape or y.ndim != 1 or y.size == 0:
+            raise ValueError(f"y and y_hat must be sequences of the same length >= 1; got shapes "
                              f"{y.shape} and {y_hat.shape}.")
         mistakes = float(np.sum(y != y_hat))
         return mistakes / len(y) if self.normalize_loss else mistakes
@@ -167,14 +168,18 @@ class ChainModel(StructuredModel):
         lengths = np.array([np.shape(x)[0] if np.ndim(x) == 2 else 0 for x in X])
         if lengths.min() < 1:
             raise ValueError("every word of X must be an (r, n) array with r >= 1 letters.")
+        widths = {np.shape(x)[1] for x in X}
+        if len(widths) > 1:
+            raise ValueError(f"the words of X have different numbers of pixels per letter "
+                             f"{sorted(widths)}: every letter image must have the same size.")
         x_all = self._check_x(np.concatenate(X), name="X")
         W_unary, W_pair = self.unpack(self._check_w(w, x_all.shape[1]))
         return x_all @ W_unary.T, W_pair, lengths
 
     def batch_inference(self, X, w):
-        """[h_w(x) for x in X], with one product for all letters and words of equal length
-        decoded together (`viterbi_batch`). The 1/r of normalize scales a word's whole score,
-        so it does not change the argmax and is left out."""
+        """[h_w(x) for x in X], with one product for all letters and all words decoded together
+        (`viterbi_batch`). The 1/r of normalize scales a word's whole score, so it does not
+        change the argmax and is left out."""
         if len(X) == 0:
             return []
         unary, W_pair, lengths = self._stacked_scores(X, w)
