@@ -64,9 +64,11 @@ def plot_tables(ax_M, ax_I, M, I, y, letters=ALPHABET):
             ax_I.text(tau, s, letters[I[s, tau]], ha="center", va="center", fontsize=8,
                       color=VERMILLION if on_path else GREY, fontweight="bold" if on_path else None)
     ax_I.imshow(np.zeros((q, r)), aspect="auto", cmap="Greys", vmin=0, vmax=1)
-    for ax, name in ((ax_M, "M[s, tau]: best score ending in s"), (ax_I, "I[s, tau]: best previous letter")):
+    titles = ("M[s, tau]: best score ending in s", "I[s, tau]: best previous letter")
+    for ax, name in zip((ax_M, ax_I), titles):
         for tau, s in enumerate(y):
-            ax.add_patch(Rectangle((tau - 0.5, s - 0.5), 1, 1, fill=False, edgecolor=VERMILLION, lw=2.5))
+            ax.add_patch(Rectangle((tau - 0.5, s - 0.5), 1, 1, fill=False, edgecolor=VERMILLION,
+                                   lw=2.5))
         ax.set_xticks(range(r), [str(t + 1) for t in range(r)])
         ax.set_yticks(range(q), list(letters[:q]), fontsize=8)
         ax.set_xlabel("position tau")
@@ -90,7 +92,8 @@ def plot_transitions(ax, W_pair, letters=ALPHABET, colorbar=True):
 
 
 def template_mosaic(W_unary, ncols=13, gap=1, row_gap=5):
-    """The q rows of W_unary as 16 x 8 images in a grid (NaN gaps; row_gap leaves room for labels)."""
+    """The q rows of W_unary as 16 x 8 images in a grid (NaN gaps; row_gap leaves room for
+    labels)."""
     q = len(W_unary)
     nrows = -(-q // ncols)
     height, width = LETTER_SHAPE
@@ -98,7 +101,8 @@ def template_mosaic(W_unary, ncols=13, gap=1, row_gap=5):
     for j, template in enumerate(W_unary):
         row, col = divmod(j, ncols)
         top = row * (height + row_gap) + row_gap
-        mosaic[top: top + height, col * (width + gap): col * (width + gap) + width] = template.reshape(LETTER_SHAPE)
+        left = col * (width + gap)
+        mosaic[top: top + height, left: left + width] = template.reshape(LETTER_SHAPE)
     return mosaic
 
 
@@ -107,13 +111,13 @@ def plot_templates(ax, W_unary, letters=ALPHABET, ncols=13):
     orange where ink raises the score of letter j, purple where it lowers it."""
     limit = np.nanmax(np.abs(W_unary)) or 1.0
     row_gap = 5
-    ax.imshow(template_mosaic(W_unary, ncols, row_gap=row_gap), cmap="PuOr_r", vmin=-limit, vmax=limit,
-              interpolation="nearest")
+    ax.imshow(template_mosaic(W_unary, ncols, row_gap=row_gap), cmap="PuOr_r", vmin=-limit,
+              vmax=limit, interpolation="nearest")
     height, width = LETTER_SHAPE
     for j in range(len(W_unary)):
         row, col = divmod(j, ncols)
-        ax.text(col * (width + 1) + width / 2 - 0.5, row * (height + row_gap) + row_gap - 0.8, letters[j],
-                ha="center", va="bottom", fontsize=10)
+        ax.text(col * (width + 1) + width / 2 - 0.5, row * (height + row_gap) + row_gap - 0.8,
+                letters[j], ha="center", va="bottom", fontsize=10)
     ax.set_xticks([])
     ax.set_yticks([])
     ax.set_title("letter templates W_unary[j] (16 x 8)")
@@ -141,7 +145,7 @@ def plot_chain_graph(ax, x, y):
     ax.set_title("emissions f_e(x_t, y_t) (blue), transitions f_t(y_{t-1}, y_t) (green)")
 
 
-# --- the registered figures of the slides ----------------------------------------------------------
+# --- the registered figures of the slides ---------------------------------------------------
 
 def example_word(index=None):
     """(x, y) of OCR word `index`; by default the first test word (fold other than 1) with at
@@ -190,7 +194,8 @@ def viterbi_tables_figure(index=None, C=None):
 
 @slide_figure("S21_chain_emissions_transitions", slide="Prédiction de séquence")
 def chain_graph_figure(index=None):
-    """The chain of a handwritten word: emissions from letter images, transitions between letters."""
+    """The chain of a handwritten word: emissions from letter images, transitions between
+    letters."""
     x, y = example_word(index)
     fig, ax = new_figure(width=1.1 * len(x) + 1.5, height=3.4)
     plot_chain_graph(ax, x, y)
@@ -199,7 +204,8 @@ def chain_graph_figure(index=None):
 
 @slide_figure("V6_letter_templates", slide="Modélisation pour reconnaissance des mots manuscrits")
 def letter_templates_figure(C=None):
-    """The type-1 weights learned by the chain SSVM on the OCR letters: one 16 x 8 template per letter."""
+    """The type-1 weights learned by the chain SSVM on the OCR letters: one 16 x 8 template per
+    letter."""
     model, w, C = cached_weights(C)
     fig, ax = new_figure(width=11, height=2.8)
     plot_templates(ax, model.unpack(w)[0])
@@ -207,7 +213,8 @@ def letter_templates_figure(C=None):
     return fig
 
 
-@slide_figure("V6_transition_weights", slide="Modélisation pour reconnaissance des mots manuscrits")
+@slide_figure("V6_transition_weights",
+              slide="Modélisation pour reconnaissance des mots manuscrits")
 def transition_weights_figure(C=None):
     """The type-2 weights learned by the chain SSVM on the OCR letters (26 x 26)."""
     model, w, C = cached_weights(C)
@@ -219,7 +226,8 @@ def transition_weights_figure(C=None):
 
 def plot_accuracy_vs_C(ax, models, C=None):
     """Test letter accuracy of the cached chain and per-letter models against C."""
-    ax.semilogx(models["C"], 100 * models["test_accuracy_chain"], "o-", color=BLUE, label="chain (Viterbi)")
+    ax.semilogx(models["C"], 100 * models["test_accuracy_chain"], "o-", color=BLUE,
+                label="chain (Viterbi)")
     ax.semilogx(models["C"], 100 * models["test_accuracy_letters"], "s--", color=VERMILLION,
                 label="each letter alone")
     if C is not None:

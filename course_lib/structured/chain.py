@@ -17,6 +17,8 @@ following letter a. Then <w, Psi(x, y)> = sum_t phi(x, y_t, y_{t-1}) with
 a chain score that `viterbi` maximises.
 """
 
+from importlib import resources
+
 import numpy as np
 
 from course_lib._validation import check_int
@@ -70,7 +72,8 @@ class ChainModel(StructuredModel):
         size = q * n_features + self._n_pair()
         if w.shape != (size,):
             formula = "q*n + q^2" if self.transitions else "q*n (no transitions)"
-            raise ValueError(f"w must be a vector of length {formula} = {size}; got shape {w.shape}.")
+            raise ValueError(f"w must be a vector of length {formula} = {size}; "
+                             f"got shape {w.shape}.")
         if not np.all(np.isfinite(w)):
             raise ValueError("w contains NaN or inf.")
         return w
@@ -112,7 +115,8 @@ class ChainModel(StructuredModel):
         return W_unary, W_pair
 
     def joint_feature(self, x, y):
-        """Psi(x, y) = [sum_t onehot(y_t) x_t^T ; sum_{t>=2} onehot(y_{t-1}) onehot(y_t)^T] (/ r)."""
+        """Psi(x, y) = [sum_t onehot(y_t) x_t^T ; sum_{t>=2} onehot(y_{t-1}) onehot(y_t)^T],
+        divided by r if normalize."""
         x = self._check_x(x)
         q = self._q()
         y = check_sequence(y, x.shape[0], q)
@@ -231,8 +235,6 @@ def load_ocr_chain_models():
     `test_accuracy_letters` (k,) (and on fold 1, `train_accuracy_*`), the objective P(w) reached
     `objective_*` (k,), and the training settings (`normalize`, `normalize_loss`, `learner`,
     `n_epochs`, `seed`, `train_fold`)."""
-    from importlib import resources
-
     path = resources.files("course_lib") / "resources" / OCR_MODELS_FILE
     with path.open("rb") as handle, np.load(handle, allow_pickle=False) as archive:
         models = {name: archive[name] for name in archive.files}
@@ -248,7 +250,8 @@ def chain_model_of(models, transitions=True):
 def fit_hmm(X, Y, n_labels=26, smoothing=1.0):
     """A hidden Markov model of the words, by counting with add-`smoothing` (Laplace):
 
-        p(y_1 = s),   p(y_t = b | y_{t-1} = a),   p(x_t | y_t = s) = prod_i theta_si^x_ti (1 - theta_si)^(1 - x_ti)
+        p(y_1 = s),   p(y_t = b | y_{t-1} = a),
+        p(x_t | y_t = s) = prod_i theta_si^x_ti (1 - theta_si)^(1 - x_ti)
 
     (binary pixels, independent given the letter). Returns a dict of log-probabilities:
     `log_start` (q,), `log_transition` (q, q), `log_theta` and `log_one_minus_theta` (q, n)."""

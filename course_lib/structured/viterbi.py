@@ -35,7 +35,8 @@ def check_chain_scores(unary, pairwise):
     pairwise = np.asarray(pairwise, dtype=float)
     if unary.ndim != 2 or unary.shape[0] < 1 or unary.shape[1] < 1:
         raise ValueError(
-            f"unary must be 2-D (r positions, q labels) with r >= 1 and q >= 1; got shape {unary.shape}."
+            "unary must be 2-D (r positions, q labels) with r >= 1 and q >= 1; "
+            f"got shape {unary.shape}."
         )
     q = unary.shape[1]
     if pairwise.shape != (q, q):
@@ -103,7 +104,8 @@ def viterbi_batch(unaries, pairwise, lengths=None):
             return []
         for i, u in enumerate(unaries):
             if np.ndim(u) != 2 or np.shape(u)[0] < 1:
-                raise ValueError(f"unaries[{i}] must be 2-D (r, q) with r >= 1; got shape {np.shape(u)}.")
+                raise ValueError(f"unaries[{i}] must be 2-D (r, q) with r >= 1; "
+                                 f"got shape {np.shape(u)}.")
         lengths = [np.shape(u)[0] for u in unaries]
         unaries = np.concatenate(unaries)
     lengths = np.asarray(lengths, dtype=np.int64)
