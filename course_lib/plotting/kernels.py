@@ -3,6 +3,7 @@
 the gradient-descent SVM (K19), kernel k-NN (K20) and the Gram matrix (K21)."""
 
 import numpy as np
+from matplotlib.patches import Circle
 
 from course_lib import basis, data, kernels
 from course_lib.kernel_knn import KernelKNN
@@ -149,8 +150,6 @@ def draw_rbf_network(ax=None, K=6, s=0.6):
 
 
 def _circle(centre, radius):
-    from matplotlib.patches import Circle
-
     return Circle(centre, radius, fill=False, color=ORANGE, ls="--", lw=1.5)
 
 
@@ -277,11 +276,12 @@ def draw_loss_criteria(ax=None):
     return fig
 
 
-def draw_hinge_gd(axes, X, r, lam, sigma=1.0, eta=0.02, n_epochs=400, steps=70):
+def draw_hinge_gd(axes, X, r, lam, sigma=1.0, eta=0.02, n_epochs=400, steps=70, free=None):
     """Left: the regions of KernelHingeGD at lambda. Right: every alpha^t along the epochs, and
-    the largest alpha without regularisation (lambda = 0) for comparison."""
+    the largest alpha without regularisation (lambda = 0, fitted here unless `free` is given)."""
     model = KernelHingeGD(sigma=sigma, lam=lam, eta=eta, n_epochs=n_epochs).fit(X, r)
-    free = KernelHingeGD(sigma=sigma, lam=0.0, eta=eta, n_epochs=n_epochs).fit(X, r)
+    if free is None:
+        free = KernelHingeGD(sigma=sigma, lam=0.0, eta=eta, n_epochs=n_epochs).fit(X, r)
     xlim, ylim = grid_limits(X, 0.6)
     plot_decision_regions(axes[0], model.decision_function, xlim, ylim, steps=steps)
     plot_points(axes[0], X, r)

@@ -211,7 +211,7 @@ def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None, le
     pass legend=False: a legend costs a good part of a redraw.)"""
     if xlim is None:
         xlim, ylim = grid_limits(X, 0.6)
-    if svm._kernel_name == "linear":
+    if svm.kernel == "linear":
         ax.fill_between(*_band(svm.w_, svm.w0_, xlim), color=GREY, alpha=0.12, lw=0)
         draw_margin_band(ax, svm.w_, svm.w0_, xlim, ylim, label_margin=True)
     else:

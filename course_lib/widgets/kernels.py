@@ -7,6 +7,7 @@ import ipywidgets as widgets
 from course_lib.plotting.kernels import draw_hinge_gd, draw_kernel_svm, overlapping_data
 from course_lib.plotting.margins import draw_svm, soft_margin_data
 from course_lib.svm import SVM
+from course_lib.svm_gradient import KernelHingeGD
 from course_lib.widgets.core import Demo, log_slider
 
 C_RANGE = (-2, 2)  # C from 10^-2 to 10^2
@@ -58,9 +59,10 @@ def hinge_gd_demo(X=None, r=None, lam=0.1, sigma=1.0, eta=0.02, n_epochs=400):
     decision regions, right the alphas along the epochs beside those of lambda = 0."""
     if X is None:
         X, r = overlapping_data(n=40)
+    free = KernelHingeGD(sigma=sigma, lam=0.0, eta=eta, n_epochs=n_epochs).fit(X, r)  # the lambda = 0 reference
 
     def draw(axes, lam):
-        draw_hinge_gd(axes, X, r, lam=lam, sigma=sigma, eta=eta, n_epochs=n_epochs)
+        draw_hinge_gd(axes, X, r, lam=lam, sigma=sigma, eta=eta, n_epochs=n_epochs, free=free)
 
     control = log_slider("lambda", lam, *LAMBDA_RANGE, step=0.1, continuous_update=False)
     return Demo(draw, {"lam": control}, ncols=2, width=5.5, height=4.8)
