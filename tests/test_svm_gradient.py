@@ -5,6 +5,7 @@ from sklearn.svm import SVC
 
 from course_lib import data, kernels
 from course_lib import svm_gradient as sg
+from course_lib.svm import SVM
 
 
 def brute_error(alpha, w0, X, r, lam, sigma):
@@ -76,6 +77,9 @@ def test_ranking_close_to_a_qp_svm_on_easy_data():
     assert rho > 0.95
     assert np.all(model.predict(X) == r)
     assert np.mean(model.predict(grid) == reference.predict(grid)) > 0.95
+    # and the from-scratch QP solution (course_lib.svm) ranks the points the same way
+    ours = SVM(C=10.0, kernel="gaussian", sigma=sigma).fit(X, r)
+    assert spearmanr(model.decision_function(grid), ours.decision_function(grid)).statistic > 0.95
 
 
 def test_loss_criteria_against_their_formulas():
