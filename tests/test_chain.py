@@ -222,7 +222,7 @@ def test_chain_figures_build():
 
     for make in (figures.handwritten_word_figure, figures.viterbi_tables_figure, figures.chain_graph_figure,
                  figures.letter_templates_figure, figures.transition_weights_figure,
-                 figures.chain_vs_letters_figure):
+                 figures.chain_vs_letters_figure, figures.C_extremes_figure):
         fig = make()
         assert fig.axes
 
