@@ -205,6 +205,9 @@ def draw_kkt(axes=None):
     return fig
 
 
+SLACK_SHOWN = 5e-3  # slacks below this are the solver's tolerance on the margin, not slacks
+
+
 def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None, legend=True):
     """A fitted SVM: regions, h = 0 and h = +-1, support vectors circled, and the slacks
     xi^t = max(0, 1 - r^t h(x^t)) written beside the points that have one. (The live demos
@@ -220,9 +223,9 @@ def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None, le
     circle_support_vectors(ax, X, svm.support_)
     if show_slacks:
         xi = svm.slacks(X, r)
-        inside, wrong = (xi > 1e-6) & (xi <= 1), xi > 1
+        inside, wrong = (xi > SLACK_SHOWN) & (xi <= 1), xi > 1
         ax.scatter(*X[wrong].T, marker="x", s=90, color=PURPLE, zorder=5, label=f"ξ > 1 ({wrong.sum()})")
-        for t in np.flatnonzero(xi > 1e-6):
+        for t in np.flatnonzero(xi > SLACK_SHOWN):
             ax.annotate(f"{xi[t]:.2f}", X[t], xytext=(5, 4), textcoords="offset points", fontsize=8,
                         color=PURPLE if xi[t] > 1 else BLACK)
         ax.text(0.98, 0.02, f"Σ ξ = {xi.sum():.2f}, {inside.sum()} inside the margin",
