@@ -253,3 +253,13 @@ def test_batch_call_validation():
     with pytest.raises(ValueError, match=r"q\*n \(no transitions\) = 12"):
         ChainModel(n_labels=3, transitions=False).inference(np.zeros((2, 4)), w)
     assert model.batch_inference([], w) == []
+
+
+def test_transition_scale_demo_at_both_ends_of_its_sliders():
+    from course_lib.widgets.structured_chain import transition_scale_demo
+
+    demo = transition_scale_demo()
+    top = demo.controls["word"].max
+    for word, scale in ((0, 0.0), (0, 5.0), (top, 0.0), (top, 5.0)):
+        demo.set(word=word, scale=scale)
+        assert demo.image.value

@@ -1,6 +1,8 @@
 """Figures of chapter 11: handwritten words, Viterbi's tables M and I, the HMM-like chain, and the
 learned chain model (letter templates, transition weights)."""
 
+import functools
+
 import numpy as np
 from matplotlib.patches import Circle, Rectangle
 
@@ -282,3 +284,35 @@ def C_extremes_figure(Cs=None):
         axes[2 * row].set_title(f"C = {C:g}: templates (test accuracy "
                                 f"{100 * models['test_accuracy_chain'][index]:.1f} %)")
     return fig
+
+
+@functools.lru_cache(maxsize=1)
+def distinct_test_words(min_length=5):
+    """Indices of the test words (fold other than 1) with at least min_length letters, one per
+    distinct spelling, in file order (cached: the demo reads them at every redraw)."""
+    words, labels, folds = load_ocr_letters()
+    seen, indices = set(), []
+    for i, (x, y, fold) in enumerate(zip(words, labels, folds)):
+        if fold != 1 and len(x) >= min_length and letters_to_string(y) not in seen:
+            seen.add(letters_to_string(y))
+            indices.append(i)
+    return tuple(indices)
+
+
+@functools.lru_cache(maxsize=1)
+def _ocr_letters():
+    return load_ocr_letters()
+
+
+def draw_reading(ax, word=0, scale=1.0, C=None):
+    """Test word number `word` (of `distinct_test_words`) read by Viterbi with the learned
+    transition weights multiplied by `scale`: 0 reads each letter alone, 1 is the chain SSVM."""
+    words, labels, _ = _ocr_letters()
+    index = distinct_test_words()[word]
+    x, y = words[index], labels[index]
+    model, w, C = cached_weights(C)
+    unary, pairwise = model.chain_scores(x, w)
+    y_hat = viterbi(unary, scale * pairwise)
+    right = int(np.sum(y_hat == y))
+    plot_word(ax, x, y, y_hat, title=f"transitions x {scale:g}")
+    ax.set_xlabel(f"{right} of {len(y)} letters right")

@@ -1,10 +1,12 @@
-"""Chapter 11 demo: the C of the chain SSVM on the OCR letters, read from the cached models
-(moving the slider trains nothing: the models at each C were trained by
-tools/train_ocr_chain.py)."""
+"""Chapter 11 demos: the C of the chain SSVM on the OCR letters, and the weight of its
+transitions when reading a word. Both read the cached models (moving a slider trains nothing:
+the models at each C were trained by tools/train_ocr_chain.py)."""
 
 import ipywidgets as widgets
 
-from course_lib.plotting.structured_chain import plot_templates, plot_transitions
+from course_lib.plotting.structured_chain import (
+    distinct_test_words, draw_reading, plot_templates, plot_transitions,
+)
 from course_lib.structured.chain import chain_model_of, load_ocr_chain_models
 from course_lib.widgets.core import Demo
 
@@ -32,3 +34,18 @@ def chain_C_demo(models=None):
         continuous_update=False, layout=widgets.Layout(width="360px"))}
     return Demo(lambda axes, C: draw_chain_model(axes, C, models), controls, ncols=2, width=4.6,
                 height=4.4)
+
+
+def transition_scale_demo(word=3):
+    """Viterbi on a test word with the transition weights scaled from 0 (each letter alone) up
+    to 5 times their learned value."""
+    n_words = len(distinct_test_words())
+    controls = {
+        "word": widgets.IntSlider(value=word, min=0, max=n_words - 1, description="word",
+                                  continuous_update=False, layout=widgets.Layout(width="360px")),
+        "scale": widgets.FloatSlider(value=1.0, min=0.0, max=5.0, step=0.25,
+                                     description="transitions x", continuous_update=False,
+                                     style={"description_width": "initial"},
+                                     layout=widgets.Layout(width="360px")),
+    }
+    return Demo(draw_reading, controls, width=6.0, height=2.4)
