@@ -15,6 +15,25 @@ from course_lib.structured.viterbi import viterbi
 LETTER_SHAPE = (16, 8)  # a letter image: 16 rows, 8 columns of pixels
 
 
+@functools.lru_cache(maxsize=1)
+def _ocr_letters():
+    """load_ocr_letters(), read once (figures and demos call it at every drawing)."""
+    return load_ocr_letters()
+
+
+@functools.lru_cache(maxsize=1)
+def distinct_test_words(min_length=5):
+    """Indices of the test words (fold other than 1) with at least min_length letters, one per
+    distinct spelling, in file order (cached: the demo reads them at every redraw)."""
+    words, labels, folds = _ocr_letters()
+    seen, indices = set(), []
+    for i, (x, y, fold) in enumerate(zip(words, labels, folds)):
+        if fold != 1 and len(x) >= min_length and letters_to_string(y) not in seen:
+            seen.add(letters_to_string(y))
+            indices.append(i)
+    return tuple(indices)
+
+
 def word_image(x, gap=1):
     """The letters of a word (r, 128) side by side as one (16, r*(8+gap)-gap) image, NaN gaps."""
     x = np.asarray(x, dtype=float)
@@ -152,7 +171,7 @@ def plot_chain_graph(ax, x, y):
 def example_word(index=None):
     """(x, y) of OCR word `index`; by default the first test word (fold other than 1) with at
     least 6 letters."""
-    words, labels, folds = load_ocr_letters()
+    words, labels, folds = _ocr_letters()
     test = [i for i in range(len(words)) if folds[i] != 1]
     if index is None:
         index = next(i for i in test if len(words[i]) >= 6)
@@ -239,29 +258,24 @@ def plot_accuracy_vs_C(ax, models, C=None):
     ax.legend(loc="lower right")
 
 
-def words_fixed_by_the_chain(models, C=None, n_words=4, min_length=5):
-    """Test words (distinct ones, first found) that the per-letter model misreads and the chain
-    reads right."""
-    words, labels, folds = load_ocr_letters()
+def words_fixed_by_the_chain(C=None, n_words=4):
+    """The first distinct test words (`distinct_test_words`) that the per-letter model misreads
+    and the chain reads right: a list of (x, y, letters' reading, chain's reading)."""
+    words, labels, _ = _ocr_letters()
     chain, w_chain, _ = cached_weights(C)
     letters, w_letters, _ = cached_weights(C, transitions=False)
-    found, seen = [], set()
-    for x, y, fold in zip(words, labels, folds):
-        if fold == int(models["train_fold"]) or len(x) < min_length or letters_to_string(y) in seen:
-            continue
-        seen.add(letters_to_string(y))
-        y_chain, y_letters = chain.inference(x, w_chain), letters.inference(x, w_letters)
-        if np.array_equal(y_chain, y) and not np.array_equal(y_letters, y):
-            found.append((x, y, y_letters, y_chain))
-            if len(found) == n_words:
-                break
-    return found
+    X = [words[i] for i in distinct_test_words()]
+    Y = [labels[i] for i in distinct_test_words()]
+    found = [(x, y, y_letters, y_chain) for x, y, y_letters, y_chain
+             in zip(X, Y, letters.batch_inference(X, w_letters), chain.batch_inference(X, w_chain))
+             if np.array_equal(y_chain, y) and not np.array_equal(y_letters, y)]
+    return found[:n_words]
 
 
 @slide_figure("V6_chain_vs_letters", slide="Modélisation pour reconnaissance des mots manuscrits")
 def chain_vs_letters_figure(C=None, n_words=4):
     """Test words read letter by letter (left) and by the chain with Viterbi (right)."""
-    found = words_fixed_by_the_chain(load_ocr_chain_models(), C, n_words)
+    found = words_fixed_by_the_chain(C, n_words)
     fig, axes = new_figure(ncols=2, nrows=len(found), width=4.8, height=1.7)
     for row, (x, y, y_letters, y_chain) in enumerate(found):
         plot_word(axes[2 * row], x, y, y_letters, title="each letter alone" if row == 0 else None)
@@ -284,24 +298,6 @@ def C_extremes_figure(Cs=None):
         axes[2 * row].set_title(f"C = {C:g}: templates (test accuracy "
                                 f"{100 * models['test_accuracy_chain'][index]:.1f} %)")
     return fig
-
-
-@functools.lru_cache(maxsize=1)
-def distinct_test_words(min_length=5):
-    """Indices of the test words (fold other than 1) with at least min_length letters, one per
-    distinct spelling, in file order (cached: the demo reads them at every redraw)."""
-    words, labels, folds = load_ocr_letters()
-    seen, indices = set(), []
-    for i, (x, y, fold) in enumerate(zip(words, labels, folds)):
-        if fold != 1 and len(x) >= min_length and letters_to_string(y) not in seen:
-            seen.add(letters_to_string(y))
-            indices.append(i)
-    return tuple(indices)
-
-
-@functools.lru_cache(maxsize=1)
-def _ocr_letters():
-    return load_ocr_letters()
 
 
 def draw_reading(ax, word=0, scale=1.0, C=None):
