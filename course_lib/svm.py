@@ -65,7 +65,12 @@ class SVM:
         X = check_matrix(X, "X")
         r = check_binary_targets(r, X.shape[0], "r")
         K = kernels.gram(X, kernel, **params)
-        result = _solve_hard(K, r, tol, max_iter, kernel) if np.isinf(C) else smo(K, r, C, tol, max_iter)
+        if np.isinf(C):
+            result = _solve_hard(K, r, tol, max_iter, kernel)
+        elif kernel == "linear":
+            result = _solve_linear(K, r, C, tol, max_iter)
+        else:
+            result = smo(K, r, C, tol, max_iter)
         if result.status == "max_iter":
             raise RuntimeError(
                 f"SMO did not reach the tolerance tol={tol:g} within max_iter={result.n_iter} "
@@ -123,6 +128,28 @@ def _check_r(r, X):
     if r.shape != (X.shape[0],) or not np.all(np.isin(r, (-1.0, 1.0))):
         raise ValueError(f"r must be a vector of {X.shape[0]} values in {{-1, +1}}; got {r!r}.")
     return r
+
+
+def _solve_linear(K, r, C, tol, max_iter):
+    """SMO along a path of C values for the linear kernel: C0 = C / 10^m (the first with
+    C0 max_t ||x^t||^2 <= 1), then 10 C0, ..., C, each started from the previous alpha times 10.
+
+    On overlapping data most multipliers sit at the bound C and w grows almost in proportion to C,
+    so the scaled solution is nearly optimal for the next C; started from 0, SMO would need a
+    number of steps growing with C (millions at C = 10^5)."""
+    C_k = C
+    while C_k * np.max(np.diag(K)) > 1.0:
+        C_k /= 10.0
+    result = smo(K, r, C_k, tol, max_iter)
+    n_iter = result.n_iter
+    while C_k < C and result.status == "converged":
+        alpha = result.alpha * 10.0 if C_k * 10.0 <= C else result.alpha * (C / C_k)
+        C_k = min(C_k * 10.0, C)
+        steps = None if max_iter is None else max(max_iter - n_iter, 1)
+        result = smo(K, r, C_k, tol, steps, alpha=np.minimum(alpha, C_k))
+        n_iter += result.n_iter
+    result.n_iter = n_iter
+    return result
 
 
 def _solve_hard(K, r, tol, max_iter, kernel):
