@@ -4,7 +4,12 @@ scatters the points (the PNG render alone), measured in the same run."""
 
 import time
 
-from course_lib.widgets.kernels import hinge_gd_demo, kernel_svm_demo, redraw_times, soft_margin_demo
+from course_lib.widgets.kernels import (
+    hinge_gd_demo,
+    kernel_svm_demo,
+    redraw_times,
+    soft_margin_demo,
+)
 
 SETTINGS = {
     soft_margin_demo: [{"C": c} for c in (0.01, 0.1, 1.0, 10.0, 100.0)],
@@ -24,7 +29,10 @@ def main():
         demo = make()
         built = time.perf_counter() - start
         seconds, ref = redraw_times(demo, settings)
-        print(f"{make.__name__}: built in {built:.3f} s; reference redraw (points only, same size) {ref:.3f} s")
+        print(
+            f"{make.__name__}: built in {built:.3f} s; reference redraw (points only, same size) "
+            f"{ref:.3f} s"
+        )
         for values, t in zip(settings, seconds):
             print(f"  {values}: {t:.3f} s ({t / ref:.1f} x reference)")
         print(f"  worst {max(seconds):.3f} s ({max(seconds) / ref:.1f} x reference)")

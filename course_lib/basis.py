@@ -26,6 +26,7 @@ def square_map(x):
 
 # The slides' catalogue: phi_j(x) for j = 1..K, each returning an (n, K) matrix.
 
+
 def identity_basis(X):
     """phi_j(x) = x_j: the plain linear discriminant."""
     return check_matrix(X, "X").copy()
@@ -39,7 +40,7 @@ def power_basis(X, K):
 
 
 def gaussian_bump_basis(X, centres, c, feature=1):
-    """phi_j(x) = exp(-(x_f - m_j)^2 / c), 1-D bumps on one feature (the slides use x2: feature=1)."""
+    """phi_j(x) = exp(-(x_f - m_j)^2 / c): 1-D bumps on one feature (the slides' x2: feature=1)."""
     X = check_matrix(X, "X")
     c = check_positive(c, "c")
     if not 0 <= feature < X.shape[1]:
@@ -61,7 +62,9 @@ def sign_step_basis(X, thresholds):
     X = check_matrix(X, "X")
     c = np.asarray(thresholds, dtype=float).reshape(-1)
     if c.shape != (X.shape[1],):
-        raise ValueError(f"thresholds needs one value per feature ({X.shape[1]}); got {c.shape[0]}.")
+        raise ValueError(
+            f"thresholds needs one value per feature ({X.shape[1]}); got {c.shape[0]}."
+        )
     return np.sign(X - c)
 
 
@@ -83,7 +86,9 @@ def pick_centres(X, K, seed=0):
     X = check_matrix(X, "X")
     K = check_int(K, "K", minimum=1)
     if K > X.shape[0]:
-        raise ValueError(f"K = {K} centres but X has only {X.shape[0]} points: choose K <= {X.shape[0]}.")
+        raise ValueError(
+            f"K = {K} centres but X has only {X.shape[0]} points: choose K <= {X.shape[0]}."
+        )
     rng = check_random_state(seed)
     return X[rng.choice(X.shape[0], size=K, replace=False)]
 

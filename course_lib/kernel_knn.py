@@ -30,7 +30,9 @@ class KernelKNN:
         X = check_matrix(X, "X")
         y = np.asarray(y).reshape(-1)
         if y.shape[0] != X.shape[0]:
-            raise ValueError(f"y has {y.shape[0]} labels but X has {X.shape[0]} samples: lengths must match.")
+            raise ValueError(
+                f"y has {y.shape[0]} labels but X has {X.shape[0]} samples: lengths must match."
+            )
         k = check_int(self.k, "k", minimum=1)
         if k > X.shape[0]:
             raise ValueError(f"k = {k} neighbours but only {X.shape[0]} training points: lower k.")
@@ -43,7 +45,9 @@ class KernelKNN:
         """Feature-space distances d(x, x^t) from each row of X to each training point."""
         check_fitted(self, "X_")
         X = check_matrix(X, "X", n_features=self.X_.shape[1])
-        return feature_space_distance(X, self.X_, self.kernel, **kernel_params(self.kernel, self.sigma, self.degree))
+        return feature_space_distance(
+            X, self.X_, self.kernel, **kernel_params(self.kernel, self.sigma, self.degree)
+        )
 
     def kneighbors(self, X):
         """(distances, indices) of the k nearest training points, nearest first."""

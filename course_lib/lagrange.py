@@ -97,7 +97,9 @@ def maximise_with_inequality(H=EXAMPLE_H, q=EXAMPLE_Q, a=EXAMPLE_A, b=EXAMPLE_B)
     return x, lam, "active"
 
 
-def kkt_conditions(g_values, lambdas, grad_f_value=None, grad_g_values=None, maximise=True, tol=1e-8):
+def kkt_conditions(
+    g_values, lambdas, grad_f_value=None, grad_g_values=None, maximise=True, tol=1e-8
+):
     """Check the KKT conditions of constraints g_i(x) >= 0 at a candidate point.
 
     g_i(x) >= 0 (primal feasibility), lambda_i >= 0 (dual feasibility),
@@ -110,7 +112,8 @@ def kkt_conditions(g_values, lambdas, grad_f_value=None, grad_g_values=None, max
     lambdas = np.atleast_1d(np.asarray(lambdas, dtype=float))
     if g_values.shape != lambdas.shape:
         raise ValueError(
-            f"g_values and lambdas need one entry per constraint; got {g_values.shape} and {lambdas.shape}."
+            f"g_values and lambdas need one entry per constraint; got {g_values.shape} and "
+            f"{lambdas.shape}."
         )
     report = {
         "primal_feasible": bool(np.all(g_values >= -tol)),
@@ -149,5 +152,7 @@ def svm_kkt_conditions(alpha, r, h, C=np.inf, tol=1e-4):
         "margin": m,
         "violations": violations,
         "balance": balance,
-        "satisfied": bool(not violations.any() and abs(balance) <= tol * scale * max(1, alpha.size)),
+        "satisfied": bool(
+            not violations.any() and abs(balance) <= tol * scale * max(1, alpha.size)
+        ),
     }

@@ -32,7 +32,9 @@ def canonical_form(X, r, w, w0):
     w = _check_w(w, X)
     smallest = float(np.min(r * (X @ w + w0)))
     if smallest <= 0:
-        raise ValueError("(w, w0) does not separate the data (some r h(x) <= 0): no canonical form.")
+        raise ValueError(
+            "(w, w0) does not separate the data (some r h(x) <= 0): no canonical form."
+        )
     return w / smallest, float(w0) / smallest
 
 

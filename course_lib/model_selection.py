@@ -52,7 +52,9 @@ def train_validation_split(X, r, fraction=0.5, seed=0):
     for label in (-1.0, 1.0):
         members = rng.permutation(np.flatnonzero(r == label))
         if members.size < 2:
-            raise ValueError(f"class {label:+.0f} has {members.size} point: it needs 2 to be split.")
+            raise ValueError(
+                f"class {label:+.0f} has {members.size} point: it needs 2 to be split."
+            )
         n_train = min(max(1, int(round(fraction * members.size))), members.size - 1)
         train.extend(members[:n_train])
     train = np.sort(np.array(train))
@@ -97,4 +99,6 @@ def grid_search(X, r, C_values=None, sigma_values=None, seed=0, make_model=gauss
     i, j = np.unravel_index(np.argmin(errors), errors.shape)
     best_C, best_sigma = float(C_values[j]), float(sigma_values[i])
     model = make_model(best_C, best_sigma).fit(X, r)
-    return GridSearchResult(C_values, sigma_values, errors, best_C, best_sigma, model, train, validation)
+    return GridSearchResult(
+        C_values, sigma_values, errors, best_C, best_sigma, model, train, validation
+    )

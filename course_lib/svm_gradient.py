@@ -32,6 +32,7 @@ def kernel_params(kernel, sigma=1.0, degree=2):
 
 # Loss criteria as functions of the margin y r, with y = h(x) and r in {-1, +1} (slides 6.8).
 
+
 def zero_one_loss(margin):
     """1 when the point is misclassified (y r < 0), else 0."""
     return (np.asarray(margin, dtype=float) < 0).astype(float)
@@ -80,8 +81,9 @@ def hinge_gradient(alpha, w0, G, r, lam):
 class KernelHingeGD:
     """Kernel SVM trained by (batch) gradient descent on E_hinge, the slides' update:
 
-    Delta alpha^t = -eta dE/dalpha^t,  alpha^t <- 0 if alpha^t + Delta alpha^t < 0 else alpha^t + Delta alpha^t
-    Delta w0 = -eta dE/dw0,            w0 <- w0 + Delta w0
+    Delta alpha^t = -eta dE/dalpha^t,
+    alpha^t <- 0 if alpha^t + Delta alpha^t < 0, else alpha^t + Delta alpha^t;
+    Delta w0 = -eta dE/dw0,  w0 <- w0 + Delta w0.
     Without regularisation (lam = 0) the alphas of points that stay in the margin grow without
     bound: `alpha_history_` (n_epochs + 1, N) records them, `w0_history_` and `error_history_`
     record w0 and E after each epoch.
@@ -128,7 +130,10 @@ class KernelHingeGD:
         """h(x) = sum_s alpha^s r^s K(x^s, x) + w0."""
         check_fitted(self, "alpha_")
         X = check_matrix(X, "X", n_features=self.X_.shape[1])
-        return kernel_matrix(X, self.X_, self.kernel, **self._params()) @ (self.alpha_ * self.r_) + self.w0_
+        return (
+            kernel_matrix(X, self.X_, self.kernel, **self._params()) @ (self.alpha_ * self.r_)
+            + self.w0_
+        )
 
     def predict(self, X):
         return np.where(self.decision_function(X) >= 0, 1.0, -1.0)

@@ -46,9 +46,11 @@ def test_catalogue_against_loops():
             assert P[t, j] == pytest.approx(X[t, 0] ** j)
             if j < 3:
                 assert basis.radial_basis(X, m, 0.7)[t, j] == pytest.approx(
-                    np.exp(-np.sum((X[t] - m[j]) ** 2) / 0.7))
+                    np.exp(-np.sum((X[t] - m[j]) ** 2) / 0.7)
+                )
                 assert basis.gaussian_bump_basis(X, m[:, 0], 0.7)[t, j] == pytest.approx(
-                    np.exp(-(X[t, 1] - m[j, 0]) ** 2 / 0.7))
+                    np.exp(-((X[t, 1] - m[j, 0]) ** 2) / 0.7)
+                )
     np.testing.assert_array_equal(basis.sign_step_basis(X, [0.0, 1.0]), np.sign(X - [0.0, 1.0]))
 
 

@@ -51,7 +51,7 @@ def test_basis_exercises():
 def test_kernel_exercises():
     assert ex.check_polynomial_kernel((1 * 3 + 2 * -1 + 1) ** 2)
     assert not ex.check_polynomial_kernel(1.0)
-    pairs = [np.hypot(*(a - b)) for i, a in enumerate(ex.SIGMA_X) for b in ex.SIGMA_X[i + 1:]]
+    pairs = [np.hypot(*(a - b)) for i, a in enumerate(ex.SIGMA_X) for b in ex.SIGMA_X[i + 1 :]]
     assert ex.check_sigma_min(min(d for d in pairs if d > 0))
     assert not ex.check_sigma_min(0.0)
     assert ex.check_gamma(4.0) and not ex.check_gamma(2.0)

@@ -20,7 +20,9 @@ def test_linear_kernel_gives_the_euclidean_neighbours_of_sklearn():
 
 
 def brute_gaussian_knn(X, y, q, k, sigma):
-    K = lambda a, b: np.exp(-np.sum((a - b) ** 2) / sigma**2)
+    def K(a, b):
+        return np.exp(-np.sum((a - b) ** 2) / sigma**2)
+
     d = [np.sqrt(K(q, q) + K(x, x) - 2 * K(q, x)) for x in X]
     order = sorted(range(len(X)), key=lambda t: d[t])[:k]
     labels, counts = np.unique(y[order], return_counts=True)

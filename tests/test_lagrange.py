@@ -47,7 +47,9 @@ def test_random_concave_problems_against_a_scan_of_the_line(seed):
 
 
 def test_inequality_active_and_inactive_against_a_grid():
-    grid = np.stack(np.meshgrid(np.linspace(-2, 2, 801), np.linspace(-2, 2, 801)), -1).reshape(-1, 2)
+    grid = np.stack(np.meshgrid(np.linspace(-2, 2, 801), np.linspace(-2, 2, 801)), -1).reshape(
+        -1, 2
+    )
     for a, b, expected in [((1, 1), 1, "active"), ((-1, -1), -1, "inactive")]:
         x, lam, status = lagrange.maximise_with_inequality(a=np.array(a, float), b=b)
         feasible = grid[lagrange.g(grid, np.array(a, float), b) >= 0]

@@ -42,7 +42,8 @@ def test_best_offset_against_a_scan_and_max_margin_against_the_svm():
     best = np.max((S[r > 0].min(axis=0) - S[r < 0].max(axis=0)) / 2)
     u = np.array([np.cos(angles[7]), np.sin(angles[7])])
     assert margins.geometric_margin(X, r, u, margins.best_offset(X, r, u)) == pytest.approx(
-        (S[r > 0, 7].min() - S[r < 0, 7].max()) / 2)
+        (S[r > 0, 7].min() - S[r < 0, 7].max()) / 2
+    )
     svm = SVM(C=np.inf, kernel="linear", tol=1e-6).fit(X, r)
     assert 1 / np.linalg.norm(svm.w_) == pytest.approx(best, rel=1e-3)
 

@@ -58,8 +58,15 @@ def test_grid_search_against_a_hand_loop_with_sklearn():
     C_values, sigma_values = [0.1, 1.0, 10.0], [0.3, 1.0, 3.0]
     result = ms.grid_search(X, r, C_values, sigma_values, seed=2, make_model=sklearn_model)
     train, val = ms.train_validation_split(X, r, seed=2)
-    expected = np.array([[np.mean(sklearn_model(C, s).fit(X[train], r[train]).predict(X[val]) != r[val])
-                          for C in C_values] for s in sigma_values])
+    expected = np.array(
+        [
+            [
+                np.mean(sklearn_model(C, s).fit(X[train], r[train]).predict(X[val]) != r[val])
+                for C in C_values
+            ]
+            for s in sigma_values
+        ]
+    )
     np.testing.assert_allclose(result.errors, expected)
     i, j = np.unravel_index(np.argmin(expected), expected.shape)
     assert (result.best_sigma, result.best_C) == (sigma_values[i], C_values[j])

@@ -13,7 +13,10 @@ def brute_error(alpha, w0, X, r, lam, sigma):
     N = len(r)
     total = 0.0
     for t in range(N):
-        h = sum(alpha[s] * r[s] * np.exp(-np.sum((X[s] - X[t]) ** 2) / sigma**2) for s in range(N)) + w0
+        h = (
+            sum(alpha[s] * r[s] * np.exp(-np.sum((X[s] - X[t]) ** 2) / sigma**2) for s in range(N))
+            + w0
+        )
         if r[t] * h < 1:
             total += 1 - r[t] * h
     return total + lam / 2 * sum(a * a for a in alpha)
@@ -27,15 +30,22 @@ def test_gradient_matches_finite_differences(seed):
     alpha, w0, lam = rng.uniform(0.1, 1.0, 12), rng.normal(0, 0.3), 0.7
     margins = r * (G @ (alpha * r) + w0)
     assert np.min(np.abs(margins - 1)) > 1e-3  # E is differentiable here
-    assert sg.hinge_error(alpha, w0, G, r, lam) == pytest.approx(brute_error(alpha, w0, X, r, lam, 1.0))
+    assert sg.hinge_error(alpha, w0, G, r, lam) == pytest.approx(
+        brute_error(alpha, w0, X, r, lam, 1.0)
+    )
     grad_alpha, grad_w0 = sg.hinge_gradient(alpha, w0, G, r, lam)
     eps = 1e-6
     for s in range(12):
         step = np.zeros(12)
         step[s] = eps
-        numeric = (sg.hinge_error(alpha + step, w0, G, r, lam) - sg.hinge_error(alpha - step, w0, G, r, lam)) / (2 * eps)
+        numeric = (
+            sg.hinge_error(alpha + step, w0, G, r, lam)
+            - sg.hinge_error(alpha - step, w0, G, r, lam)
+        ) / (2 * eps)
         assert grad_alpha[s] == pytest.approx(numeric, abs=1e-6)
-    numeric_w0 = (sg.hinge_error(alpha, w0 + eps, G, r, lam) - sg.hinge_error(alpha, w0 - eps, G, r, lam)) / (2 * eps)
+    numeric_w0 = (
+        sg.hinge_error(alpha, w0 + eps, G, r, lam) - sg.hinge_error(alpha, w0 - eps, G, r, lam)
+    ) / (2 * eps)
     assert grad_w0 == pytest.approx(numeric_w0, abs=1e-6)
 
 

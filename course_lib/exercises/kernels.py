@@ -34,15 +34,26 @@ def check_lagrange(x1, x2, lam):
     if _unanswered(x1, x2, lam):
         return Verdict(False, "Replace the three `...` with x1, x2 and lambda.")
     x, expected_lam = lagrange.solve_lagrange(a=np.array(LAGRANGE_A), b=LAGRANGE_B)
-    why = (f"grad L = 0 gives -2 x1 + lambda = 0, -2 x2 + 2 lambda = 0 and x1 + 2 x2 = 2, so x = lambda (1/2, 1) "
-           f"and 5 lambda / 2 = 2: lambda = {expected_lam:.2f}, x = ({x[0]:.2f}, {x[1]:.2f}).")
+    why = (
+        "grad L = 0 gives -2 x1 + lambda = 0, -2 x2 + 2 lambda = 0 and x1 + 2 x2 = 2, so x = "
+        "lambda (1/2, 1) "
+        f"and 5 lambda / 2 = 2: lambda = {expected_lam:.2f}, x = ({x[0]:.2f}, {x[1]:.2f})."
+    )
     if _close([x1, x2, lam], np.r_[x, expected_lam]):
         return Verdict(True, why)
     if _close([x1, x2], x):
         return Verdict(False, "x is right; lambda comes from -2 x1 + lambda = 0.")
     if _close(x1 + 2 * x2, 2.0):
-        return Verdict(False, "Your point is on the constraint but is not the best one: write dL/dx1 = 0 and dL/dx2 = 0.")
-    return Verdict(False, "Your point is not even on the constraint x1 + 2 x2 = 2. Write the three equations of grad L = 0.")
+        return Verdict(
+            False,
+            "Your point is on the constraint but is not the best one: write dL/dx1 = 0 and dL/dx2 "
+            "= 0.",
+        )
+    return Verdict(
+        False,
+        "Your point is not even on the constraint x1 + 2 x2 = 2. Write the three equations of "
+        "grad L = 0.",
+    )
 
 
 HARD_X = np.array([[-3.0, 0.0], [-1.0, 0.0], [1.0, 0.0], [2.0, 1.0]])
@@ -50,34 +61,56 @@ HARD_R = np.array([-1.0, -1.0, 1.0, 1.0])
 
 
 def check_canonical_scaling(w, w0, X=HARD_X, r=HARD_R, given=((3.0, 1.0), 0.0)):
-    """Exercise [K5]: rescale the separating (w, w0) = `given` so that min_t r^t (w.x^t + w0) = 1."""
+    """Exercise [K5]: rescale the separating (w, w0) = `given` so that min r^t h(x^t) = 1."""
     if _unanswered(w, w0):
         return Verdict(False, "Replace both `...` with your w (two numbers) and w0.")
     expected_w, expected_w0 = margins.canonical_form(X, r, np.array(given[0]), given[1])
-    why = (f"min r h(x) is {np.min(r * (X @ np.array(given[0]) + given[1])):g} for the given (w, w0); dividing by it "
-           f"gives w = {expected_w.tolist()}, w0 = {expected_w0:g}, and the margin rho = 1/||w|| = "
-           f"{1 / np.linalg.norm(expected_w):g}.")
+    why = (
+        f"min r h(x) is {np.min(r * (X @ np.array(given[0]) + given[1])):g} for the given (w, "
+        "w0); dividing by it "
+        f"gives w = {expected_w.tolist()}, w0 = {expected_w0:g}, and the margin rho = 1/||w|| = "
+        f"{1 / np.linalg.norm(expected_w):g}."
+    )
     if _close(np.r_[w, w0], np.r_[expected_w, expected_w0]):
         return Verdict(True, why)
     if margins.same_hyperplane(given[0], given[1], w, w0):
-        return Verdict(False, "Same hyperplane, but not the canonical scale: the closest point must have r h(x) = 1.")
-    return Verdict(False, "That is not the same hyperplane: multiply (w, w0) by one positive number.")
+        return Verdict(
+            False,
+            "Same hyperplane, but not the canonical scale: the closest point must have r h(x) = 1.",
+        )
+    return Verdict(
+        False, "That is not the same hyperplane: multiply (w, w0) by one positive number."
+    )
 
 
 def check_hard_margin(w, w0, support):
-    """Exercise [K8]: the hard-margin SVM on HARD_X, HARD_R (w, w0 and the support vector indices)."""
+    """Exercise [K8]: the hard-margin SVM on HARD_X, HARD_R: w, w0 and the support vectors."""
     if _unanswered(w, w0, support):
-        return Verdict(False, "Replace the `...` with w (two numbers), w0 and the list of support vector indices.")
+        return Verdict(
+            False,
+            "Replace the `...` with w (two numbers), w0 and the list of support vector indices.",
+        )
     expected_w, expected_w0, expected_support = np.array([1.0, 0.0]), 0.0, [1, 2]
-    why = ("The closest points of the two classes are x^1 = (-1, 0) and x^2 = (1, 0): the boundary is halfway, "
-           "x1 = 0, and r h(x) = 1 on both gives w = (1, 0), w0 = 0; only those two have alpha > 0 "
-           "(alpha = 0.5 each: w = sum alpha r x).")
-    ok = _close(np.r_[w, w0], np.r_[expected_w, expected_w0]) and sorted(np.ravel(support).tolist()) == expected_support
+    why = (
+        "The closest points of the two classes are x^1 = (-1, 0) and x^2 = (1, 0): the boundary "
+        "is halfway, "
+        "x1 = 0, and r h(x) = 1 on both gives w = (1, 0), w0 = 0; only those two have alpha > 0 "
+        "(alpha = 0.5 each: w = sum alpha r x)."
+    )
+    ok = (
+        _close(np.r_[w, w0], np.r_[expected_w, expected_w0])
+        and sorted(np.ravel(support).tolist()) == expected_support
+    )
     if ok:
         return Verdict(True, why)
     if _close(np.r_[w, w0], np.r_[expected_w, expected_w0]):
-        return Verdict(False, "w and w0 are right; the support vectors are the points with r h(x) = 1 exactly.")
-    return Verdict(False, "Find the two closest points of opposite classes; the maximal-margin line bisects them.")
+        return Verdict(
+            False, "w and w0 are right; the support vectors are the points with r h(x) = 1 exactly."
+        )
+    return Verdict(
+        False,
+        "Find the two closest points of opposite classes; the maximal-margin line bisects them.",
+    )
 
 
 # Chapter 03 [K9]
@@ -96,13 +129,18 @@ def check_slacks(xi):
     if _unanswered(xi):
         return Verdict(False, "Replace `...` with the four slacks.")
     expected = _soft_slacks()
-    why = (f"xi^t = max(0, 1 - r^t h(x^t)) = {expected.tolist()}: x^0 and x^3 are beyond the margin (xi = 0), "
-           "x^1 is inside the margin on the right side (0 < xi < 1), x^2 is misclassified (xi > 1).")
+    why = (
+        f"xi^t = max(0, 1 - r^t h(x^t)) = {expected.tolist()}: x^0 and x^3 are beyond the margin "
+        "(xi = 0), "
+        "x^1 is inside the margin on the right side (0 < xi < 1), x^2 is misclassified (xi > 1)."
+    )
     if _close(xi, expected):
         return Verdict(True, why)
     if _close(xi, 1.0 - SOFT_R * (SOFT_X @ SOFT_W)):
         return Verdict(False, "Slacks are never negative: xi = max(0, 1 - r h(x)).")
-    return Verdict(False, "Compute r^t h(x^t) for each point first; xi^t is how far it falls short of 1.")
+    return Verdict(
+        False, "Compute r^t h(x^t) for each point first; xi^t is how far it falls short of 1."
+    )
 
 
 def check_primal_objective(value, C=2.0):
@@ -111,18 +149,24 @@ def check_primal_objective(value, C=2.0):
         return Verdict(False, "Replace `...` with your number.")
     xi = _soft_slacks()
     expected = 0.5 * SOFT_W @ SOFT_W + C * xi.sum()
-    why = f"1/2 ||w||^2 = {0.5 * SOFT_W @ SOFT_W:g} and C sum xi = {C:g} x {xi.sum():g}: total {expected:g}."
+    why = (
+        f"1/2 ||w||^2 = {0.5 * SOFT_W @ SOFT_W:g} and C sum xi = {C:g} x {xi.sum():g}: "
+        f"total {expected:g}."
+    )
     if _close(value, expected):
         return Verdict(True, why)
     if _close(value, 0.5 * SOFT_W @ SOFT_W + xi.sum()):
         return Verdict(False, "You forgot to multiply the slacks by C.")
-    return Verdict(False, "Add 1/2 ||w||^2 and C times the sum of the slacks of the previous exercise.")
+    return Verdict(
+        False, "Add 1/2 ||w||^2 and C times the sum of the slacks of the previous exercise."
+    )
 
 
 # Chapter 04 [K10-K12]
 
+
 def check_xor_plane(w, w0):
-    """Exercise [K10]: any plane w.z + w0 = 0 of R^3 separating the slides' z table (r = +1 for z2, z3)."""
+    """Exercise [K10]: any plane w.z + w0 = 0 separating the slides' z table (r = +1: z2, z3)."""
     if _unanswered(w, w0):
         return Verdict(False, "Replace both `...` with your w (three numbers) and w0.")
     Z = np.array([[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 1.0]])
@@ -132,10 +176,17 @@ def check_xor_plane(w, w0):
         return Verdict(False, "w needs three numbers, one per coordinate of z = (x1, x2, x1 x2).")
     h = Z @ w + w0
     if np.all(r * h > 0):
-        return Verdict(True, f"r h(z) = {np.round(r * h, 3).tolist()}: all positive, the plane separates XOR in R^3.")
+        return Verdict(
+            True,
+            f"r h(z) = {np.round(r * h, 3).tolist()}: all positive, the plane separates XOR in "
+            "R^3.",
+        )
     wrong = np.flatnonzero(r * h <= 0) + 1
-    return Verdict(False, f"z_{', z_'.join(map(str, wrong))} on the wrong side (or on the plane). Hint: z3 "
-                          "is 1 only for z4, so a negative weight on z3 can push z4 back.")
+    return Verdict(
+        False,
+        f"z_{', z_'.join(map(str, wrong))} on the wrong side (or on the plane). Hint: z3 "
+        "is 1 only for z4, so a negative weight on z3 can push z4 back.",
+    )
 
 
 def check_rbf_value(value, x=(1.0, 2.0), m=(0.0, 0.0), s=1.0):
@@ -148,14 +199,19 @@ def check_rbf_value(value, x=(1.0, 2.0), m=(0.0, 0.0), s=1.0):
     if _close(value, expected):
         return Verdict(True, why)
     if _close(value, np.exp(-d2 / s**2)):
-        return Verdict(False, "The RBF of the slides divides by 2 s^2, not s^2 (that is the Gaussian kernel's sigma^2).")
+        return Verdict(
+            False,
+            "The RBF of the slides divides by 2 s^2, not s^2 (that is the Gaussian kernel's "
+            "sigma^2).",
+        )
     return Verdict(False, "Compute the squared distance ||x - m||^2 first.")
 
 
 # Chapter 05 [K13-K17, K20-K22]
 
+
 def check_polynomial_kernel(value, x=(1.0, 2.0), y=(3.0, -1.0), q=2):
-    """Exercise [K14]: K(x, y) = (x.y + 1)^q, and phi(x).phi(y) with the explicit map gives the same."""
+    """Exercise [K14]: K(x, y) = (x.y + 1)^q, equal to phi(x).phi(y) with the explicit map."""
     if _unanswered(value):
         return Verdict(False, "Replace `...` with your number.")
     X, Y = np.array([x], float), np.array([y], float)
@@ -163,7 +219,9 @@ def check_polynomial_kernel(value, x=(1.0, 2.0), y=(3.0, -1.0), q=2):
     dot = float(X[0] @ Y[0])
     why = f"x.y = {dot:g}, so (x.y + 1)^{q} = {expected:g}"
     if q == 2:
-        explicit = float((kernels.polynomial_map_degree2(X) @ kernels.polynomial_map_degree2(Y).T)[0, 0])
+        explicit = float(
+            (kernels.polynomial_map_degree2(X) @ kernels.polynomial_map_degree2(Y).T)[0, 0]
+        )
         why += f"; phi(x).phi(y) with the six-term map is {explicit:g} too"
     if _close(value, expected):
         return Verdict(True, why + ".")
@@ -181,8 +239,11 @@ def check_sigma_min(value):
         return Verdict(False, "Replace `...` with your number.")
     expected = sigma_min(SIGMA_X)
     if _close(value, expected):
-        return Verdict(True, f"The duplicated point gives a distance 0, which the rule excludes; the smallest "
-                             f"non-zero distance is {expected:g}, so sigma in {expected:g} x (1, 2, ..., 64).")
+        return Verdict(
+            True,
+            f"The duplicated point gives a distance 0, which the rule excludes; the smallest "
+            f"non-zero distance is {expected:g}, so sigma in {expected:g} x (1, 2, ..., 64).",
+        )
     if _close(value, 0.0):
         return Verdict(False, "Distances of zero (identical points) are excluded by the rule.")
     return Verdict(False, "List the pairwise distances and take the smallest one that is not zero.")
@@ -194,9 +255,16 @@ def check_gamma(gamma, sigma=0.5):
         return Verdict(False, "Replace `...` with your number.")
     expected = 1.0 / sigma**2
     if _close(gamma, expected):
-        return Verdict(True, f"exp(-||x-y||^2 / sigma^2) = exp(-gamma ||x-y||^2) with gamma = 1/sigma^2 = {expected:g}.")
+        return Verdict(
+            True,
+            "exp(-||x-y||^2 / sigma^2) = exp(-gamma ||x-y||^2) with gamma = 1/sigma^2 = "
+            f"{expected:g}.",
+        )
     if _close(gamma, 1.0 / (2 * sigma**2)):
-        return Verdict(False, "That is gamma for exp(-||x-y||^2 / (2 sigma^2)); the slides' kernel has no factor 2.")
+        return Verdict(
+            False,
+            "That is gamma for exp(-||x-y||^2 / (2 sigma^2)); the slides' kernel has no factor 2.",
+        )
     return Verdict(False, "Match exp(-gamma ||x - y||^2) with exp(-||x - y||^2 / sigma^2).")
 
 
@@ -208,14 +276,21 @@ def check_kernel_distance(value, x=(0.0, 0.0), y=(1.0, 1.0), sigma=1.0):
     expected = float(kernels.feature_space_distance(X, Y, "gaussian", sigma=sigma)[0, 0])
     k = float(kernels.gaussian(X, Y, sigma=sigma)[0, 0])
     if _close(value, expected):
-        return Verdict(True, f"K(x, x) = K(y, y) = 1 and K(x, y) = {k:.4f}, so d = sqrt(2 - 2 K(x, y)) = {expected:.4f} "
-                             "(it never exceeds sqrt 2 with this kernel).")
+        return Verdict(
+            True,
+            f"K(x, x) = K(y, y) = 1 and K(x, y) = {k:.4f}, so d = sqrt(2 - 2 K(x, y)) = "
+            f"{expected:.4f} "
+            "(it never exceeds sqrt 2 with this kernel).",
+        )
     if _close(value, expected**2):
         return Verdict(False, "That is d^2: take the square root.")
-    return Verdict(False, "Use d^2 = K(x, x) + K(y, y) - 2 K(x, y); with the Gaussian kernel K(x, x) = 1.")
+    return Verdict(
+        False, "Use d^2 = K(x, x) + K(y, y) - 2 K(x, y); with the Gaussian kernel K(x, x) = 1."
+    )
 
 
 # Chapter 06 [K18-K19]
+
 
 def check_hinge_losses(losses, margins_yr=(-1.0, 0.0, 0.5, 1.0, 2.0)):
     """Exercise [K18]: the hinge loss max(1 - y r, 0) at each margin y r."""
@@ -223,10 +298,15 @@ def check_hinge_losses(losses, margins_yr=(-1.0, 0.0, 0.5, 1.0, 2.0)):
         return Verdict(False, "Replace `...` with one loss per margin.")
     expected = hinge_loss(np.asarray(margins_yr))
     if _close(losses, expected):
-        return Verdict(True, f"max(1 - y r, 0) = {expected.tolist()}: a point with 0 < y r < 1 is well classified "
-                             "but still pays (it is inside the margin).")
+        return Verdict(
+            True,
+            f"max(1 - y r, 0) = {expected.tolist()}: a point with 0 < y r < 1 is well classified "
+            "but still pays (it is inside the margin).",
+        )
     if _close(losses, (np.asarray(margins_yr) < 0).astype(float)):
-        return Verdict(False, "Those are the 0/1 losses; the hinge also charges points inside the margin.")
+        return Verdict(
+            False, "Those are the 0/1 losses; the hinge also charges points inside the margin."
+        )
     return Verdict(False, "The hinge is 1 - y r while y r < 1, and 0 beyond.")
 
 
@@ -235,17 +315,26 @@ GD_R = np.array([-1.0, 1.0, 1.0])
 
 
 def check_first_step(alpha, w0, eta=0.1, lam=1.0, sigma=1.0):
-    """Exercise [K19]: one gradient step of the kernel hinge SVM from alpha = 0, w0 = 0 on GD_X, GD_R."""
+    """Exercise [K19]: one gradient step of the kernel hinge SVM from alpha = 0, w0 = 0."""
     if _unanswered(alpha, w0):
         return Verdict(False, "Replace both `...` with the new alpha (three numbers) and w0.")
     model = KernelHingeGD(sigma=sigma, lam=lam, eta=eta, n_epochs=1).fit(GD_X, GD_R)
     G = kernels.gram(GD_X, "gaussian", sigma=sigma)
     unclipped = eta * GD_R * (G @ GD_R)
-    why = (f"At alpha = 0 every h = 0, so every point is in Y; dE/dalpha^s = -r^s sum_t r^t K(x^s, x^t) and "
-           f"dE/dw0 = -sum r = {-GD_R.sum():g}. The step gives {np.round(unclipped, 4).tolist()}, negative ones "
-           f"clipped to 0: alpha = {np.round(model.alpha_, 4).tolist()}, w0 = {model.w0_:g}.")
+    why = (
+        "At alpha = 0 every h = 0, so every point is in Y; dE/dalpha^s = -r^s sum_t r^t K(x^s, "
+        "x^t) and "
+        f"dE/dw0 = -sum r = {-GD_R.sum():g}. The step gives {np.round(unclipped, 4).tolist()}, "
+        "negative ones "
+        f"clipped to 0: alpha = {np.round(model.alpha_, 4).tolist()}, w0 = {model.w0_:g}."
+    )
     if _close(np.r_[alpha, w0], np.r_[model.alpha_, model.w0_]):
         return Verdict(True, why)
     if _close(alpha, unclipped):
-        return Verdict(False, "Apply the constraint: an alpha that would become negative is set to 0.")
-    return Verdict(False, "Start from h(x^t) = 0 for all t: which points are in Y, and what is each derivative?")
+        return Verdict(
+            False, "Apply the constraint: an alpha that would become negative is set to 0."
+        )
+    return Verdict(
+        False,
+        "Start from h(x^t) = 0 for all t: which points are in Y, and what is each derivative?",
+    )

@@ -11,8 +11,18 @@ from course_lib.model_selection import grid_search
 from course_lib.plotting.margins import draw_svm
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import (
-    BLACK, BLUE, GREEN, GREY, ORANGE, PALETTE, VERMILLION, grid_limits, new_figure,
-    plot_decision_regions, plot_line, plot_points,
+    BLACK,
+    BLUE,
+    GREEN,
+    GREY,
+    ORANGE,
+    PALETTE,
+    VERMILLION,
+    grid_limits,
+    new_figure,
+    plot_decision_regions,
+    plot_line,
+    plot_points,
 )
 from course_lib.svm import SVM
 from course_lib.svm_gradient import LOSS_CRITERIA, KernelDensityClassifier, KernelHingeGD
@@ -38,7 +48,9 @@ def draw_xor_points(ax=None):
     X, r = data.xor()
     plot_points(ax, X, r, size=160)
     for t, x in enumerate(X):
-        ax.annotate(f"$\\mathbf{{x}}_{t + 1}$", x, xytext=(10, 8), textcoords="offset points", fontsize=13)
+        ax.annotate(
+            f"$\\mathbf{{x}}_{t + 1}$", x, xytext=(10, 8), textcoords="offset points", fontsize=13
+        )
     ax.set_xlim(-0.4, 1.5)
     ax.set_ylim(-0.4, 1.5)
     ax.set_aspect("equal")
@@ -48,8 +60,11 @@ def draw_xor_points(ax=None):
     return fig
 
 
-@slide_figure("K10_xor_3d", slide="Fonctions de base",
-              title="XOR after phi(x) = (x1, x2, x1 x2): the hard-margin SVM's plane separates the z")
+@slide_figure(
+    "K10_xor_3d",
+    slide="Fonctions de base",
+    title="XOR after phi(x) = (x1, x2, x1 x2): the hard-margin SVM's plane separates the z",
+)
 def draw_xor_3d(ax=None):
     """XOR after phi(x) = (x1, x2, x1 x2): the hard-margin SVM's plane separates the z."""
     fig = None
@@ -64,8 +79,15 @@ def draw_xor_3d(ax=None):
     ax.plot_surface(z1, z2, -(w[0] * z1 + w[1] * z2 + w0) / w[2], color=GREY, alpha=0.3)
     for label, colour, marker in [(1, BLUE, "o"), (-1, VERMILLION, "s")]:
         m = r == label
-        ax.scatter(*Z[m].T, s=120, color=colour, marker=marker, edgecolor=BLACK, depthshade=False,
-                   label=f"$r={label:+d}$")
+        ax.scatter(
+            *Z[m].T,
+            s=120,
+            color=colour,
+            marker=marker,
+            edgecolor=BLACK,
+            depthshade=False,
+            label=f"$r={label:+d}$",
+        )
     for t, z in enumerate(Z):
         ax.text(*(z + 0.06), f"$\\mathbf{{z}}_{t + 1}$", fontsize=12)
     ax.set_xlabel("$z_1 = x_1$")
@@ -87,7 +109,9 @@ def draw_projection(axes=None):
     x, r = data.one_d_projection()
     for label, colour, marker in [(1, BLUE, "o"), (-1, VERMILLION, "s")]:
         m = r == label
-        axes[0].scatter(x[m, 0], np.zeros(m.sum()), s=70, color=colour, marker=marker, edgecolor=BLACK, zorder=3)
+        axes[0].scatter(
+            x[m, 0], np.zeros(m.sum()), s=70, color=colour, marker=marker, edgecolor=BLACK, zorder=3
+        )
     axes[0].axhline(0, color=GREY, lw=1)
     axes[0].set_yticks([])
     axes[0].set_xlabel("$x$")
@@ -95,7 +119,15 @@ def draw_projection(axes=None):
     Z = basis.square_map(x)
     svm = SVM(C=np.inf, kernel="linear").fit(Z, r)
     plot_points(axes[1], Z, r)
-    plot_line(axes[1], svm.w_, svm.w0_, (-3.3, 3.3), (-0.8, 10), color=BLACK, label="SVM line in $(x, x^2)$")
+    plot_line(
+        axes[1],
+        svm.w_,
+        svm.w0_,
+        (-3.3, 3.3),
+        (-0.8, 10),
+        color=BLACK,
+        label="SVM line in $(x, x^2)$",
+    )
     axes[1].set_xlabel("$z_1 = x$")
     axes[1].set_ylabel("$z_2 = x^2$")
     axes[1].legend(loc="upper center", fontsize=9)
@@ -103,8 +135,11 @@ def draw_projection(axes=None):
     return fig
 
 
-@slide_figure("K12_basis_functions", slide="Problème du XOR",
-              title="The slides' catalogue of basis functions, drawn in 1-D")
+@slide_figure(
+    "K12_basis_functions",
+    slide="Problème du XOR",
+    title="The slides' catalogue of basis functions, drawn in 1-D",
+)
 def draw_basis_catalogue(axes=None):
     """The slides' catalogue of basis functions, drawn in 1-D."""
     fig = None
@@ -128,8 +163,11 @@ def draw_basis_catalogue(axes=None):
     return fig
 
 
-@slide_figure("K12_rbf_network", slide="Fonctions de base",
-              title="RBF network on noisy XOR: K = 6 Gaussian centres, output fitted by least squares")
+@slide_figure(
+    "K12_rbf_network",
+    slide="Fonctions de base",
+    title="RBF network on noisy XOR: K = 6 Gaussian centres, output fitted by least squares",
+)
 def draw_rbf_network(ax=None, K=6, s=0.6):
     """RBF network on noisy XOR: K Gaussian centres, output fitted by least squares."""
     fig, ax = _own_figure(ax, width=6, height=5.5)
@@ -138,14 +176,23 @@ def draw_rbf_network(ax=None, K=6, s=0.6):
     xlim, ylim = grid_limits(X, 0.5)
     plot_decision_regions(ax, net.decision_function, xlim, ylim, steps=80, margins=False)
     plot_points(ax, X, r, size=35)
-    ax.scatter(*net.centres_.T, marker="*", s=380, color=ORANGE, edgecolor=BLACK, zorder=5,
-               label="centres $\\mathbf{m}_i$")
+    ax.scatter(
+        *net.centres_.T,
+        marker="*",
+        s=380,
+        color=ORANGE,
+        edgecolor=BLACK,
+        zorder=5,
+        label="centres $\\mathbf{m}_i$",
+    )
     for m in net.centres_:
         ax.add_patch(_circle(m, s))
     ax.legend(loc="upper left", fontsize=9)
     ax.set_aspect("equal")
     accuracy = np.mean(net.predict(X) == r)
-    ax.set_title(f"RBF network, $K = {K}$, $s = {s}$: training accuracy {accuracy:.2f}", fontsize=12)
+    ax.set_title(
+        f"RBF network, $K = {K}$, $s = {s}$: training accuracy {accuracy:.2f}", fontsize=12
+    )
     return fig
 
 
@@ -153,8 +200,11 @@ def _circle(centre, radius):
     return Circle(centre, radius, fill=False, color=ORANGE, ls="--", lw=1.5)
 
 
-@slide_figure("K13_kernels", slide="SVM à noyau",
-              title="The four kernels K(x, y) for a fixed x (star) as functions of y")
+@slide_figure(
+    "K13_kernels",
+    slide="SVM à noyau",
+    title="The four kernels K(x, y) for a fixed x (star) as functions of y",
+)
 def draw_kernels(axes=None, x=(1.0, 0.5)):
     """The four kernels K(x, y) for a fixed x (star) as functions of y."""
     fig = None
@@ -164,7 +214,12 @@ def draw_kernels(axes=None, x=(1.0, 0.5)):
     yy1, yy2 = np.meshgrid(g, g)
     Y = np.c_[yy1.ravel(), yy2.ravel()]
     x = np.asarray(x, dtype=float).reshape(1, 2)
-    settings = [("linear", {}), ("polynomial", {"degree": 2}), ("gaussian", {"sigma": 1.0}), ("sigmoid", {})]
+    settings = [
+        ("linear", {}),
+        ("polynomial", {"degree": 2}),
+        ("gaussian", {"sigma": 1.0}),
+        ("sigmoid", {}),
+    ]
     for ax, (name, params) in zip(axes, settings):
         values = kernels.kernel_matrix(x, Y, name, **params).reshape(yy1.shape)
         image = ax.contourf(yy1, yy2, values, levels=15, cmap="cividis")
@@ -181,14 +236,18 @@ def fit_kernel_svm(X, r, kernel="gaussian", C=OVERLAP_C, sigma=1.0, degree=2):
     return SVM(C=C, kernel=kernel, sigma=sigma, degree=degree).fit(X, r)
 
 
-def draw_kernel_svm(ax, X, r, kernel="gaussian", C=OVERLAP_C, sigma=1.0, degree=2, steps=80, legend=True):
+def draw_kernel_svm(
+    ax, X, r, kernel="gaussian", C=OVERLAP_C, sigma=1.0, degree=2, steps=80, legend=True
+):
     """Refit the kernel SVM and draw its regions, margins and support vectors."""
     svm = fit_kernel_svm(X, r, kernel, C, sigma, degree)
     draw_svm(ax, svm, X, r, steps=steps, show_slacks=False, legend=legend)
     error = np.mean(svm.predict(X) != r)
     detail = {"gaussian": f", σ = {sigma:.3g}", "polynomial": f", q = {degree}"}.get(kernel, "")
-    ax.set_title(f"{kernel}{detail}, C = {C:.3g}: {len(svm.support_)} SV, "
-                 f"training error {error:.2f}", fontsize=11)
+    ax.set_title(
+        f"{kernel}{detail}, C = {C:.3g}: {len(svm.support_)} SV, training error {error:.2f}",
+        fontsize=11,
+    )
     return svm
 
 
@@ -201,21 +260,39 @@ def _overlap_figure(ax=None, **settings):
 
 OVERLAP_SERIES = {
     "K16_linear_svm": ("Données avec recouplement : SVM linéaire", {"kernel": "linear"}),
-    "K16_polynomial_kernel": ("Données avec recouplement : noyau polynomial", {"kernel": "polynomial", "degree": 3}),
-    "K16_gaussian_kernel": ("Données avec recouplement : noyau gaussien", {"kernel": "gaussian", "sigma": 1.0}),
-    "K16_gaussian_large_sigma": ("Données avec recouplement : noyau gaussien avec grand σ",
-                                 {"kernel": "gaussian", "sigma": 5.0}),
-    "K16_gaussian_small_sigma": ("Données avec recouplement : noyau gaussien avec petit σ",
-                                 {"kernel": "gaussian", "sigma": 0.2}),
+    "K16_polynomial_kernel": (
+        "Données avec recouplement : noyau polynomial",
+        {"kernel": "polynomial", "degree": 3},
+    ),
+    "K16_gaussian_kernel": (
+        "Données avec recouplement : noyau gaussien",
+        {"kernel": "gaussian", "sigma": 1.0},
+    ),
+    "K16_gaussian_large_sigma": (
+        "Données avec recouplement : noyau gaussien avec grand σ",
+        {"kernel": "gaussian", "sigma": 5.0},
+    ),
+    "K16_gaussian_small_sigma": (
+        "Données avec recouplement : noyau gaussien avec petit σ",
+        {"kernel": "gaussian", "sigma": 0.2},
+    ),
 }
 
 for _stem, (_slide, _settings) in OVERLAP_SERIES.items():
-    slide_figure(_stem, slide=_slide, title=f"Overlapping data, C = {OVERLAP_C:g}: " + ", ".join(
-        f"{k} = {v}" for k, v in _settings.items()), **_settings)(_overlap_figure)
+    slide_figure(
+        _stem,
+        slide=_slide,
+        title=f"Overlapping data, C = {OVERLAP_C:g}: "
+        + ", ".join(f"{k} = {v}" for k, v in _settings.items()),
+        **_settings,
+    )(_overlap_figure)
 
 
-@slide_figure("K15_kernel_density", slide="Noyau polynomial",
-              title="Gaussian-kernel SVM beside the all-alpha-equal-one kernel density classifier")
+@slide_figure(
+    "K15_kernel_density",
+    slide="Noyau polynomial",
+    title="Gaussian-kernel SVM beside the all-alpha-equal-one kernel density classifier",
+)
 def draw_kernel_density(axes=None, sigma=1.0):
     """Gaussian-kernel SVM beside the all-alpha-equal-one kernel density classifier."""
     fig = None
@@ -228,14 +305,19 @@ def draw_kernel_density(axes=None, sigma=1.0):
     plot_decision_regions(axes[1], density.decision_function, xlim, ylim, steps=80, margins=False)
     plot_points(axes[1], X, r)
     error = np.mean(density.predict(X) != r)
-    axes[1].set_title(f"$h(\\mathbf{{x}}) = \\sum_t r^t K(\\mathbf{{x}}^t, \\mathbf{{x}})$: "
-                      f"training error {error:.2f}", fontsize=11)
+    axes[1].set_title(
+        f"$h(\\mathbf{{x}}) = \\sum_t r^t K(\\mathbf{{x}}^t, \\mathbf{{x}})$: "
+        f"training error {error:.2f}",
+        fontsize=11,
+    )
     return fig
 
 
 def draw_grid_search(ax, result):
     """Heat map of the validation error over (sigma, C), the chosen pair marked."""
-    image = ax.imshow(result.errors, origin="lower", cmap="cividis", aspect="auto", vmin=0, vmax=0.6)
+    image = ax.imshow(
+        result.errors, origin="lower", cmap="cividis", aspect="auto", vmin=0, vmax=0.6
+    )
     ax.set_xticks(range(len(result.C_values)), [f"{np.log10(c):.0f}" for c in result.C_values])
     ax.set_yticks(range(len(result.sigma_values)), [f"{s:.3f}" for s in result.sigma_values])
     ax.set_xlabel("$\\log_{10} C$")
@@ -243,13 +325,24 @@ def draw_grid_search(ax, result):
     i, j = np.unravel_index(np.argmin(result.errors), result.errors.shape)
     ax.plot(j, i, "*", color=ORANGE, ms=20, markeredgecolor=BLACK)
     for (a, b), e in np.ndenumerate(result.errors):
-        ax.text(b, a, f"{e:.2f}", ha="center", va="center", fontsize=7, color="white" if e < 0.35 else "black")
+        ax.text(
+            b,
+            a,
+            f"{e:.2f}",
+            ha="center",
+            va="center",
+            fontsize=7,
+            color="white" if e < 0.35 else "black",
+        )
     ax.figure.colorbar(image, ax=ax, label="validation error", shrink=0.85)
     ax.set_title(f"best: $C = {result.best_C:g}$, $\\sigma = {result.best_sigma:.3f}$", fontsize=12)
 
 
-@slide_figure("K17_grid_search", slide="Paramètres des SVM",
-              title="Validation error of the Gaussian-kernel SVM over the slides' grid of C and sigma")
+@slide_figure(
+    "K17_grid_search",
+    slide="Paramètres des SVM",
+    title="Validation error of the Gaussian-kernel SVM over the slides' grid of C and sigma",
+)
 def draw_grid_search_figure(ax=None):
     """Validation error of the Gaussian-kernel SVM over the slides' grid of C and sigma."""
     fig, ax = _own_figure(ax, width=8, height=5)
@@ -263,8 +356,12 @@ def draw_loss_criteria(ax=None):
     """The loss criteria as functions of the margin y r: 0/1, quadratic, cross-entropy, hinge."""
     fig, ax = _own_figure(ax, width=6.5, height=4.8)
     m = np.linspace(-2.5, 2.5, 501)
-    styles = {"0/1": dict(color=BLACK, lw=2.5), "quadratic": dict(color=BLUE, ls="--"),
-              "cross-entropy": dict(color=GREEN, ls="-."), "hinge": dict(color=VERMILLION, lw=3)}
+    styles = {
+        "0/1": dict(color=BLACK, lw=2.5),
+        "quadratic": dict(color=BLUE, ls="--"),
+        "cross-entropy": dict(color=GREEN, ls="-."),
+        "hinge": dict(color=VERMILLION, lw=3),
+    }
     for name, loss in LOSS_CRITERIA.items():
         ax.plot(m, loss(m), label=name, **styles[name])
     ax.axvline(1, color=GREY, lw=1, ls=":")
@@ -293,20 +390,36 @@ def draw_hinge_gd(axes, X, r, lam, sigma=1.0, eta=0.02, n_epochs=400, steps=70, 
 
 def draw_alpha_history(ax, model, free=None):
     """alpha^t after each epoch (thin lines), and max alpha at lambda = 0 (dashed) if given."""
-    epochs = np.arange(model.alpha_history_.shape[0])
-    ax.plot(epochs, model.alpha_history_, color=BLUE, lw=0.8, alpha=0.6)
-    ax.plot(epochs, model.alpha_history_.max(axis=1), color=BLUE, lw=2.5, label=f"max α, λ = {model.lam:.3g}")
+    every = max(1, model.alpha_history_.shape[0] // 150)  # about 150 points per curve are plenty
+    epochs = np.arange(model.alpha_history_.shape[0])[::every]
+    ax.plot(epochs, model.alpha_history_[::every], color=BLUE, lw=0.8, alpha=0.6)
+    ax.plot(
+        epochs,
+        model.alpha_history_.max(axis=1)[::every],
+        color=BLUE,
+        lw=2.5,
+        label=f"max α, λ = {model.lam:.3g}",
+    )
     if free is not None:
-        ax.plot(epochs, free.alpha_history_.max(axis=1), color=VERMILLION, ls="--", lw=2.5,
-                label="max α, λ = 0")
+        ax.plot(
+            epochs,
+            free.alpha_history_.max(axis=1)[::every],
+            color=VERMILLION,
+            ls="--",
+            lw=2.5,
+            label="max α, λ = 0",
+        )
     ax.set_xlabel("epoch")
     ax.set_ylabel("$\\alpha^t$")
     ax.legend(loc="upper left", fontsize=9)
     ax.set_title("the $\\alpha^t$ during gradient descent", fontsize=12)
 
 
-@slide_figure("K19_alpha_history", slide="Fonction d'erreur pour descente du gradient",
-              title="Kernel SVM by gradient descent: without lambda the alphas keep growing")
+@slide_figure(
+    "K19_alpha_history",
+    slide="Fonction d'erreur pour descente du gradient",
+    title="Kernel SVM by gradient descent: without lambda the alphas keep growing",
+)
 def draw_alpha_figure(axes=None, lam=1.0):
     """Kernel SVM by gradient descent: without lambda the alphas keep growing."""
     fig = None
@@ -321,14 +434,19 @@ def draw_kernel_knn(ax, X, r, k, kernel="gaussian", sigma=1.0, degree=2, steps=7
     """Regions of k-NN with the feature-space distance of the kernel."""
     model = KernelKNN(k=k, kernel=kernel, sigma=sigma, degree=degree).fit(X, r)
     xlim, ylim = grid_limits(overlapping_data()[0], 0.6)
-    plot_decision_regions(ax, lambda Q: model.predict(Q).astype(float), xlim, ylim, steps=steps, margins=False)
+    plot_decision_regions(
+        ax, lambda Q: model.predict(Q).astype(float), xlim, ylim, steps=steps, margins=False
+    )
     plot_points(ax, X, r)
     ax.set_title(title or f"{k}-NN, {kernel} kernel", fontsize=11)
     return model
 
 
-@slide_figure("K20_kernel_knn", slide="Fonctions noyau et distances",
-              title="k-NN with the Gaussian kernel distance, on all points and on the support vectors only")
+@slide_figure(
+    "K20_kernel_knn",
+    slide="Fonctions noyau et distances",
+    title="k-NN with the Gaussian kernel distance, on all points and on the support vectors only",
+)
 def draw_kernel_knn_figure(axes=None, sigma=1.0, k=3):
     """k-NN with the Gaussian kernel distance, on all points and on the support vectors only."""
     fig = None
@@ -337,8 +455,14 @@ def draw_kernel_knn_figure(axes=None, sigma=1.0, k=3):
     X, r = overlapping_data()
     draw_kernel_knn(axes[0], X, r, k, sigma=sigma, title=f"{k}-NN on all {len(X)} points")
     sv = fit_kernel_svm(X, r, "gaussian", sigma=sigma).support_
-    draw_kernel_knn(axes[1], X[sv], r[sv], 1, sigma=sigma,
-                    title=f"1-NN on the {len(sv)} support vectors (prototypes)")
+    draw_kernel_knn(
+        axes[1],
+        X[sv],
+        r[sv],
+        1,
+        sigma=sigma,
+        title=f"1-NN on the {len(sv)} support vectors (prototypes)",
+    )
     return fig
 
 
@@ -352,7 +476,10 @@ def draw_gram(axes=None, sigma=1.0):
     order = np.random.default_rng(0).permutation(len(X))
     X, r = X[order], r[order]
     by_class = np.argsort(-r, kind="stable")
-    for ax, index, title in [(axes[0], np.arange(len(X)), "in data order"), (axes[1], by_class, "sorted by class")]:
+    for ax, index, title in [
+        (axes[0], np.arange(len(X)), "in data order"),
+        (axes[1], by_class, "sorted by class"),
+    ]:
         G = kernels.gram(X[index], "gaussian", sigma=sigma)
         image = ax.imshow(G, cmap="cividis", vmin=0, vmax=1)
         ax.set_title(f"$G$ {title}", fontsize=12)
@@ -361,6 +488,7 @@ def draw_gram(axes=None, sigma=1.0):
     n_pos = int(np.sum(r > 0))
     for line in (axes[1].axhline, axes[1].axvline):
         line(n_pos - 0.5, color=ORANGE, lw=2)
-    axes[1].figure.colorbar(image, ax=axes[1], label="$K(\\mathbf{x}^t, \\mathbf{x}^s)$", shrink=0.85)
+    axes[1].figure.colorbar(
+        image, ax=axes[1], label="$K(\\mathbf{x}^t, \\mathbf{x}^s)$", shrink=0.85
+    )
     return fig
-

@@ -6,8 +6,18 @@ import numpy as np
 from course_lib import data, lagrange, margins
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import (
-    BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION, grid_limits, new_figure, plot_decision_regions,
-    plot_line, plot_points,
+    BLACK,
+    BLUE,
+    GREEN,
+    GREY,
+    ORANGE,
+    PURPLE,
+    VERMILLION,
+    grid_limits,
+    new_figure,
+    plot_decision_regions,
+    plot_line,
+    plot_points,
 )
 from course_lib.svm import SVM
 
@@ -18,7 +28,7 @@ def separable_data():
 
 
 def soft_margin_data():
-    """The soft-margin set: 40 overlapping points (seeded), small enough to refit per slider move."""
+    """The soft-margin set: 40 overlapping points (seeded), small enough to refit per move."""
     return data.overlapping(n=40, seed=2, spread=0.9)
 
 
@@ -31,21 +41,40 @@ def _own_figure(ax, **size):
 def draw_margin_band(ax, w, w0, xlim, ylim, label_margin=True):
     """The line w.x + w0 = 0 (solid) and the margins w.x + w0 = +-1 (dashed)."""
     plot_line(ax, w, w0, xlim, ylim, color=BLACK, label="$h(\\mathbf{x})=0$")
-    plot_line(ax, w, w0 - 1, xlim, ylim, color=GREY, ls="--", lw=1.8, label="$h(\\mathbf{x})=\\pm 1$")
+    plot_line(
+        ax, w, w0 - 1, xlim, ylim, color=GREY, ls="--", lw=1.8, label="$h(\\mathbf{x})=\\pm 1$"
+    )
     plot_line(ax, w, w0 + 1, xlim, ylim, color=GREY, ls="--", lw=1.8)
     if label_margin:
         rho = 1 / np.linalg.norm(w)
-        ax.text(0.02, 0.02, f"margin ρ = 1/‖w‖ = {rho:.3f}", transform=ax.transAxes,
-                fontsize=11, bbox=dict(facecolor="white", alpha=0.8, edgecolor="none"))
+        ax.text(
+            0.02,
+            0.02,
+            f"margin ρ = 1/‖w‖ = {rho:.3f}",
+            transform=ax.transAxes,
+            fontsize=11,
+            bbox=dict(facecolor="white", alpha=0.8, edgecolor="none"),
+        )
 
 
 def circle_support_vectors(ax, X, index, label="support vectors"):
-    ax.scatter(*X[index].T, s=260, facecolor="none", edgecolor=GREEN, linewidth=2.5, zorder=4,
-               label=f"{label} ({len(index)})")
+    ax.scatter(
+        *X[index].T,
+        s=260,
+        facecolor="none",
+        edgecolor=GREEN,
+        linewidth=2.5,
+        zorder=4,
+        label=f"{label} ({len(index)})",
+    )
 
 
-@slide_figure("K5_geometric_margin", slide="Géométrie des discriminants linéaires",
-              title="Distances r h(x)/||w|| of the points to a separating line; the margin rho is the smallest")
+@slide_figure(
+    "K5_geometric_margin",
+    slide="Géométrie des discriminants linéaires",
+    title="Distances r h(x)/||w|| of the points to a separating line; the margin rho is the "
+    "smallest",
+)
 def draw_distances(ax=None, w=(1.0, 0.6), w0=0.0):
     """Distances r h(x)/||w|| of the points to a separating line; the margin rho is the smallest."""
     fig, ax = _own_figure(ax, width=6, height=5.5)
@@ -60,9 +89,19 @@ def draw_distances(ax=None, w=(1.0, 0.6), w0=0.0):
     closest = np.argmin(dist)
     for t in range(len(X)):
         foot = X[t] - (X[t] @ w + w0) * w / norm**2
-        ax.plot(*np.c_[X[t], foot], color=ORANGE if t == closest else GREY, lw=2.5 if t == closest else 0.8)
-    ax.annotate(f"$\\rho = {dist[closest]:.2f}$", X[closest], xytext=(10, -18), textcoords="offset points",
-                color=ORANGE, fontsize=13)
+        ax.plot(
+            *np.c_[X[t], foot],
+            color=ORANGE if t == closest else GREY,
+            lw=2.5 if t == closest else 0.8,
+        )
+    ax.annotate(
+        f"$\\rho = {dist[closest]:.2f}$",
+        X[closest],
+        xytext=(10, -18),
+        textcoords="offset points",
+        color=ORANGE,
+        fontsize=13,
+    )
     ax.set_title("distances $r^t h(\\mathbf{x}^t)/\\|\\mathbf{w}\\| \\geq \\rho$")
     ax.legend(loc="upper left", fontsize=9)
     ax.set_aspect("equal")
@@ -121,8 +160,11 @@ def draw_maximal_margin(ax=None):
     return fig
 
 
-@slide_figure("K5_margin_maximisation", slide="Maximisation des marges géométriques",
-              title="Constraints r(w.x + w0) >= 1: the margins h = +1 and h = -1 and the width 2/||w||")
+@slide_figure(
+    "K5_margin_maximisation",
+    slide="Maximisation des marges géométriques",
+    title="Constraints r(w.x + w0) >= 1: the margins h = +1 and h = -1 and the width 2/||w||",
+)
 def draw_margin_maximisation(ax=None):
     """Constraints r(w.x + w0) >= 1: the margins h = +1 and h = -1 and the width 2/||w||."""
     fig, ax = _own_figure(ax, width=6, height=5.5)
@@ -134,12 +176,33 @@ def draw_margin_maximisation(ax=None):
     draw_margin_band(ax, w, w0, xlim, ylim, label_margin=False)
     norm = np.linalg.norm(w)
     start = -(w0 + 1) * w / norm**2  # on h = -1
-    ax.annotate("", xy=start + 2 * w / norm**2, xytext=start,
-                arrowprops=dict(arrowstyle="<|-|>", color=ORANGE, lw=2.5))
-    ax.text(*(start + w / norm**2 + [0.1, -0.3]), f"$2/\\|\\mathbf{{w}}\\| = {2 / norm:.2f}$", color=ORANGE)
-    ax.text(0.98, 0.98, "$\\mathbf{w}^\\top\\mathbf{x}+w_0 \\geq +1$", transform=ax.transAxes, ha="right",
-            va="top", color=BLUE)
-    ax.text(0.02, 0.02, "$\\mathbf{w}^\\top\\mathbf{x}+w_0 \\leq -1$", transform=ax.transAxes, color=VERMILLION)
+    ax.annotate(
+        "",
+        xy=start + 2 * w / norm**2,
+        xytext=start,
+        arrowprops=dict(arrowstyle="<|-|>", color=ORANGE, lw=2.5),
+    )
+    ax.text(
+        *(start + w / norm**2 + [0.1, -0.3]),
+        f"$2/\\|\\mathbf{{w}}\\| = {2 / norm:.2f}$",
+        color=ORANGE,
+    )
+    ax.text(
+        0.98,
+        0.98,
+        "$\\mathbf{w}^\\top\\mathbf{x}+w_0 \\geq +1$",
+        transform=ax.transAxes,
+        ha="right",
+        va="top",
+        color=BLUE,
+    )
+    ax.text(
+        0.02,
+        0.02,
+        "$\\mathbf{w}^\\top\\mathbf{x}+w_0 \\leq -1$",
+        transform=ax.transAxes,
+        color=VERMILLION,
+    )
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     ax.set_aspect("equal")
@@ -149,7 +212,7 @@ def draw_margin_maximisation(ax=None):
 
 @slide_figure("K6_lagrange_example", slide="Exemple avec le multiplicateur de Lagrange")
 def draw_lagrange(ax=None, other=(0.05, 0.95)):
-    """Level sets of f = 1 - x1^2 - x2^2, the constraint x1 + x2 = 1, parallel gradients at (0.5, 0.5)."""
+    """Level sets of 1 - x1^2 - x2^2, the line x1 + x2 = 1, parallel gradients at (0.5, 0.5)."""
     fig, ax = _own_figure(ax, width=6, height=5.5)
     xs = np.linspace(-0.6, 1.6, 200)
     xx, yy = np.meshgrid(xs, xs)
@@ -160,12 +223,28 @@ def draw_lagrange(ax=None, other=(0.05, 0.95)):
     x_star, lam = lagrange.solve_lagrange()
     ax.plot(xs, 1 - xs, color=VERMILLION, label="$g(\\mathbf{x}) = x_1 + x_2 - 1 = 0$")
     ax.contour(xx, yy, ff, levels=[lagrange.f(x_star)], colors=BLUE, linewidths=2.5)
-    for point, colour, name in [(x_star, BLUE, "optimum"), (np.asarray(other, float), GREY, "elsewhere")]:
+    for point, colour, name in [
+        (x_star, BLUE, "optimum"),
+        (np.asarray(other, float), GREY, "elsewhere"),
+    ]:
         gf, gg = 0.35 * lagrange.grad_f(point), 0.35 * lagrange.grad_g(point)
-        ax.annotate("", xy=point + gf, xytext=point, arrowprops=dict(arrowstyle="-|>", color=colour, lw=2))
-        ax.annotate("", xy=point + gg, xytext=point, arrowprops=dict(arrowstyle="-|>", color=colour, lw=2, ls="--"))
-    ax.plot(*x_star, "o", color=BLUE, ms=10, zorder=5,
-            label=f"$\\mathbf{{x}}^* = ({x_star[0]:.1f}, {x_star[1]:.1f})$, $\\lambda = {lam:.0f}$")
+        ax.annotate(
+            "", xy=point + gf, xytext=point, arrowprops=dict(arrowstyle="-|>", color=colour, lw=2)
+        )
+        ax.annotate(
+            "",
+            xy=point + gg,
+            xytext=point,
+            arrowprops=dict(arrowstyle="-|>", color=colour, lw=2, ls="--"),
+        )
+    ax.plot(
+        *x_star,
+        "o",
+        color=BLUE,
+        ms=10,
+        zorder=5,
+        label=f"$\\mathbf{{x}}^* = ({x_star[0]:.1f}, {x_star[1]:.1f})$, $\\lambda = {lam:.0f}$",
+    )
     ax.text(*(x_star + [0.12, 0.2]), "$\\nabla g$", color=BLUE)
     ax.text(*(x_star + [-0.45, -0.35]), "$\\nabla f = -\\lambda \\nabla g$", color=BLUE)
     ax.text(other[0] + 0.05, other[1] + 0.3, "not parallel", color=GREY)
@@ -179,10 +258,14 @@ def draw_lagrange(ax=None, other=(0.05, 0.95)):
     return fig
 
 
-@slide_figure("K7_kkt_active_inactive", slide="Multiplicateurs de Lagrange avec inégalités",
-              title="Maximise f subject to g(x) >= 0: an active constraint (lambda > 0) and an inactive one (lambda = 0)")
+@slide_figure(
+    "K7_kkt_active_inactive",
+    slide="Multiplicateurs de Lagrange avec inégalités",
+    title="Maximise f subject to g(x) >= 0: an active constraint (lambda > 0) and an inactive one "
+    "(lambda = 0)",
+)
 def draw_kkt(axes=None):
-    """Maximise f subject to g(x) >= 0: an active constraint (lambda > 0) and an inactive one (lambda = 0)."""
+    """Maximise f s.t. g(x) >= 0: an active (lambda > 0) and an inactive (lambda = 0) constraint."""
     fig = None
     if axes is None:
         fig, axes = new_figure(ncols=2, width=5, height=5)
@@ -191,14 +274,19 @@ def draw_kkt(axes=None):
     grid = np.stack([xx, yy], -1)
     for ax, (a, b) in zip(axes, [((1.0, 1.0), 1.0), ((-1.0, -1.0), -1.0)]):
         a = np.array(a)
-        ax.contour(xx, yy, lagrange.f(grid), levels=np.arange(-3, 1.01, 0.25), cmap="cividis", linewidths=1)
+        ax.contour(
+            xx, yy, lagrange.f(grid), levels=np.arange(-3, 1.01, 0.25), cmap="cividis", linewidths=1
+        )
         ax.contourf(xx, yy, lagrange.g(grid, a, b), levels=[0, np.inf], colors=[GREEN], alpha=0.15)
         ax.plot(xs, (b - a[0] * xs) / a[1], color=VERMILLION)
         x, lam, status = lagrange.maximise_with_inequality(a=a, b=b)
         ax.plot(*x, "o", color=BLUE, ms=10, zorder=5)
-        ax.set_title(f"{status}: $g = {a[0]:+g}x_1 {a[1]:+g}x_2 {-b:+g} \\geq 0$\n"
-                     f"$\\mathbf{{x}}^* = ({x[0]:.2f}, {x[1]:.2f})$, $\\lambda = {lam:.2f}$, "
-                     f"$\\lambda g = {lam * lagrange.g(x, a, b):.2f}$", fontsize=11)
+        ax.set_title(
+            f"{status}: $g = {a[0]:+g}x_1 {a[1]:+g}x_2 {-b:+g} \\geq 0$\n"
+            f"$\\mathbf{{x}}^* = ({x[0]:.2f}, {x[1]:.2f})$, $\\lambda = {lam:.2f}$, "
+            f"$\\lambda g = {lam * lagrange.g(x, a, b):.2f}$",
+            fontsize=11,
+        )
         ax.set_aspect("equal")
         ax.set_xlim(-1.2, 1.6)
         ax.set_ylim(-1.2, 1.6)
@@ -224,13 +312,27 @@ def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None, le
     if show_slacks:
         xi = svm.slacks(X, r)
         inside, wrong = (xi > SLACK_SHOWN) & (xi <= 1), xi > 1
-        ax.scatter(*X[wrong].T, marker="x", s=90, color=PURPLE, zorder=5, label=f"ξ > 1 ({wrong.sum()})")
+        ax.scatter(
+            *X[wrong].T, marker="x", s=90, color=PURPLE, zorder=5, label=f"ξ > 1 ({wrong.sum()})"
+        )
         for t in np.flatnonzero(xi > SLACK_SHOWN):
-            ax.annotate(f"{xi[t]:.2f}", X[t], xytext=(5, 4), textcoords="offset points", fontsize=8,
-                        color=PURPLE if xi[t] > 1 else BLACK)
-        ax.text(0.98, 0.02, f"Σ ξ = {xi.sum():.2f}, {inside.sum()} inside the margin",
-                transform=ax.transAxes, ha="right", fontsize=10,
-                bbox=dict(facecolor="white", alpha=0.8, edgecolor="none"))
+            ax.annotate(
+                f"{xi[t]:.2f}",
+                X[t],
+                xytext=(5, 4),
+                textcoords="offset points",
+                fontsize=8,
+                color=PURPLE if xi[t] > 1 else BLACK,
+            )
+        ax.text(
+            0.98,
+            0.02,
+            f"Σ ξ = {xi.sum():.2f}, {inside.sum()} inside the margin",
+            transform=ax.transAxes,
+            ha="right",
+            fontsize=10,
+            bbox=dict(facecolor="white", alpha=0.8, edgecolor="none"),
+        )
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     if legend:
@@ -239,14 +341,20 @@ def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None, le
 
 @slide_figure("K8_support_vectors", slide="Illustration des vecteurs de support")
 def draw_support_vectors(ax=None):
-    """Hard-margin SVM: the support vectors (alpha > 0) lie on the margins, they alone define w and w0."""
+    """Hard-margin SVM: the support vectors (alpha > 0) lie on the margins and define w, w0."""
     fig, ax = _own_figure(ax, width=6, height=5.5)
     X, r = separable_data()
     svm = SVM(C=np.inf, kernel="linear").fit(X, r)
     draw_svm(ax, svm, X, r, show_slacks=False)
     for t in svm.support_:
-        ax.annotate(f"$\\alpha={svm.alpha_[t]:.2f}$", X[t], xytext=(8, -14), textcoords="offset points",
-                    fontsize=9, color=GREEN)
+        ax.annotate(
+            f"$\\alpha={svm.alpha_[t]:.2f}$",
+            X[t],
+            xytext=(8, -14),
+            textcoords="offset points",
+            fontsize=9,
+            color=GREEN,
+        )
     ax.set_aspect("equal")
     ax.set_title(f"support vectors: {len(svm.support_)} of {len(X)} points have $\\alpha^t > 0$")
     return fig
@@ -254,7 +362,7 @@ def draw_support_vectors(ax=None):
 
 @slide_figure("K9_soft_margin", slide="Marges douces")
 def draw_soft_margin(ax=None, C=1.0):
-    """Soft margin on overlapping data: slacks xi (0 < xi < 1 inside the margin, xi > 1 misclassified)."""
+    """Soft margin on overlapping data: 0 < xi < 1 inside the margin, xi > 1 misclassified."""
     fig, ax = _own_figure(ax, width=6.5, height=5.5)
     X, r = soft_margin_data()
     draw_svm(ax, SVM(C=C, kernel="linear").fit(X, r), X, r)

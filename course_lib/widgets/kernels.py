@@ -20,8 +20,10 @@ def draw_soft_margin_panel(ax, C, X, r):
     """Refit the linear soft-margin SVM at C and draw margins, support vectors and slacks."""
     svm = SVM(C=C, kernel="linear").fit(X, r)
     draw_svm(ax, svm, X, r, legend=False)
-    ax.set_title(f"C = {C:.3g}: {len(svm.support_)} support vectors, ‖w‖ = {(svm.w_ @ svm.w_) ** 0.5:.2f}",
-                 fontsize=12)
+    ax.set_title(
+        f"C = {C:.3g}: {len(svm.support_)} support vectors, ‖w‖ = {(svm.w_ @ svm.w_) ** 0.5:.2f}",
+        fontsize=12,
+    )
 
 
 def soft_margin_demo(X=None, r=None, C=1.0):
@@ -42,15 +44,22 @@ def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=
     if X is None:
         X, r = overlapping_data()
     controls = {
-        "kernel": widgets.Dropdown(options=["linear", "polynomial", "gaussian", "sigmoid"], value=kernel,
-                                   description="kernel"),
+        "kernel": widgets.Dropdown(
+            options=["linear", "polynomial", "gaussian", "sigmoid"],
+            value=kernel,
+            description="kernel",
+        ),
         "C": log_slider("C", C, *C_RANGE, step=0.1, continuous_update=False),
         "sigma": log_slider("sigma", sigma, *SIGMA_RANGE, step=0.05, continuous_update=False),
-        "degree": widgets.IntSlider(value=degree, min=1, max=4, description="degree", continuous_update=False),
+        "degree": widgets.IntSlider(
+            value=degree, min=1, max=4, description="degree", continuous_update=False
+        ),
     }
 
     def draw(ax, kernel, C, sigma, degree):
-        draw_kernel_svm(ax, X, r, kernel=kernel, C=C, sigma=sigma, degree=degree, steps=steps, legend=False)
+        draw_kernel_svm(
+            ax, X, r, kernel=kernel, C=C, sigma=sigma, degree=degree, steps=steps, legend=False
+        )
 
     return Demo(draw, controls, width=6.5, height=5.5)
 
@@ -60,7 +69,9 @@ def hinge_gd_demo(X=None, r=None, lam=0.1, sigma=1.0, eta=0.02, n_epochs=400):
     decision regions, right the alphas along the epochs beside those of lambda = 0."""
     if X is None:
         X, r = overlapping_data(n=40)
-    free = KernelHingeGD(sigma=sigma, lam=0.0, eta=eta, n_epochs=n_epochs).fit(X, r)  # the lambda = 0 reference
+    free = KernelHingeGD(sigma=sigma, lam=0.0, eta=eta, n_epochs=n_epochs).fit(
+        X, r
+    )  # the lambda = 0 reference
 
     def draw(axes, lam):
         draw_hinge_gd(axes, X, r, lam=lam, sigma=sigma, eta=eta, n_epochs=n_epochs, free=free)
@@ -85,5 +96,7 @@ def redraw_times(demo, settings, X=None, r=None):
             plot_points(a, X, r)
             a.set_title(f"reference {C:.3g}")
 
-    reference = Demo(draw, {"C": log_slider("C", 1.0, -2, 2)}, ncols=ncols, width=width / ncols, height=height)
+    reference = Demo(
+        draw, {"C": log_slider("C", 1.0, -2, 2)}, ncols=ncols, width=width / ncols, height=height
+    )
     return seconds, min(reference.set(C=c) for c in (0.5, 2.0, 8.0))
