@@ -51,7 +51,13 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
     else:
         alpha = np.array(alpha, dtype=float)
         E = r - K @ (alpha * r)
-    diag = np.diag(K).copy()
+    # 1 / (K_ii + K_jj - 2 K_ij) = 1 / ||phi(x^i) - phi(x^j)||^2: the inverse curvature of L_d
+    # along each pair direction (kept >= TAU for non-PSD kernels and duplicate points)
+    inverse_curvature = K * -2.0
+    inverse_curvature += np.diag(K)[:, None]
+    inverse_curvature += np.diag(K)[None, :]
+    np.maximum(inverse_curvature, TAU, out=inverse_curvature)
+    np.divide(1.0, inverse_curvature, out=inverse_curvature)
     # membership of I_up / I_low as additive masks: 0 inside, -inf / +inf outside
     positive = (r > 0).tolist()
     alpha_list = alpha.tolist()
@@ -59,7 +65,7 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
     outside_low = np.zeros(n)
     for k in range(n):
         _update_sets(k, alpha_list[k], positive[k], C, outside_up, outside_low)
-    E_up, E_low, b, curvature = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    E_up, E_low, b = np.empty(n), np.empty(n), np.empty(n)
     alpha_sum = float(alpha.sum())
     gap = np.inf
     status = "max_iter"
@@ -77,17 +83,12 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
             status = "converged"
             break
         # j: among I_low with E^j < E^i, the largest gain b^2 / (K_ii + K_jj - 2 K_ij) (WSS 3)
-        K_i = K[i]
-        np.add(diag, diag[i], out=curvature)
-        curvature -= K_i
-        curvature -= K_i
-        np.maximum(curvature, TAU, out=curvature)
         np.maximum(b, 0.0, out=b)
         np.multiply(b, b, out=E_low)
-        E_low /= curvature
+        E_low *= inverse_curvature[i]
         j = int(E_low.argmax())
         # the step tau > 0 maximising L_d along (r^i, -r^j), clipped to the box
-        tau = float(b[j] / curvature[j])
+        tau = float(b[j] * inverse_curvature[i, j])
         a_i, a_j = alpha_list[i], alpha_list[j]
         room_i = C - a_i if positive[i] else a_i
         room_j = a_j if positive[j] else C - a_j
@@ -102,7 +103,7 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
             a_j = a_j - tau if positive[j] else a_j + tau
         alpha_list[i], alpha_list[j] = a_i, a_j
         # E^t -= tau (K(x^i, x^t) - K(x^j, x^t)) for every t
-        np.subtract(K_i, K[j], out=b)
+        np.subtract(K[i], K[j], out=b)
         b *= tau
         E -= b
         _update_sets(i, a_i, positive[i], C, outside_up, outside_low)
