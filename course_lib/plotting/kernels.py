@@ -210,7 +210,7 @@ def draw_kernels(axes=None, x=(1.0, 0.5)):
     fig = None
     if axes is None:
         fig, axes = new_figure(ncols=4, width=3.8, height=3.6)
-    g = np.linspace(-2, 2, 80)
+    g = np.linspace(-2, 2, 100)
     yy1, yy2 = np.meshgrid(g, g)
     Y = np.c_[yy1.ravel(), yy2.ravel()]
     x = np.asarray(x, dtype=float).reshape(1, 2)
@@ -222,7 +222,7 @@ def draw_kernels(axes=None, x=(1.0, 0.5)):
     ]
     for ax, (name, params) in zip(axes, settings):
         values = kernels.kernel_matrix(x, Y, name, **params).reshape(yy1.shape)
-        image = ax.contourf(yy1, yy2, values, levels=15, cmap="cividis")
+        image = ax.imshow(values, origin="lower", extent=(-2, 2, -2, 2), cmap="cividis")
         ax.plot(*x[0], "*", color=ORANGE, ms=16, markeredgecolor=BLACK)
         detail = ", ".join(f"{k} = {v}" for k, v in params.items())
         ax.set_title(f"{name}" + (f" ({detail})" if detail else ""), fontsize=11)
