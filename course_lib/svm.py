@@ -32,8 +32,15 @@ class SVM:
     "sigmoid"), sigma (Gaussian width), degree (polynomial order q), tol (KKT tolerance of SMO),
     max_iter (SMO steps; None: max(10^7, 100 N)).
 
-    Learned: alpha_ (one per training point), support_ (indices with alpha > 0), w0_, w_ (linear
-    kernel only), dual_objective_ (L_d at the solution), n_iter_, X_fit_, r_fit_.
+    Learned: alpha_ (one per training point, zeros included), support_ (indices with alpha > 0:
+    SMO sets a multiplier that reaches a bound exactly to 0 or C), w0_, w_ (linear kernel only),
+    dual_objective_ (L_d at the solution), n_iter_ (SMO steps), X_fit_, r_fit_.
+
+    w0 as on the slides: the mean of r^t - sum_s alpha^s r^s K(x^s, x^t) over the support vectors
+    on the margin (0 < alpha^t < C, where r^t h(x^t) = 1 exactly; with C = np.inf these are all the
+    support vectors, the slides' set M). When every support vector is at the bound C, w0 is not
+    determined by an equation; then it is the midpoint of the interval the KKT conditions allow,
+    as libsvm does (see course_lib.smo.bias).
     """
 
     def __init__(self, C=1.0, kernel="linear", sigma=1.0, degree=2, tol=1e-3, max_iter=None):
@@ -145,7 +152,10 @@ def _solve_linear(K, r, C, tol, max_iter):
     while C_k < C and result.status == "converged":
         alpha = result.alpha * 10.0 if C_k * 10.0 <= C else result.alpha * (C / C_k)
         C_k = min(C_k * 10.0, C)
-        steps = None if max_iter is None else max(max_iter - n_iter, 1)
+        steps = None if max_iter is None else max_iter - n_iter
+        if steps == 0:
+            result.status = "max_iter"
+            break
         result = smo(K, r, C_k, tol, steps, alpha=np.minimum(alpha, C_k))
         n_iter += result.n_iter
     result.n_iter = n_iter

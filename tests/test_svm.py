@@ -106,9 +106,12 @@ def test_two_points_solved_by_hand():
         assert model.dual_objective_ == pytest.approx(0.25, rel=1e-12)
         np.testing.assert_allclose(model.decision_function(X), [1.0, -1.0], rtol=1e-12)
     # Soft margin with C < 1/4: both multipliers stop at C, w = C d.
+    # No margin support vector: w0 is the midpoint of the KKT interval [E^2, E^1] = [-0.8, 0.4],
+    # with E^t = r^t - w^T x^t, w^T x1 = 0.6 and w^T x2 = -0.2.
     model = SVM(C=0.1).fit(X, r)
     np.testing.assert_allclose(model.alpha_, [0.1, 0.1], rtol=1e-12)
     np.testing.assert_allclose(model.w_, [0.2, 0.2], rtol=1e-12)
+    assert model.w0_ == pytest.approx(-0.2, abs=1e-12)
     np.testing.assert_allclose(model.slacks(X, r), 1 - r * model.decision_function(X))
 
 
@@ -149,6 +152,22 @@ def test_separability_check_brackets_the_distance_between_the_hulls():
     X, r = data.xor()
     assert not separable(kernels.gram(X), r)[0]
     assert separable(kernels.gram(X, "polynomial", degree=2), r)[0]
+
+
+def test_hard_margin_refuses_a_point_given_both_labels_even_with_the_gaussian_kernel():
+    X, r = data.overlapping(30, seed=2)
+    X, r = np.vstack([X, X[:1]]), np.r_[r, -r[:1]]
+    with pytest.raises(ValueError, match="gaussian kernel.*finite C"):
+        SVM(C=np.inf, kernel="gaussian").fit(X, r)
+    SVM(C=10.0, kernel="gaussian").fit(X, r)  # the soft margin is fine
+
+
+def test_max_iter_stops_smo_with_a_clear_error():
+    X, r = data.overlapping(60, seed=0)
+    with pytest.raises(RuntimeError, match="max_iter"):
+        SVM(C=10.0, kernel="gaussian", max_iter=3).fit(X, r)
+    with pytest.raises(RuntimeError, match="max_iter"):
+        SVM(C=1e4, max_iter=50).fit(X, r)
 
 
 def test_hard_margin_with_a_kernel_that_separates():
