@@ -9,6 +9,7 @@ skip would hide the browser tests, so they fail instead.
 """
 
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -72,11 +73,13 @@ def chromium():
 
 @pytest.fixture(scope="session")
 def browser(chromium, tmp_path_factory):
-    """One headless Chromium with a fresh profile for the whole session."""
+    """One headless Chromium with a fresh profile for the whole session, offline: requests to
+    anything but the local servers are refused, so the pages must work without a network."""
     context = chromium.chromium.launch_persistent_context(
         str(tmp_path_factory.mktemp("chromium-profile")), executable_path=str(CHROMIUM),
         headless=True, args=CHROMIUM_ARGS, viewport={"width": 1400, "height": 1000},
     )
+    context.route(re.compile(r"^(?!https?://127\.0\.0\.1[:/]|data:|blob:)"), lambda route: route.abort())
     context.set_default_timeout(PAGE_TIMEOUT_MS)
     context.set_default_navigation_timeout(PAGE_TIMEOUT_MS)
     yield context
@@ -86,6 +89,13 @@ def browser(chromium, tmp_path_factory):
 @pytest.fixture(scope="session")
 def lab(browser, served_root, tmp_path_factory):
     server = servers.start_lab(served_root, tmp_path_factory.mktemp("lab-home"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def voila(browser, served_root, tmp_path_factory):
+    server = servers.start_voila(served_root, tmp_path_factory.mktemp("voila-home"))
     yield server
     server.stop()
 

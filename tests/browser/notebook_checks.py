@@ -79,25 +79,34 @@ def wait_until_settled(page, timeout, quiet=1.0):
     return False
 
 
-def run_all(page, timeout=RUN_TIMEOUT):
-    """Run every cell from the Run menu and wait until all have run."""
-    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).first.click()
-    page.locator("li[data-command='runmenu:run-all']").click()
-    # Let the first cell get queued before looking for the end of the run.
-    _wait(lambda: any(re.search(r"\[(\*|\d+)\]", p) for p in code_prompts(page)), 10)
+def run_all(page, timeout=RUN_TIMEOUT, attempts=3):
+    """Run every cell from the Run menu and wait until all have run.
+
+    Lab sometimes ignores a Run All sent soon after its kernel starts (no cell gets queued,
+    nothing runs, no error): then it is sent again, up to `attempts` times in all.
+    """
+    started = lambda: any(re.search(r"\[(\*|\d+)\]", p) for p in code_prompts(page))  # noqa: E731
+    for _ in range(attempts):
+        page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).first.click()
+        page.locator("li[data-command='runmenu:run-all']").click()
+        if _wait(started, 10):
+            break
+        wait_until_settled(page, KERNEL_TIMEOUT)
     if not wait_until_settled(page, timeout):
         return [f"cells were still running after {timeout} s: prompts {code_prompts(page)}"]
     return []
 
 
-def output_problems(page):
-    """Error outputs, code cells that never ran, widgets that failed to render or show as text."""
-    problems = []
+def cells_not_run(page):
     prompts = code_prompts(page)
     not_run = [i for i, p in enumerate(prompts, 1) if not re.search(r"\[\d+\]", p)]
-    if not_run:
-        problems.append(f"code cells {not_run} (of {len(prompts)}) did not run")
-    outputs = page.locator(f"{PANEL} .jp-OutputArea-output").evaluate_all(
+    return [f"code cells {not_run} (of {len(prompts)}) did not run"] if not_run else []
+
+
+def output_problems(page, root=PANEL):
+    """Error outputs, widgets that failed to render or are shown as their text repr."""
+    problems = []
+    outputs = page.locator(f"{root} .jp-OutputArea-output").evaluate_all(
         "els => els.map(e => [e.dataset.mimeType || '', e.innerText])")
     for mime, text in outputs:
         if mime == "application/vnd.jupyter.stderr" and ERROR_LINE.search(text):
@@ -110,10 +119,10 @@ def output_problems(page):
     return problems
 
 
-def demo_problems(page):
+def demo_problems(page, root=PANEL):
     """Every Demo shows its figure: a `.course-figure` image with a source and a size."""
     problems = []
-    states = page.locator(f"{PANEL} .course-demo").evaluate_all("""els => els.map(d => {
+    states = page.locator(f"{root} .course-demo").evaluate_all("""els => els.map(d => {
         const img = d.querySelector('img.course-figure');
         return img ? [img.getAttribute('src') || '', img.naturalWidth] : null; })""")
     for number, state in enumerate(states, 1):
@@ -130,8 +139,14 @@ def _demo_state(demo):
     return demo.evaluate("""d => {
         const img = d.querySelector('img.course-figure');
         const status = d.querySelector('.course-status');
-        return {src: img ? img.getAttribute('src') : null,
+        return {src: img ? img.getAttribute('src') : null, status: status ? status.innerText : null,
                 error: d.querySelector('.course-demo-error') ? status.innerText : null}; }""")
+
+
+def _changed(demo, old):
+    """A predicate: has the Demo redrawn (new figure or status line) or failed since `old`?"""
+    return lambda: (lambda s: s["src"] != old["src"] or s["status"] != old["status"] or s["error"])(
+        _demo_state(demo))
 
 
 def _label(slider, index):
@@ -155,7 +170,7 @@ def _move(page, demo, slider, key, settled):
     after = _wait(lambda: _readout(slider) != before and _readout(slider), 2) or before
     if after == before:  # already at that end
         return before, after, old
-    settled(lambda: (lambda s: s["src"] != old["src"] or s["error"])(_demo_state(demo)))
+    settled(_changed(demo, old))
     return before, after, _demo_state(demo)
 
 
@@ -170,39 +185,82 @@ def lab_settled(page):
     return settled
 
 
-def slider_problems(page, root, settled):
-    """Move every slider of every Demo to its two ends (End, Home keys on the handle): each
-    slider must re-draw its figure, and no move may make the Demo report an error.
+def _error_line(state):
+    return _short(state["error"].strip().splitlines()[-1])
+
+
+def _sweep(page, demo, slider, settled):
+    """Press End, Home, ArrowRight on a slider; returns (moves, redrawn, error sentence)."""
+    moves, redrawn = [], False
+    for key in ("End", "Home", "ArrowRight"):
+        src = _demo_state(demo)["src"]
+        before, after, state = _move(page, demo, slider, key, settled)
+        if before == after:
+            continue
+        moves.append(f"{before} -> {after}")
+        if state["error"]:
+            return moves, redrawn, f"moving it ({before} -> {after}) raised {_error_line(state)}"
+        redrawn = redrawn or state["src"] != src
+    return moves, redrawn, None
+
+
+def _choose(demo, select, index, settled):
+    """Pick option `index` of a dropdown; returns the Demo's state once redrawn."""
+    old = _demo_state(demo)
+    select.select_option(index=index)
+    settled(_changed(demo, old))
+    return _demo_state(demo)
+
+
+def _options(select):
+    return select.evaluate("s => [s.selectedIndex, Array.from(s.options).map(o => o.textContent)]")
+
+
+def control_problems(page, root, settled):
+    """Drive every control of every Demo: each dropdown option must draw without error; each
+    slider is moved to both ends (End, Home keys on its handle) and one step (ArrowRight), and
+    must re-draw the figure without error. A slider that changes nothing at the dropdowns'
+    current choice (the polynomial degree under a Gaussian kernel) is retried at their other
+    choices before it is reported as not wired.
 
     root: CSS selector of the container holding the demos; settled(redrawn): waits after a
-    move until the callback has run (redrawn() tells whether the figure or status changed).
+    change until the callback has run (redrawn() tells whether the Demo redrew or failed).
     """
     problems = []
     demos = page.locator(f"{root} .course-demo")
     for number in range(demos.count()):
         demo = demos.nth(number)
+        selects = demo.locator(".widget-dropdown select")
+        selects = [selects.nth(i) for i in range(selects.count())]
+        for select in selects:
+            current, labels = _options(select)
+            for index in [i for i in range(len(labels)) if i != current] + [current]:
+                state = _choose(demo, select, index, settled)
+                if state["error"]:
+                    problems.append(f"demo {number + 1}: choosing {labels[index]!r} raised {_error_line(state)}")
+                    return problems
         sliders = demo.locator(".widget-slider")
         for index in range(sliders.count()):
             slider = sliders.nth(index)
             slider.scroll_into_view_if_needed(timeout=5000)
             name = f"demo {number + 1}, {_label(slider, index)}"
-            redrawn, moves = False, []
-            for key in ("End", "Home", "ArrowRight"):
-                src = _demo_state(demo)["src"]
-                before, after, state = _move(page, demo, slider, key, settled)
-                if before == after:
-                    continue
-                moves.append(f"{before} -> {after}")
-                if state["error"]:
-                    last_line = state["error"].strip().splitlines()[-1]
-                    problems.append(f"{name}: moving it ({before} -> {after}) raised {_short(last_line)}")
+            moves, redrawn, error = _sweep(page, demo, slider, settled)
+            for select in selects if moves and not redrawn and not error else []:
+                current, labels = _options(select)
+                for option in [i for i in range(len(labels)) if i != current]:
+                    _choose(demo, select, option, settled)
+                    _, redrawn, error = _sweep(page, demo, slider, settled)
+                    if redrawn or error:
+                        break
+                _choose(demo, select, current, settled)
+                if redrawn or error:
                     break
-                redrawn = redrawn or state["src"] != src
-            else:
-                if not moves:
-                    problems.append(f"{name}: keys End/Home/ArrowRight did not move it")
-                elif not redrawn:
-                    problems.append(f"{name}: moved ({', '.join(moves)}) but its figure did not change")
+            if error:
+                problems.append(f"{name}: {error}")
+            elif not moves:
+                problems.append(f"{name}: keys End/Home/ArrowRight did not move it")
+            elif not redrawn:
+                problems.append(f"{name}: moved ({', '.join(moves)}) but its figure did not change")
     return problems
 
 
@@ -212,9 +270,53 @@ def check_notebook(page, base_url, path, workspace):
     if problems:
         return problems
     problems = run_all(page)
+    problems += cells_not_run(page)
     problems += output_problems(page)
     problems += demo_problems(page)
     if not problems:
-        problems += slider_problems(page, PANEL, lab_settled(page))
+        problems += control_problems(page, PANEL, lab_settled(page))
         problems += [p for p in output_problems(page) if p.startswith("error output")]
+    return problems
+
+
+# --- Voila (the in-class mode) ----------------------------------------------------------------
+
+VOILA_ROOT = "body"
+CODE = ".jp-CodeCell:not(.jp-mod-noInput) .jp-InputArea, .cm-editor, .CodeMirror, .jp-InputPrompt"
+
+
+def _stable(read, quiet=1.5):
+    """A predicate: has read() been the same, and free of "Loading widget...", for `quiet` s?"""
+    last = {"value": None, "since": time.monotonic()}
+
+    def stable():
+        value = read()
+        if value != last["value"] or "Loading widget..." in value:
+            last.update(value=value, since=time.monotonic())
+        return time.monotonic() - last["since"] >= quiet
+    return stable
+
+
+def code_problems(page):
+    """Code inputs on the page (Voila uses JupyterLab's cell classes, so does this check)."""
+    code = [text for text in page.locator(CODE).evaluate_all(
+        "els => els.filter(e => e.checkVisibility()).map(e => e.innerText)") if text.strip()]
+    return [f"{len(code)} code inputs are visible, e.g. {_short(code[0], 80)}"] if code else []
+
+
+def voila_settled(redrawn):
+    _wait(redrawn, REDRAW_TIMEOUT)
+
+
+def check_voila(page, url):
+    """Open a Voila dashboard (the server runs the notebook before sending the page), wait for
+    its widgets, then the same checks as in Lab plus: no code is visible."""
+    page.goto(url, wait_until="load", timeout=RUN_TIMEOUT * 1000)
+    if not _wait(lambda: page.locator(".jp-OutputArea-output").count() > 0, KERNEL_TIMEOUT):
+        return ["the dashboard shows no output at all"]
+    _wait(_stable(lambda: page.inner_text("body")), KERNEL_TIMEOUT)
+    problems = output_problems(page, VOILA_ROOT) + demo_problems(page, VOILA_ROOT)
+    problems += code_problems(page)
+    if not problems:
+        problems += control_problems(page, VOILA_ROOT, voila_settled)
     return problems

@@ -1,7 +1,7 @@
 """The browser checks find what they are meant to find: each fixture notebook is broken in one
 way, and the checks must report that problem (and only problems of that kind)."""
 
-from notebook_checks import check_notebook
+from notebook_checks import check_notebook, code_problems
 
 
 def problems_of(lab, page, name):
@@ -34,3 +34,12 @@ def test_a_widget_printed_as_text_is_reported(lab, page):
     assert problems == [
         "widget shown as its text repr instead of rendered: Demo(children=(HBox(children=(FloatLogSlider(value=1.0, desc"
     ]
+
+
+def test_a_working_demo_passes_and_visible_code_is_reported(lab, page):
+    """The checks pass on a notebook known to work (so the tests above mean something); then
+    the dashboard's no-code check, on JupyterLab's view of it (which shows code), finds code."""
+    assert problems_of(lab, page, "good_demo") == []
+    problems = code_problems(page)
+    assert len(problems) == 1 and "code inputs are visible" in problems[0], problems
+    assert "import numpy as np" in problems[0]

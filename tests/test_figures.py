@@ -1,0 +1,84 @@
+"""The slides' figures: every registered figure renders, regenerating it gives exactly the bytes
+committed in figures/ (PNG and SVG), stems start with a syllabus ID, and figures/README.md
+lists them all. A drifting figure is named by its test id."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from matplotlib.figure import Figure
+
+from course_lib.figures import collect
+from course_lib.plotting.style import new_figure, save
+
+ROOT = Path(__file__).resolve().parent.parent
+FIGURES = ROOT / "figures"
+SPECS = collect()
+STEM = re.compile(r"^[KMPSV]\d+_\w+$")
+REGENERATE = "run `make figures` and commit figures/"
+
+
+def test_figures_are_registered():
+    assert SPECS, "no figure is registered: course_lib.figures.collect() found nothing"
+
+
+@pytest.mark.parametrize("stem", sorted(SPECS))
+def test_stem_starts_with_a_syllabus_id(stem):
+    assert STEM.match(stem), f"{stem!r} must look like 'K16_gaussian_small_sigma' (ID, underscore, name)"
+
+
+@pytest.mark.parametrize("stem", sorted(SPECS))
+def test_figure_regenerates_byte_identical(stem, tmp_path):
+    spec = SPECS[stem]
+    fig = spec.make(**spec.kwargs)
+    assert isinstance(fig, Figure) and fig.axes, f"{stem}: the maker must return a Figure with axes"
+    save(fig, str(tmp_path / stem))
+    drifted, missing = [], []
+    for suffix in (".png", ".svg"):
+        committed = FIGURES / f"{stem}{suffix}"
+        if not committed.exists():
+            missing.append(committed.name)
+        elif committed.read_bytes() != (tmp_path / f"{stem}{suffix}").read_bytes():
+            drifted.append(committed.name)
+    assert not missing, f"figures/{missing} missing: {REGENERATE}"
+    assert not drifted, f"figures/{drifted} differ from what the code draws now: {REGENERATE}"
+
+
+def test_figures_readme_lists_every_figure():
+    readme = FIGURES / "README.md"
+    assert readme.exists(), f"figures/README.md is missing: {REGENERATE}"
+    text = readme.read_text(encoding="utf-8")
+    unlisted = [stem for stem in SPECS if f"({stem}.png)" not in text]
+    assert not unlisted, f"figures/README.md does not list {unlisted}: {REGENERATE}"
+
+
+def test_no_stale_figure_files():
+    stale = sorted(p.name for p in FIGURES.glob("*.png") if p.stem not in SPECS)
+    stale += sorted(p.name for p in FIGURES.glob("*.svg") if p.stem not in SPECS)
+    assert not stale, f"figures/ holds files no registered figure makes: {stale}"
+
+
+SAMPLE = """
+import sys
+from course_lib.data import overlapping
+from course_lib.plotting.style import new_figure, plot_points, save
+X, r = overlapping()
+fig, ax = new_figure()
+plot_points(ax, X, r)
+ax.set_title("$r^t \\\\in \\\\{-1, +1\\\\}$")
+save(fig, sys.argv[1])
+"""
+
+
+def test_save_writes_the_same_bytes_in_every_process(tmp_path):
+    """style.save leaves no timestamp or random id: two processes give identical files."""
+    for run in ("a", "b"):
+        subprocess.run([sys.executable, "-c", SAMPLE, str(tmp_path / run)], check=True, timeout=120)
+    for suffix in (".png", ".svg"):
+        assert (tmp_path / f"a{suffix}").read_bytes() == (tmp_path / f"b{suffix}").read_bytes(), suffix
+    fig, ax = new_figure()
+    ax.plot([0, 1], [0, 1])
+    save(fig, str(tmp_path / "c"))
+    assert b"Date" not in (tmp_path / "c.svg").read_bytes()
