@@ -33,3 +33,18 @@ figures: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
+
+# make site                 every notebook executed, as static HTML with its figures, into site/
+# make class [NB=notebooks/03_soft_margins.ipynb]   one notebook as a dashboard (Voila): text,
+#                           widgets and figures, no code; default chapter 01
+NB ?= $(firstword $(wildcard notebooks/01_*.ipynb))
+CLASS_PORT ?= 8866
+
+.PHONY: site class
+
+site: $(STAMP)
+	$(BIN)/python tools/build_site.py --out site
+
+class: $(STAMP)
+	@test -n "$(NB)" && test -f "$(NB)" || { echo "no notebook '$(NB)': make class NB=notebooks/NN_name.ipynb"; exit 2; }
+	$(BIN)/voila "$(NB)" --Voila.ip=127.0.0.1 --port=$(CLASS_PORT) --show_tracebacks=True

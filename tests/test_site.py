@@ -1,0 +1,75 @@
+"""`make site`: a small notebook built into a temporary folder gives an index and a page that
+load nothing from another host, show the demo's initial figure and index the syllabus IDs."""
+
+import importlib.util
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+ROOT = Path(__file__).resolve().parent.parent
+spec = importlib.util.spec_from_file_location("build_site", ROOT / "tools" / "build_site.py")
+build_site = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(build_site)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("nb")
+    notebook = new_notebook(cells=[
+        new_markdown_cell("# 99 · A small chapter\n\nThe margin is $1 / \\|w\\|$."),
+        new_markdown_cell("## Soft margins and the role of C [K9, K13]"),
+        new_code_cell("from course_lib.widgets.core import Demo, log_slider\n"
+                      "Demo(lambda ax, C: ax.plot([0, 1], [0, C]), {'C': log_slider('C', 1.0, -2, 2)})"),
+        new_markdown_cell("## Loss criteria [K18]"),
+        new_code_cell("print(2 + 2)"),
+    ])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = folder / "99_small.ipynb"
+    nbformat.write(notebook, path)
+    out = tmp_path_factory.mktemp("site")
+    build_site.build([path], out)
+    return out
+
+
+def test_index_and_page_exist(site):
+    assert (site / "index.html").exists() and (site / "99_small.html").exists()
+
+
+def test_nothing_is_loaded_from_another_host(site):
+    for page in ("index.html", "99_small.html"):
+        html = (site / page).read_text(encoding="utf-8")
+        assert build_site.external_resources(html) == [], page
+        scripts = re.findall(r"<script[^>]*\bsrc=\"([^\"]*)\"", html)
+        assert all(not re.match(r"(https?:)?//", src) for src in scripts), scripts
+        if page != "index.html":
+            assert any(src.startswith("mathjax/MathJax.js") for src in scripts), scripts
+    assert (site / "mathjax" / "MathJax.js").exists()
+
+
+def test_the_checker_finds_external_hosts():
+    html = ('<script src="https://cdn.example.org/x.js"></script><link href="//fonts.example.com/a.css">'
+            '<style>@import "https://x.example.net/s.css"; .a { background: url(http://img.example/i.png) }</style>'
+            '<a href="https://scikit-learn.org/">a link to follow is not a load</a><img src="data:image/png;base64,AA">')
+    assert build_site.external_resources(html) == ["cdn.example.org", "fonts.example.com", "img.example",
+                                                   "x.example.net"]
+
+
+def test_the_demo_shows_its_initial_figure_and_values(site):
+    html = (site / "99_small.html").read_text(encoding="utf-8")
+    assert "widget-view+json" not in html and "Loading widget" not in html
+    assert "here at its initial values: C = 1" in html
+    assert len(re.findall(r'<img[^>]*src="data:image/png;base64,', html)) == 1
+    assert "4" in re.sub(r"<[^>]+>", " ", html)
+
+
+def test_index_lists_sections_by_chapter_and_syllabus_id(site):
+    html = (site / "index.html").read_text(encoding="utf-8")
+    assert "99 · A small chapter" in html
+    for syllabus_id in ("K9", "K13", "K18"):
+        assert f"<td id='{syllabus_id}'>{syllabus_id}</td>" in html
+    anchors = re.findall(r"href='99_small\.html#([^']+)'", html)
+    page = (site / "99_small.html").read_text(encoding="utf-8")
+    assert anchors and all(f'id="{a}"' in page for a in anchors), anchors
