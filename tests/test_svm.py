@@ -37,7 +37,10 @@ def libsvm_dual_objective(svc, X, kernel, params):
 CASES = [
     (seed, kernel, C)
     for seed in range(12)
-    for kernel, C in [("linear", 0.05), ("linear", 5.0), ("polynomial", 0.3), ("gaussian", 1.0), ("gaussian", 100.0)]
+    for kernel, C in [
+        ("linear", 0.05), ("linear", 5.0), ("linear", 100.0), ("polynomial", 0.3), ("polynomial", 10.0),
+        ("gaussian", 1e-3), ("gaussian", 1.0), ("gaussian", 100.0),
+    ]
 ]
 
 
