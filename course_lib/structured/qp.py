@@ -9,12 +9,21 @@ group with c = C). The primal and its (Lagrange) dual are
             s.t. alpha_k >= 0 and sum_{k in g} alpha_k <= c_g,        with w = sum_k alpha_k a_k.
 
 In terms of the Gram matrix G_kl = <a_k, a_l>, D(alpha) = b.alpha - 1/2 alpha^T G alpha.
-For one group this is a QP over the capped simplex {alpha >= 0, sum alpha <= c}, solved here
-by pairwise coordinate ascent with closed-form steps (SMO): a slack coordinate alpha_0 = c -
-sum alpha with a_0 = 0, b_0 = 0 turns the cap into an equality; each step moves mass t from
-one coordinate to another, t = (g_up - g_down) / ||a_up - a_down||^2 clipped to stay feasible,
-where g = b - G alpha is the gradient (the violation b_k - <w, a_k> of each constraint).
-The duality gap, c max(0, max_k g_k) - sum_k alpha_k g_k >= 0, certifies the accuracy.
+For one group this is a QP over the capped simplex {alpha >= 0, sum alpha <= c}. With
+g = b - G alpha (the violation b_k - <w, a_k> of each constraint), alpha is optimal iff (KKT)
+there is lambda >= 0 (the slack xi) with g_k <= lambda for all k, g_k = lambda where
+alpha_k > 0, and lambda = 0 unless sum alpha = c. Two exact methods, used in turn:
+
+* active set (`_active_set`): guess the support F of alpha and whether the cap is active,
+  solve the KKT equations on F (a small linear system), step back to feasibility if a
+  coordinate turns negative (dropping it from F), else add the most violating coordinate to F;
+  finite, and fast when warm-started from the previous support;
+* pairwise coordinate ascent with closed-form steps (SMO, `_smo`), which finishes the job if
+  round-off leaves a gap: a slack coordinate alpha_0 = c - sum alpha with a_0 = 0, b_0 = 0
+  turns the cap into an equality; each step moves mass t from one coordinate to another,
+  t = (g_up - g_down) / ||a_up - a_down||^2 clipped to stay feasible.
+
+The duality gap c max(0, max_k g_k) - sum_k alpha_k g_k >= 0 certifies the accuracy.
 """
 
 import numpy as np
@@ -40,14 +49,88 @@ def solve_simplex_qp(G, b, cap, alpha=None, tol=1e-9, max_steps=100_000):
         raise ValueError(f"G must have shape ({K}, {K}) to match b; got {G.shape}.")
     if not cap > 0:
         raise ValueError(f"cap must be positive; got {cap!r}.")
+    alpha = _feasible(alpha, K, cap)
+    alpha = _active_set(G, b, cap, alpha, tol)
+    if simplex_qp_gap(G, b, cap, alpha) > tol:
+        alpha = _smo(G, b, cap, alpha, tol, max_steps)
+    return alpha, simplex_qp_gap(G, b, cap, alpha)
+
+
+def _feasible(alpha, K, cap):
+    if alpha is None:
+        return np.zeros(K)
+    alpha = np.maximum(np.asarray(alpha, dtype=float), 0.0)
+    total = alpha.sum()
+    return alpha * (cap / total) if total > cap else alpha
+
+
+def _active_set(G, b, cap, alpha, tol, max_rounds=None):
+    """Primal active-set method on min 1/2 a^T G a - b.a over the capped simplex (see above)."""
+    K = len(b)
+    free = alpha > 0
+    capped = alpha.sum() >= cap * (1 - 1e-12)
+    ridge = 1e-12 * max(1.0, float(np.mean(np.diag(G)))) if K else 0.0
+    for _ in range(max_rounds or 4 * K + 20):
+        F = np.flatnonzero(free)
+        target, lam = _solve_on_support(G, b, cap, F, capped, ridge)
+        step = target - alpha[F]
+        blocking, t = None, 1.0
+        shrinking = step < 0
+        if shrinking.any():
+            ratios = alpha[F][shrinking] / -step[shrinking]
+            j = int(np.argmin(ratios))
+            if ratios[j] < 1.0:
+                blocking, t = F[np.flatnonzero(shrinking)[j]], ratios[j]
+        if not capped and step.sum() > 0:
+            room = (cap - alpha.sum()) / step.sum()
+            if room < t:
+                blocking, t = "cap", room
+        alpha[F] += t * step
+        alpha[F] = np.maximum(alpha[F], 0.0)
+        if blocking == "cap":
+            capped = True
+            continue
+        if blocking is not None:
+            alpha[blocking] = 0.0
+            free[blocking] = False
+            continue
+        # at the optimum on the support: check the multipliers
+        g = b - G @ alpha
+        outside = np.where(free, -np.inf, g - lam)
+        k = int(np.argmax(outside)) if K else 0
+        scale = tol / cap
+        if capped and lam < -scale:
+            capped = False
+        elif K and outside[k] > scale:
+            free[k] = True
+        else:
+            break
+    return alpha
+
+
+def _solve_on_support(G, b, cap, F, capped, ridge):
+    """KKT equations on the support F: G_FF a_F + lambda 1 = b_F (+ 1.a_F = c if capped)."""
+    m = len(F)
+    if m == 0:
+        return np.zeros(0), 0.0
+    H = G[np.ix_(F, F)] + ridge * np.eye(m)
+    if not capped:
+        return np.linalg.solve(H, b[F]), 0.0
+    M = np.zeros((m + 1, m + 1))
+    M[:m, :m], M[:m, m], M[m, :m] = H, 1.0, 1.0
+    rhs = np.r_[b[F], cap]
+    try:
+        sol = np.linalg.solve(M, rhs)
+    except np.linalg.LinAlgError:
+        sol = np.linalg.lstsq(M, rhs, rcond=None)[0]
+    return sol[:m], float(sol[m])
+
+
+def _smo(G, b, cap, alpha, tol, max_steps):
+    """Pairwise coordinate ascent (see above), from a feasible alpha."""
+    K = len(b)
     # coordinate K is the slack alpha_0 = cap - sum(alpha), with a zero constraint vector
-    a = np.zeros(K + 1)
-    if alpha is not None:
-        a[:K] = np.maximum(np.asarray(alpha, dtype=float), 0.0)
-        total = a[:K].sum()
-        if total > cap:
-            a[:K] *= cap / total
-    a[K] = cap - a[:K].sum()
+    a = np.r_[alpha, cap - alpha.sum()]
     Gx = np.zeros((K + 1, K + 1))
     Gx[:K, :K] = G
     bx = np.r_[b, 0.0]
@@ -72,8 +155,7 @@ def solve_simplex_qp(G, b, cap, alpha=None, tol=1e-9, max_steps=100_000):
         a[up] += t
         a[down] -= t
         g -= t * (Gx[:, up] - Gx[:, down])
-    alpha = np.maximum(a[:K], 0.0)
-    return alpha, simplex_qp_gap(G, b, cap, alpha)
+    return np.maximum(a[:K], 0.0)
 
 
 def dual_value(G, b, alpha):
