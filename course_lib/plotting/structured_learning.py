@@ -1,0 +1,146 @@
+"""Figures of chapter 10 (training structured SVMs): surrogate losses, rescaled hinges against
+Delta, cutting planes, learning curves of the learners (objective against time)."""
+
+import numpy as np
+
+from course_lib.plotting.registry import slide_figure
+from course_lib.plotting.style import BLACK, BLUE, GREEN, GREY, ORANGE, PALETTE, VERMILLION, new_figure
+
+CURVE_STYLE = {
+    "subgradient (batch)": dict(color=ORANGE),
+    "subgradient (stochastic)": dict(color=GREEN),
+    "n-slack": dict(color=VERMILLION),
+    "one-slack": dict(color=BLUE),
+}
+
+
+def plot_surrogate_losses(ax, margins=np.linspace(-2.5, 2.5, 501)):
+    """0-1 loss 1[y <w, x> < 0] and hinge max(0, 1 - y <w, x>) against the margin y <w, x>."""
+    ax.plot(margins, (margins < 0).astype(float), color=BLACK, label="0-1 loss (NP-hard)")
+    ax.plot(margins, np.maximum(0.0, 1.0 - margins), color=BLUE, label="hinge max(0, 1 - y<w,x>)")
+    ax.fill_between(margins, (margins < 0).astype(float), np.maximum(0.0, 1.0 - margins),
+                    color=BLUE, alpha=0.12, label="hinge - 0-1 >= 0")
+    ax.set_xlabel("margin $y\\langle w, x\\rangle$")
+    ax.set_ylabel("loss")
+    ax.legend(loc="upper right")
+    return ax
+
+
+@slide_figure("S2_hinge_surrogate", slide="Classification Binaire",
+              title="The hinge loss, a convex upper bound on the 0-1 loss")
+def surrogate_figure():
+    """The hinge loss, a convex upper bound on the 0-1 loss."""
+    fig, ax = new_figure(width=6, height=4)
+    plot_surrogate_losses(ax)
+    return fig
+
+
+def plot_rescaled_hinges(ax, delta, margin_hinge, slack_hinge):
+    """Each point: one (example, w) with its task loss Delta(y, y_hat(w)) and the margin- and
+    slack-rescaled hinges; both lie above the diagonal (upper bounds)."""
+    jitter = np.linspace(-0.08, 0.08, len(delta))
+    ax.scatter(np.asarray(delta) + jitter, margin_hinge, s=18, color=BLUE, alpha=0.6, label="margin rescaling")
+    ax.scatter(np.asarray(delta) - jitter, slack_hinge, s=18, color=VERMILLION, alpha=0.6, marker="s",
+               label="slack rescaling")
+    top = max(np.max(delta), 1.0) + 0.5
+    ax.plot([0, top], [0, top], color=BLACK, lw=1.5, label="H = Delta")
+    ax.set_xlabel("task loss $\\Delta(y_i, \\hat y(x_i, w))$")
+    ax.set_ylabel("surrogate $H_i(w)$")
+    ax.legend(loc="upper left")
+    return ax
+
+
+def plot_cutting_planes(ax, w_grid, risk, planes, C=1.0, w_next=None):
+    """1-D picture of a cutting-plane method: the risk R(w) (convex, piecewise linear), the planes
+    b_k + s_k w that bound it from below, their max (the model), and 1/2 w^2 + C * model."""
+    ax.plot(w_grid, risk, color=BLACK, label="risk $R(w)$")
+    model = np.full_like(w_grid, -np.inf)
+    for k, (slope, offset) in enumerate(planes):
+        line = offset + slope * w_grid
+        model = np.maximum(model, line)
+        ax.plot(w_grid, line, color=GREY, lw=1, ls="--", label="cutting planes" if k == 0 else None)
+    ax.plot(w_grid, model, color=BLUE, label="model $\\max_k$ plane")
+    ax.plot(w_grid, 0.5 * w_grid ** 2 / C + model, color=ORANGE, lw=1.5,
+            label="$\\frac{1}{2C} w^2$ + model")
+    if w_next is not None:
+        ax.axvline(w_next, color=VERMILLION, lw=1.5, ls=":", label="next w (QP solution)")
+    ax.set_ylim(min(0.0, float(np.min(risk))) - 0.1, float(np.max(risk)) * 1.05 + 0.1)
+    ax.set_xlabel("$w$")
+    ax.legend(loc="upper right", fontsize=9)
+    return ax
+
+
+def plot_learning_curves(ax, histories, optimum=None, x="time", dual=True):
+    """Primal objective P(w_t) (solid) and, for cutting-plane learners, the dual lower bound
+    (dashed) against training time (x="time") or iterations (x="iteration"). With `optimum`,
+    the y axis is P - optimum on a log scale."""
+    for k, (name, h) in enumerate(histories.items()):
+        style = CURVE_STYLE.get(name, dict(color=PALETTE[k % len(PALETTE)]))
+        xs, primal = np.asarray(h[x]), np.asarray(h["primal"])
+        if optimum is None:
+            ax.plot(xs, primal, label=name, **style)
+        else:
+            ax.semilogy(xs, np.maximum(primal - optimum, 1e-3), label=name, **style)
+        lower = np.asarray(h["dual"])
+        if dual and np.isfinite(lower).any() and optimum is None:
+            ax.plot(xs, lower, ls="--", lw=1.5, **style)
+    if optimum is not None:
+        ax.set_ylabel("$P(w_t) - P^*$")
+    else:
+        ax.set_ylabel("$P(w_t)$ (solid), lower bound (dashed)")
+    ax.set_xlabel("training time (s)" if x == "time" else "iteration")
+    ax.legend(loc="upper right")
+    return ax
+
+
+@slide_figure("S11_training_times", slide="Résolution de la formulation 3",
+              title="Training time, n-slack versus one-slack (measured on OCR words)")
+def training_time_figure(n_words=60, C_over_n=0.1):
+    """Training time, n-slack versus one-slack (measured on OCR words)."""
+    from course_lib.data import load_ocr_letters
+    from course_lib.structured.chain import ChainModel
+    from course_lib.structured.learners import NSlackSSVM, OneSlackSSVM
+
+    words, labels, folds = load_ocr_letters()
+    index = np.flatnonzero(folds == 1)[:n_words]
+    X, Y = [words[i] for i in index], [labels[i] for i in index]
+    C = C_over_n * len(X)
+    histories = {}
+    for name, Learner in (("n-slack", NSlackSSVM), ("one-slack", OneSlackSSVM)):
+        histories[name] = Learner(ChainModel(normalize=False), C=C, tol=1e-2).fit(X, Y).history_
+    optimum = min(min(h["primal"]) for h in histories.values())
+    best_bound = max(max(h["dual"]) for h in histories.values())
+    fig, ax = new_figure(width=6.5, height=4.5)
+    plot_learning_curves(ax, histories, optimum=best_bound)
+    ax.set_title(f"OCR, {len(X)} words, C/n = {C_over_n}: $P^*$ in [{best_bound:.2f}, {optimum:.2f}]",
+                 fontsize=11)
+    return fig
+
+
+def plot_multiclass_fit(ax, learner, X, y, resolution=150):
+    """Regions argmax_y <w_y, x> of a multiclass structured SVM (Crammer-Singer model), the points,
+    and, circled, the examples with a positive slack xi_i = H_i(w) > 0 (margin not met)."""
+    from course_lib.plotting.style import grid_limits
+
+    (x0, x1), (y0, y1) = grid_limits(X, pad=0.8)
+    gx, gy = np.meshgrid(np.linspace(x0, x1, resolution), np.linspace(y0, y1, resolution))
+    K = learner.model.n_classes
+    W = learner.w_.reshape(K, -1)
+    regions = np.argmax(np.c_[gx.ravel(), gy.ravel()] @ W.T, axis=1).reshape(gx.shape)
+    colours = [BLUE, VERMILLION, GREEN, ORANGE, PALETTE[4]][:K]
+    from matplotlib.colors import ListedColormap
+
+    ax.contourf(gx, gy, regions, levels=np.arange(K + 1) - 0.5, cmap=ListedColormap(colours), alpha=0.18)
+    for label, colour in enumerate(colours):
+        mask = np.asarray(y) == label
+        ax.scatter(X[mask, 0], X[mask, 1], s=30, color=colour, edgecolor="white", label=f"class {label}")
+    slack = learner.hinge_losses(X, y, learner.w_)
+    violated = slack > 1e-9
+    ax.scatter(X[violated, 0], X[violated, 1], s=110, facecolor="none", edgecolor=BLACK, lw=1.2,
+               label="$\\xi_i > 0$")
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y0, y1)
+    ax.set_title(f"C = {learner.C:.3g}: ||w|| = {np.linalg.norm(learner.w_):.2f}, "
+                 f"{violated.sum()} slacks > 0, P(w) = {learner.objective(X, y):.3f}", fontsize=10)
+    ax.legend(loc="lower left", fontsize=8)
+    return ax
