@@ -5,7 +5,7 @@ import pytest
 from sklearn.svm import SVC
 
 from course_lib import data, kernels
-from course_lib.smo import separable
+from course_lib.smo import kkt_gap, polish, separable, smo
 from course_lib.svm import SVM
 
 SKLEARN_KERNEL = {  # the slides' kernels in scikit-learn's parametrisation
@@ -139,6 +139,23 @@ def test_hard_margin_refuses_non_separable_data(kernel):
         SVM(C=np.inf, kernel=kernel).fit(X, r)
     with pytest.raises(ValueError, match="not linearly separable"):
         SVM(C=np.inf).fit(*data.xor())
+
+
+def test_polish_solves_the_kkt_system_once_the_sets_are_known():
+    X, r = data.overlapping(80, seed=4)
+    K, C = kernels.gram(X, "gaussian", sigma=0.8), 3.0
+    exact = smo(K, r, C, tol=1e-10)
+    assert exact.status == "converged"
+    # same sets (0, free, C), free multipliers perturbed: one linear solve gives the optimum back
+    rough = exact.alpha.copy()
+    free = (rough > 0) & (rough < C)
+    rough[free] *= 1 + 0.01 * np.random.default_rng(0).standard_normal(free.sum())
+    polished = polish(K, r, C, np.clip(rough, 1e-9, C - 1e-9) * free + exact.alpha * ~free, tol=1e-8)
+    assert polished is not None and polished.status == "converged"
+    np.testing.assert_allclose(polished.alpha, exact.alpha, atol=1e-6)
+    assert kkt_gap(polished.E, polished.alpha, r, C) < 1e-8
+    # wrong sets (everything free): the solve leaves the box or breaks the KKT conditions
+    assert polish(K, r, C, np.full(r.size, C / 2), tol=1e-3) is None
 
 
 def test_separability_check_brackets_the_distance_between_the_hulls():
