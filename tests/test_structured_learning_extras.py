@@ -1,0 +1,94 @@
+"""Chapter 10 extras: the exercise checks (accept the definition, reject wrong answers), the
+figures (they draw what they say) and the C demo (both slider ends redraw)."""
+
+import numpy as np
+import pytest
+
+from course_lib.data import three_blobs
+from course_lib.exercises import structured as ex
+from course_lib.plotting import structured_learning as plots
+from course_lib.plotting.registry import FIGURES
+from course_lib.plotting.style import new_figure
+from course_lib.structured.learners import OneSlackSSVM
+from course_lib.structured.models import MulticlassModel, toy_hierarchy
+from course_lib.widgets.structured_learning import c_slider_demo, fit_grid
+
+COST = np.array([[0, 1, 2, 2], [1, 0, 2, 2], [2, 2, 0, 1], [2, 2, 1, 0]], dtype=float)
+
+
+@pytest.fixture(scope="module")
+def hierarchy():
+    X, y = toy_hierarchy(n=12, seed=0)
+    return MulticlassModel(4, cost=COST), X, y
+
+
+def right_margin_hinge(model, x, y, w):
+    return max(model.loss(y, c) + w @ model.joint_feature(x, c) for c in range(4)) - w @ model.joint_feature(x, y)
+
+
+def right_slack_hinge(model, x, y, w):
+    s = w @ model.joint_feature(x, y)
+    return max(model.loss(y, c) * (1 + w @ model.joint_feature(x, c) - s) for c in range(4))
+
+
+def test_margin_hinge_check(hierarchy, capsys):
+    model, X, y = hierarchy
+    assert ex.check_margin_hinge(right_margin_hinge, model, X, y, range(4))
+    assert not ex.check_margin_hinge(lambda m, x, y, w: 0.0, model, X, y, range(4))
+    # forgetting y' = y in the max (max over wrong outputs only) is caught
+    wrong = lambda m, x, y, w: max(m.loss(y, c) + w @ m.joint_feature(x, c) for c in range(4) if c != y) - w @ m.joint_feature(x, y)
+    assert not ex.check_margin_hinge(wrong, model, X, y, range(4))
+    assert "Not yet" in capsys.readouterr().out
+
+
+def test_slack_hinge_check(hierarchy):
+    model, X, y = hierarchy
+    assert ex.check_slack_hinge(right_slack_hinge, model, X, y, range(4))
+    assert not ex.check_slack_hinge(right_margin_hinge, model, X, y, range(4))
+
+
+def test_constraint_counts_check():
+    assert ex.check_constraint_counts(100 * 2 ** 256, 2 ** 25600)
+    assert not ex.check_constraint_counts(10 ** 79, 10 ** 177)
+    assert not ex.check_constraint_counts(100 * 2 ** 256, 10 ** 177)
+
+
+def test_binary_inference_check():
+    assert ex.check_binary_inference(lambda w, x: 1 if w @ x >= 0 else -1)
+    assert not ex.check_binary_inference(lambda w, x: 1)
+
+
+def test_figures_are_registered_and_draw():
+    assert {"S2_hinge_surrogate", "S11_training_times"} <= set(FIGURES)
+    fig = plots.surrogate_figure()
+    ax = fig.axes[0]
+    hinge = ax.lines[1].get_ydata()
+    zero_one = ax.lines[0].get_ydata()
+    assert np.all(hinge >= zero_one)
+
+
+def test_training_time_figure_small():
+    fig = plots.training_time_figure(n_words=8)
+    assert len(fig.axes[0].lines) >= 2
+
+
+def test_cutting_planes_and_rescaled_hinges_draw():
+    fig, axes = new_figure(ncols=2)
+    grid = np.linspace(-1, 1, 11)
+    plots.plot_cutting_planes(axes[0], grid, np.abs(grid), [(1.0, 0.0), (-1.0, 0.0)], C=1.0, w_next=0.0)
+    plots.plot_rescaled_hinges(axes[1], np.array([0.0, 1.0]), np.array([0.5, 1.5]), np.array([0.2, 1.2]))
+    assert len(axes[0].lines) == 6  # risk, two planes, their max, the QP objective, next w
+
+
+def test_c_demo_both_ends():
+    X, y = three_blobs(n=24, seed=0)
+    fits = fit_grid(X, y, C_grid=[0.01, 1.0, 1000.0])
+    demo = c_slider_demo(X, y, fits=fits)
+    control = demo.controls["C"]
+    images = {demo.image.value}
+    for value in (control.base ** control.min, control.base ** control.max):
+        demo.set(C=value)
+        images.add(demo.image.value)
+    assert len(images) == 3
+    # the fits are those of the learner
+    assert np.allclose(fits[1.0].w_, OneSlackSSVM(MulticlassModel(3), C=1.0, tol=1e-4).fit(X, y).w_)
