@@ -2,9 +2,9 @@
 
 Gaussian-kernel SVM, sigma = 1 (SVC: gamma = 1 / sigma^2 = 1), C = 1, tol = 1e-3 for both, on
 200 and 1,000 points of overlapping 2-D data (course_lib.data.overlapping, seed 0). Each fit is
-timed several times, alternating with libsvm, and the best time kept (the machine is shared). Both times include the
-kernel evaluations (ours builds the whole Gram matrix first; libsvm computes columns on demand
-with a cache). Also checks that both reach the same dual objective L_d.
+timed several times, alternating with libsvm, and the best time kept (the machine is shared).
+Both times include the kernel evaluations (ours builds the whole Gram matrix first; libsvm
+computes columns on demand, with a cache). Also checks that both reach the same dual objective.
 Run: `nice .venv/bin/python -m benchmarks svm`.
 """
 

@@ -26,25 +26,35 @@ def per_pair(function, X, Y):
 )
 def test_each_kernel_matches_a_per_pair_loop(name, params, formula):
     expected = per_pair(formula, X, Y)
-    np.testing.assert_allclose(kernels.kernel_matrix(X, Y, name, **params), expected, rtol=1e-12, atol=1e-12)
+    tight = {"rtol": 1e-12, "atol": 1e-12}
+    np.testing.assert_allclose(kernels.kernel_matrix(X, Y, name, **params), expected, **tight)
     function = getattr(kernels, name)
-    np.testing.assert_allclose(function(X, Y, **params), expected, rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(kernels.kernel_diagonal(X, name, **params), np.diag(per_pair(formula, X, X)), rtol=1e-12)
+    np.testing.assert_allclose(function(X, Y, **params), expected, **tight)
+    diagonal = np.diag(per_pair(formula, X, X))
+    np.testing.assert_allclose(kernels.kernel_diagonal(X, name, **params), diagonal, rtol=1e-12)
 
 
 def test_explicit_degree_2_map_reproduces_the_polynomial_kernel():
     A, B = RNG.normal(size=(20, 2)) * 3, RNG.normal(size=(15, 2)) * 3
     phi_A, phi_B = kernels.polynomial_map_degree2(A), kernels.polynomial_map_degree2(B)
     assert phi_A.shape == (20, 6)
-    np.testing.assert_allclose(phi_A @ phi_B.T, kernels.polynomial(A, B, degree=2), rtol=1e-12, atol=1e-12)
+    K = kernels.polynomial(A, B, degree=2)
+    np.testing.assert_allclose(phi_A @ phi_B.T, K, rtol=1e-12, atol=1e-12)
     x = np.array([[2.0, -3.0]])
     np.testing.assert_allclose(
-        kernels.polynomial_map_degree2(x)[0], [1, 2 * np.sqrt(2), -3 * np.sqrt(2), -6 * np.sqrt(2), 4, 9]
+        kernels.polynomial_map_degree2(x)[0],
+        [1, 2 * np.sqrt(2), -3 * np.sqrt(2), -6 * np.sqrt(2), 4, 9],
     )
 
 
 @pytest.mark.parametrize(
-    "name, params", [("linear", {}), ("polynomial", {"degree": 2}), ("polynomial", {"degree": 4}), ("gaussian", {"sigma": 0.5})]
+    "name, params",
+    [
+        ("linear", {}),
+        ("polynomial", {"degree": 2}),
+        ("polynomial", {"degree": 4}),
+        ("gaussian", {"sigma": 0.5}),
+    ],
 )
 @pytest.mark.parametrize("n_features", [2, 6])  # two code paths for the squared distances
 def test_gram_is_symmetric_positive_semi_definite(name, params, n_features):
@@ -52,7 +62,8 @@ def test_gram_is_symmetric_positive_semi_definite(name, params, n_features):
     G = kernels.gram(Z, name, **params)
     assert G.shape == (40, 40)
     np.testing.assert_array_equal(G, G.T)
-    np.testing.assert_allclose(G, kernels.kernel_matrix(Z, Z, name, **params), rtol=1e-12, atol=1e-12)
+    K = kernels.kernel_matrix(Z, Z, name, **params)
+    np.testing.assert_allclose(G, K, rtol=1e-12, atol=1e-12)
     eigenvalues = np.linalg.eigvalsh(G)
     assert eigenvalues.min() >= -1e-10 * max(1.0, eigenvalues.max())
 
@@ -64,7 +75,8 @@ def test_sigmoid_gram_can_be_indefinite():
 
 def test_feature_space_distance_of_the_linear_kernel_is_euclidean():
     d = kernels.feature_space_distance(X, Y, "linear")
-    np.testing.assert_allclose(d, np.linalg.norm(X[:, None, :] - Y[None, :, :], axis=2), rtol=1e-10, atol=1e-7)
+    euclidean = np.linalg.norm(X[:, None, :] - Y[None, :, :], axis=2)
+    np.testing.assert_allclose(d, euclidean, rtol=1e-10, atol=1e-7)
     # d(x, x) = 0 up to rounding (sqrt turns a 1e-16 rounding error of d^2 into 1e-8)
     assert np.all(np.diag(kernels.feature_space_distance(X, X, "gaussian", sigma=2.0)) < 1e-7)
 
@@ -73,19 +85,24 @@ def test_feature_space_distance_matches_the_explicit_map():
     A, B = RNG.normal(size=(6, 2)), RNG.normal(size=(4, 2))
     phi_A, phi_B = kernels.polynomial_map_degree2(A), kernels.polynomial_map_degree2(B)
     expected = np.linalg.norm(phi_A[:, None, :] - phi_B[None, :, :], axis=2)
-    np.testing.assert_allclose(kernels.feature_space_distance(A, B, "polynomial", degree=2), expected, rtol=1e-10)
+    d = kernels.feature_space_distance(A, B, "polynomial", degree=2)
+    np.testing.assert_allclose(d, expected, rtol=1e-10)
 
 
 def test_gaussian_distance_formula():
     d = kernels.feature_space_distance(X, Y, "gaussian", sigma=1.3)
-    np.testing.assert_allclose(d**2, 2.0 - 2.0 * kernels.gaussian(X, Y, sigma=1.3), rtol=1e-10, atol=1e-12)
+    K = kernels.gaussian(X, Y, sigma=1.3)
+    np.testing.assert_allclose(d**2, 2.0 - 2.0 * K, rtol=1e-10, atol=1e-12)
     assert np.all(d <= np.sqrt(2.0) + 1e-12)
 
 
 @pytest.mark.parametrize("sigma", [0.1, 1.0, 3.0])
 def test_gaussian_equals_scikit_learn_rbf_with_gamma_one_over_sigma_squared(sigma):
     np.testing.assert_allclose(
-        kernels.gaussian(X, Y, sigma=sigma), rbf_kernel(X, Y, gamma=1.0 / sigma**2), rtol=1e-12, atol=1e-14
+        kernels.gaussian(X, Y, sigma=sigma),
+        rbf_kernel(X, Y, gamma=1.0 / sigma**2),
+        rtol=1e-12,
+        atol=1e-14,
     )
 
 
