@@ -326,10 +326,11 @@ def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None, le
             )
         ax.text(
             0.98,
-            0.02,
+            0.98,
             f"Σ ξ = {xi.sum():.2f}, {inside.sum()} inside the margin",
             transform=ax.transAxes,
             ha="right",
+            va="top",
             fontsize=10,
             bbox=dict(facecolor="white", alpha=0.8, edgecolor="none"),
         )
