@@ -33,4 +33,4 @@ def c_slider_demo(X=None, y=None, fits=None):
 
     controls = {"C": log_slider("C", 1.0, float(np.log10(grid[0])), float(np.log10(grid[-1])), step=0.5,
                                 continuous_update=False)}
-    return Demo(draw, controls, width=6, height=5)
+    return Demo(draw, controls, width=5, height=4.2)
