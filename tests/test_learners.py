@@ -255,3 +255,21 @@ def test_subgradient_validation():
         SubgradientSSVM(Multiclass(3), learning_rate=-1.0).fit(X, y)
     with pytest.raises(ValueError, match="n_epochs"):
         SubgradientSSVM(Multiclass(3), n_epochs=0).fit(X, y)
+
+
+@pytest.mark.parametrize("cache_size", [0, 1, 5])
+def test_oneslack_cache_does_not_change_the_optimum(cache_size):
+    X, Y = sequence_data(n=10, seed=3)
+    optimum = brute_force_optimum(Sequence(), X, Y, 8.0, "margin")
+    learner = OneSlackSSVM(Sequence(), C=8.0, tol=1e-6, qp_tol=1e-10, cache_size=cache_size).fit(X, Y)
+    assert learner.objective(X, Y) == pytest.approx(optimum, rel=1e-5)
+    assert learner.n_oracle_calls_ <= learner.n_iter_ + 1
+
+
+def test_subgradient_with_slack_rescaling_approaches_the_optimum():
+    X, Y = sequence_data()
+    optimum = brute_force_optimum(Sequence(), X, Y, 5.0, "slack")
+    learner = SubgradientSSVM(Sequence(), C=5.0, variant="stochastic", rescaling="slack", n_epochs=300,
+                              history_every=0, seed=1).fit(X, Y)
+    assert optimum - 1e-6 <= learner.objective(X, Y) <= optimum * 1.05
+    assert learner.history_["primal"] == [pytest.approx(learner.objective(X, Y))]
