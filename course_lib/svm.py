@@ -74,8 +74,8 @@ class SVM:
         K = kernels.gram(X, kernel, **params)
         if np.isinf(C):
             result = _solve_hard(K, r, tol, max_iter, kernel)
-        elif kernel == "linear":
-            result = _solve_linear(K, r, C, tol, max_iter)
+        elif kernel in ("linear", "polynomial"):
+            result = _solve_along_C(K, r, C, tol, max_iter)
         else:
             result = smo(K, r, C, tol, max_iter)
         if result.status == "max_iter":
@@ -137,13 +137,15 @@ def _check_r(r, X):
     return r
 
 
-def _solve_linear(K, r, C, tol, max_iter):
-    """SMO along a path of C values for the linear kernel: C0 = C / 10^m (the first with
-    C0 max_t ||x^t||^2 <= 1), then 10 C0, ..., C, each started from the previous alpha times 10.
+def _solve_along_C(K, r, C, tol, max_iter):
+    """SMO along a path of C values: C0 = C / 10^m (the first with C0 max_t K(x^t, x^t) <= 1),
+    then 10 C0, ..., C, each started from the previous alpha times 10 (used for the linear and
+    polynomial kernels).
 
-    On overlapping data most multipliers sit at the bound C and w grows almost in proportion to C,
-    so the scaled solution is nearly optimal for the next C; started from 0, SMO would need a
-    number of steps growing with C (millions at C = 10^5)."""
+    In their finite-dimensional feature spaces overlapping classes stay overlapping: many
+    multipliers sit at the bound C and w grows almost in proportion to C, so the scaled solution
+    is nearly optimal for the next C. Started from 0, SMO would need a number of steps growing
+    with C (millions at C = 10^5 for the linear kernel, thousands along the path)."""
     C_k = C
     while C_k * np.max(np.diag(K)) > 1.0:
         C_k /= 10.0
