@@ -113,6 +113,8 @@ class SVM:
         check_fitted(self, "alpha_")
         X = check_matrix(X, "X", n_features=self.X_fit_.shape[1])
         sv = self.support_
+        if sv.size == 0:  # only when tol >= 2 let SMO stop before its first step
+            return np.full(X.shape[0], self.w0_)
         K = kernels.kernel_matrix(X, self.X_fit_[sv], self._kernel_name, **self._params)
         return K @ (self.alpha_[sv] * self.r_fit_[sv]) + self.w0_
 

@@ -260,6 +260,14 @@ def test_validation():
         model.slacks(X, np.zeros(20))
 
 
+def test_a_tolerance_so_loose_that_smo_takes_no_step():
+    # at alpha = 0, E = r and the KKT gap is max E - min E = 2: tol = 3 accepts alpha = 0
+    X, r = data.overlapping(20, seed=0)
+    model = SVM(tol=3.0).fit(X, r)
+    assert model.n_iter_ == 0 and model.support_.size == 0
+    np.testing.assert_array_equal(model.decision_function(X), np.zeros(20))
+
+
 def test_constructor_stores_arguments_and_fit_returns_self():
     model = SVM(C=np.inf, kernel="gaussian", sigma=0.5, degree=3, tol=1e-4, max_iter=10)
     stored = (model.C, model.kernel, model.sigma, model.degree, model.tol, model.max_iter)
