@@ -20,6 +20,10 @@ r^t h(x^t) - 1 = r^t (w0 - E^t), so the KKT conditions of the dual read
 
 and alpha is optimal when  gap = max_{I_up} E - min_{I_low} E <= 0. SMO stops when gap < tol.
 After a step the whole cache is refreshed with the two Gram columns K[:, i] and K[:, j].
+
+Also here: `polish`, one exact linear solve of the KKT system once SMO's sets have settled, tried
+every 10 N + 1000 steps; `bias`, w0 from the cache; `separable`, the test the hard margin needs.
+Memory: the Gram matrix and the inverse pair curvatures, 2 N^2 floats (a few thousand points).
 """
 
 from dataclasses import dataclass
