@@ -9,8 +9,10 @@ course_lib's Demo: a `.course-demo` box holding a `.course-figure` image whose `
 at each redraw and a `.course-status` line that gets `.course-demo-error` when drawing fails.
 """
 
+import json
 import re
 import time
+from pathlib import Path
 
 RUN_TIMEOUT = 300  # seconds for Run All on one notebook (each should take well under 30 s)
 REDRAW_TIMEOUT = 30  # seconds for one figure redraw after a slider move, including fits
@@ -103,14 +105,24 @@ def cells_not_run(page):
     return [f"code cells {not_run} (of {len(prompts)}) did not run"] if not_run else []
 
 
-def output_problems(page, root=PANEL):
-    """Error outputs, widgets that failed to render or are shown as their text repr."""
+def expected_error_cells(notebook_path):
+    """Numbers (1-based, among code cells) of the cells tagged `raises-exception`, whose error
+    output is part of the lesson (as nbval reads the same tag)."""
+    cells = [c for c in json.loads(Path(notebook_path).read_text(encoding="utf-8"))["cells"]
+             if c["cell_type"] == "code"]
+    return {i for i, c in enumerate(cells, 1) if "raises-exception" in c.get("metadata", {}).get("tags", [])}
+
+
+def output_problems(page, root=PANEL, expected_errors=()):
+    """Error outputs (except in cells of `expected_errors`), widgets that failed to render or
+    are shown as their text repr."""
     problems = []
-    outputs = page.locator(f"{root} .jp-OutputArea-output").evaluate_all(
-        "els => els.map(e => [e.dataset.mimeType || '', e.innerText])")
-    for mime, text in outputs:
-        if mime == "application/vnd.jupyter.stderr" and ERROR_LINE.search(text):
-            problems.append(f"error output: {_short(text)}")
+    outputs = page.locator(f"{root} .jp-CodeCell").evaluate_all(
+        """cells => cells.flatMap((cell, i) => Array.from(cell.querySelectorAll('.jp-OutputArea-output'))
+            .map(e => [i + 1, e.dataset.mimeType || '', e.innerText]))""")
+    for cell, mime, text in outputs:
+        if mime == "application/vnd.jupyter.stderr" and ERROR_LINE.search(text) and cell not in expected_errors:
+            problems.append(f"error output in code cell {cell}: {_short(text)}")
         for failure in WIDGET_FAILURES:
             if failure in text:
                 problems.append(f"widget did not render ({failure!r}): {_short(text)}")
@@ -264,18 +276,20 @@ def control_problems(page, root, settled):
     return problems
 
 
-def check_notebook(page, base_url, path, workspace):
-    """Open, run all, then every check; returns the list of problems."""
+def check_notebook(page, base_url, root, path, workspace):
+    """Open `path` (relative to the served `root` folder), run all, then every check; returns
+    the list of problems."""
     problems = open_notebook(page, base_url, path, workspace)
     if problems:
         return problems
+    expected = expected_error_cells(Path(root) / path)
     problems = run_all(page)
     problems += cells_not_run(page)
-    problems += output_problems(page)
+    problems += output_problems(page, PANEL, expected)
     problems += demo_problems(page)
     if not problems:
         problems += control_problems(page, PANEL, lab_settled(page))
-        problems += [p for p in output_problems(page) if p.startswith("error output")]
+        problems += [p for p in output_problems(page, PANEL, expected) if p.startswith("error output")]
     return problems
 
 
@@ -308,14 +322,14 @@ def voila_settled(redrawn):
     _wait(redrawn, REDRAW_TIMEOUT)
 
 
-def check_voila(page, url):
+def check_voila(page, url, expected_errors=()):
     """Open a Voila dashboard (the server runs the notebook before sending the page), wait for
     its widgets, then the same checks as in Lab plus: no code is visible."""
     page.goto(url, wait_until="load", timeout=RUN_TIMEOUT * 1000)
     if not _wait(lambda: page.locator(".jp-OutputArea-output").count() > 0, KERNEL_TIMEOUT):
         return ["the dashboard shows no output at all"]
     _wait(_stable(lambda: page.inner_text("body")), KERNEL_TIMEOUT)
-    problems = output_problems(page, VOILA_ROOT) + demo_problems(page, VOILA_ROOT)
+    problems = output_problems(page, VOILA_ROOT, expected_errors) + demo_problems(page, VOILA_ROOT)
     problems += code_problems(page)
     if not problems:
         problems += control_problems(page, VOILA_ROOT, voila_settled)

@@ -4,7 +4,7 @@ widgets and figures but no code, and the sliders re-draw the figures."""
 import pytest
 
 from conftest import chapter_notebooks
-from notebook_checks import check_voila
+from notebook_checks import check_voila, expected_error_cells
 
 
 def dashboards():
@@ -14,7 +14,7 @@ def dashboards():
 
 
 @pytest.mark.parametrize("path", dashboards())
-def test_voila_shows_widgets_without_code(voila, page, path):
-    problems = check_voila(page, f"{voila.url}/voila/render/{path}")
+def test_voila_shows_widgets_without_code(voila, served_root, page, path):
+    problems = check_voila(page, f"{voila.url}/voila/render/{path}", expected_error_cells(served_root / path))
     assert problems == [], f"{path} in Voila:\n" + "\n".join(f"- {p}" for p in problems)
     assert page.locator(".course-demo").count() >= 1, "no Demo on the dashboard"

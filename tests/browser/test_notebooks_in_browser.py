@@ -10,8 +10,8 @@ from notebook_checks import check_notebook
 
 
 @pytest.mark.parametrize("path", chapter_notebooks())
-def test_notebook_widgets_work_in_jupyterlab(lab, page, path):
-    problems = check_notebook(page, lab.url, path, workspace=path.replace("/", "-").removesuffix(".ipynb"))
+def test_notebook_widgets_work_in_jupyterlab(lab, served_root, page, path):
+    problems = check_notebook(page, lab.url, served_root, path, workspace=path.replace("/", "-").removesuffix(".ipynb"))
     lab.shutdown_kernels()
     assert problems == [], f"{path} in JupyterLab:\n" + "\n".join(f"- {p}" for p in problems)
 
