@@ -17,10 +17,8 @@ from pathlib import Path
 import pytest
 
 import servers
+from course_notebooks import FIXTURES, NOTEBOOKS, ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOKS = ROOT / "notebooks"
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -33,12 +31,6 @@ PAGE_TIMEOUT_MS = 60_000
 collect_ignore_glob = ["fixtures/*"]
 
 DURATIONS = {}  # test id -> seconds, printed at the end of the session
-
-
-def chapter_notebooks():
-    """Notebook paths relative to the served root, discovered now: chapters, then solutions."""
-    found = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")) + sorted(NOTEBOOKS.glob("solutions/*.ipynb"))
-    return [f"notebooks/{path.relative_to(NOTEBOOKS).as_posix()}" for path in found]
 
 
 def _ignore_checkpoints(directory, names):

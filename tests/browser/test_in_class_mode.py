@@ -3,7 +3,7 @@ widgets and figures but no code, and the sliders re-draw the figures."""
 
 import pytest
 
-from conftest import chapter_notebooks
+from course_notebooks import chapter_notebooks
 from notebook_checks import check_voila, expected_error_cells
 
 

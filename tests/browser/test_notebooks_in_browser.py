@@ -5,7 +5,7 @@ chapter is covered as soon as it exists."""
 
 import pytest
 
-from conftest import chapter_notebooks
+from course_notebooks import chapter_notebooks
 from notebook_checks import check_notebook
 
 
