@@ -123,7 +123,8 @@ def render(notebook, mathjax_url):
     exporter = HTMLExporter(template_name="lab", embed_images=True, mathjax_url=mathjax_url,
                             require_js_url="", exclude_input_prompt=True, exclude_output_prompt=True)
     body, _ = exporter.from_notebook_node(notebook)
-    body = body.replace('<script src=""></script>', "")  # the unused require.js (no widgets left)
+    # Scripts left without a source: require.js (no widgets left), MathJax when not installed.
+    body = re.sub(r'<script src="">\s*</script>', "", body)
     if mathjax_url:  # the packaged MathJax has the STIX-Web fonts only
         if MATHJAX_ANCHOR not in body:
             raise RuntimeError("nbconvert's MathJax configuration changed: update MATHJAX_ANCHOR")
