@@ -1,5 +1,6 @@
-"""The browser checks find what they are meant to find: each fixture notebook is broken in one
-way, and the checks must report that problem (and only problems of that kind)."""
+"""The browser checks find what they are meant to find: each broken fixture notebook is broken
+in one way, and the checks must report that problem (and only that one); the working fixtures
+(good_demo, expected_error) must pass."""
 
 from notebook_checks import check_notebook, code_problems
 
