@@ -166,7 +166,7 @@ def _link(entry, anchor=None):
     return html.escape(entry["href"] + (f"#{anchor}" if anchor else ""), quote=True)
 
 
-def index_page(entries):
+def index_page(entries, mathjax_url=""):
     """The table of contents: chapters with their sections, then every syllabus ID."""
     rows, by_id = [], {}
     for entry in entries:
@@ -187,7 +187,7 @@ body {{ font-family: sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1
 table {{ border-collapse: collapse; width: 100%; margin-bottom: 2em; }}
 td, th {{ border: 1px solid #ccc; padding: 0.3em 0.6em; vertical-align: top; text-align: left; }}
 ul {{ margin: 0; padding-left: 1.2em; }} li.level3 {{ margin-left: 1.2em; font-size: 0.95em; }}
-</style></head><body>
+</style>{_index_mathjax(mathjax_url)}</head><body>
 <h1>Course companion: kernels, multiclass and structured prediction</h1>
 <p>Every chapter notebook, executed, with its figures. The sliders are live in JupyterLab
 (<code>make lab</code>) and in class (<code>make class</code>); here each demo shows its initial
@@ -202,6 +202,15 @@ figure, and the static grid beside it shows other settings.</p>
 </table>
 </body></html>
 """
+
+
+def _index_mathjax(url):
+    """MathJax for the TeX in section titles ($...$), configured as on the pages."""
+    if not url:
+        return ""
+    config = ("MathJax.Hub.Config({tex2jax: {inlineMath: [['$', '$']], processEscapes: true}, "
+              f"{MATHJAX_FONTS}messageStyle: 'none'}});")
+    return f'\n<script type="text/x-mathjax-config">{config}</script><script src="{url}"></script>'
 
 
 def build(paths, out):
@@ -226,7 +235,8 @@ def build(paths, out):
         entries.append({"stem": relative.with_suffix("").as_posix(), "href": relative.with_suffix(".html").as_posix(),
                         "title": found[0][1] if found else path.stem, "headings": found})
         print(f"{relative}: {time.perf_counter() - start:.1f} s", flush=True)
-    (out / "index.html").write_text(index_page(entries), encoding="utf-8")
+    index_mathjax = f"mathjax/MathJax.js?config={MATHJAX_CONFIG}" if mathjax else ""
+    (out / "index.html").write_text(index_page(entries, index_mathjax), encoding="utf-8")
     return out / "index.html"
 
 
