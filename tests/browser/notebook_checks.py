@@ -172,7 +172,7 @@ def _readout(slider):
     return readout.first.inner_text(timeout=2000).strip() if readout.count() else ""
 
 
-def _move(page, demo, slider, key, settled):
+def _move(demo, slider, key, settled):
     """Press `key` on the slider's handle; returns (old readout, new readout, state after)."""
     before = _readout(slider)
     old = _demo_state(demo)
@@ -201,12 +201,12 @@ def _error_line(state):
     return _short(state["error"].strip().splitlines()[-1])
 
 
-def _sweep(page, demo, slider, settled):
+def _sweep(demo, slider, settled):
     """Press End, Home, ArrowRight on a slider; returns (moves, redrawn, error sentence)."""
     moves, redrawn = [], False
     for key in ("End", "Home", "ArrowRight"):
         src = _demo_state(demo)["src"]
-        before, after, state = _move(page, demo, slider, key, settled)
+        before, after, state = _move(demo, slider, key, settled)
         if before == after:
             continue
         moves.append(f"{before} -> {after}")
@@ -228,6 +228,17 @@ def _options(select):
     return select.evaluate("s => [s.selectedIndex, Array.from(s.options).map(o => o.textContent)]")
 
 
+def _dropdown_failures(demo, selects, settled):
+    """Choose every option of every dropdown (then the first choice again); the errors raised."""
+    for select in selects:
+        current, labels = _options(select)
+        for index in [i for i in range(len(labels)) if i != current] + [current]:
+            state = _choose(demo, select, index, settled)
+            if state["error"]:
+                return [f"choosing {labels[index]!r} raised {_error_line(state)}"]
+    return []
+
+
 def control_problems(page, root, settled):
     """Drive every control of every Demo: each dropdown option must draw without error; each
     slider is moved to both ends (End, Home keys on its handle) and one step (ArrowRight), and
@@ -244,24 +255,21 @@ def control_problems(page, root, settled):
         demo = demos.nth(number)
         selects = demo.locator(".widget-dropdown select")
         selects = [selects.nth(i) for i in range(selects.count())]
-        for select in selects:
-            current, labels = _options(select)
-            for index in [i for i in range(len(labels)) if i != current] + [current]:
-                state = _choose(demo, select, index, settled)
-                if state["error"]:
-                    problems.append(f"demo {number + 1}: choosing {labels[index]!r} raised {_error_line(state)}")
-                    return problems
+        failures = _dropdown_failures(demo, selects, settled)
+        if failures:
+            problems += [f"demo {number + 1}: {failure}" for failure in failures]
+            continue
         sliders = demo.locator(".widget-slider")
         for index in range(sliders.count()):
             slider = sliders.nth(index)
             slider.scroll_into_view_if_needed(timeout=5000)
             name = f"demo {number + 1}, {_label(slider, index)}"
-            moves, redrawn, error = _sweep(page, demo, slider, settled)
+            moves, redrawn, error = _sweep(demo, slider, settled)
             for select in selects if moves and not redrawn and not error else []:
                 current, labels = _options(select)
                 for option in [i for i in range(len(labels)) if i != current]:
                     _choose(demo, select, option, settled)
-                    _, redrawn, error = _sweep(page, demo, slider, settled)
+                    _, redrawn, error = _sweep(demo, slider, settled)
                     if redrawn or error:
                         break
                 _choose(demo, select, current, settled)

@@ -50,3 +50,8 @@ def test_an_error_the_lesson_expects_is_not_reported(lab, served_root, page):
     """A cell tagged raises-exception (a validation message shown on purpose) is no problem,
     and the cells after it run."""
     assert problems_of(lab, served_root, page, "expected_error") == []
+
+
+def test_a_dropdown_choice_that_raises_is_reported(lab, served_root, page):
+    problems = problems_of(lab, served_root, page, "broken_dropdown")
+    assert problems == ["demo 1: choosing 'broken' raised ValueError: no drawing for the broken kernel"]
