@@ -11,7 +11,6 @@ controls); the static grid beside every Demo shows the other settings.
 """
 
 import argparse
-import base64
 import html
 import re
 import shutil
@@ -27,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+CONTROL_MODELS = ("SliderModel", "DropdownModel", "ButtonsModel", "CheckboxModel", "SelectModel")
 SYLLABUS_ID = re.compile(r"^[KMPSV]\d+$")
 # What a page may load: a resource attribute or CSS url() pointing at another host is an error.
 RESOURCE = re.compile(r"""(?:\b(?:src|href|data)\s*=\s*["']?|url\(\s*["']?|@import\s+["'])(https?:)?//([^/"')\s>]+)""", re.I)
@@ -77,13 +77,9 @@ def _freeze(model_id, models):
         if model is None:
             return
         name, state = model["model_name"], model["state"]
-        if name == "ImageModel":
-            for buffer in model.get("buffers", []):
-                if buffer["path"] == ["value"] and state.get("format") == "png":
-                    images.append(buffer["data"] if buffer.get("encoding") == "base64"
-                                  else base64.b64encode(buffer["data"]).decode())
-        elif "value" in state and name.endswith(("SliderModel", "DropdownModel", "ButtonsModel", "CheckboxModel")) \
-                or "_options_labels" in state:
+        if name == "ImageModel" and state.get("format") == "png":
+            images.extend(b["data"] for b in model.get("buffers", []) if b["path"] == ["value"])  # base64
+        elif name.endswith(CONTROL_MODELS):
             controls.append(_control_text(model))
         for child in state.get("children", []):
             walk(child)
