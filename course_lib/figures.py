@@ -7,6 +7,7 @@
 import argparse
 import importlib
 import pkgutil
+import re
 from pathlib import Path
 
 from course_lib import plotting
@@ -17,10 +18,16 @@ DEFAULT_OUT = Path(__file__).resolve().parent.parent / "figures"
 
 
 def collect():
-    """Import every plotting module so that its figures register; return them sorted by stem."""
+    """Import every plotting module so that its figures register; return them in syllabus order."""
     for info in pkgutil.iter_modules(plotting.__path__):
         importlib.import_module(f"{plotting.__name__}.{info.name}")
-    return dict(sorted(FIGURES.items()))
+    return dict(sorted(FIGURES.items(), key=lambda item: _syllabus_order(item[0])))
+
+
+def _syllabus_order(stem):
+    """K2_... before K10_...: the letter, then the number of the ID, then the rest of the stem."""
+    letter, number, rest = re.match(r"([A-Z])(\d+)(.*)", stem).groups()
+    return letter, int(number), rest
 
 
 def write_index(specs, out):
