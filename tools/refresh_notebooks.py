@@ -24,11 +24,13 @@ def refresh(path):
     notebook = nbformat.read(path, as_version=4)
     start = time.perf_counter()
     NotebookClient(
-        notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+        notebook, timeout=600, kernel_name="python3", record_timing=False,
+        resources={"metadata": {"path": str(path.parent)}},
     ).execute()
     for cell in notebook.cells:
         if cell.cell_type == "code":
             cell.outputs = [out for out in cell.outputs if WIDGET_VIEW not in out.get("data", {})]
+            cell.metadata.pop("execution", None)  # timings of an earlier run
     notebook.metadata.pop("widgets", None)
     nbformat.write(notebook, path)
     return time.perf_counter() - start
