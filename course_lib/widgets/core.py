@@ -49,9 +49,9 @@ class Demo(widgets.VBox):
         super().__init__(rows + [self.image, self.status])
         self.add_class("course-demo")
         self.update()
-        # Keep the layout found by the first render: re-solving it at every move would double
-        # the redraw time for a change of a few pixels.
-        self.fig.set_layout_engine("none")
+        # Keep the layout found by the first render and drop the engine: with any engine set
+        # (even "none", a placeholder) savefig draws the figure twice.
+        self.fig.set_layout_engine(None)
 
     @property
     def values(self):
