@@ -5,6 +5,7 @@ Every generator takes a `seed` and returns `(X, r)` with `X` of shape (n, 2) and
 """
 
 import hashlib
+import io
 from importlib import resources
 
 import numpy as np
@@ -91,6 +92,22 @@ def one_d_projection(n=20, seed=0):
     return x.reshape(-1, 1), r
 
 
+def read_checked(path, sha256, what, missing_fix):
+    """The bytes of a shipped data file, checked against its sha256, with errors saying how to
+    get it back: `missing_fix` when the file is absent, `git checkout` when it was altered."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{what} is missing at {path}. {missing_fix}.") from None
+    digest = hashlib.sha256(raw).hexdigest()
+    if digest != sha256:
+        raise ValueError(
+            f"{what} at {path} is corrupt: sha256 {digest} instead of {sha256}. "
+            f"Restore it with `git checkout -- course_lib/resources/{path.name}`."
+        )
+    return raw
+
+
 def _ocr_path():
     return resources.files("course_lib") / "resources" / "ocr_letters.npz"
 
@@ -103,21 +120,9 @@ def load_ocr_letters():
     of int arrays with letters in 0..25 (a..z), `folds` an int array of the fold (0..9) of
     each word. The file is a NumPy archive read without pickle and checked by sha256.
     """
-    path = _ocr_path()
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise FileNotFoundError(
-            f"The OCR letters file is missing at {path}. Reinstall the package from a fresh clone "
-            "(`make test` or `pip install -e .`) so that course_lib/resources/ocr_letters.npz is there."
-        ) from None
-    digest = hashlib.sha256(raw).hexdigest()
-    if digest != OCR_SHA256:
-        raise ValueError(
-            f"The OCR letters file at {path} is corrupt: sha256 {digest} instead of {OCR_SHA256}. "
-            "Restore it with `git checkout -- course_lib/resources/ocr_letters.npz`."
-        )
-    with np.load(path, allow_pickle=False) as archive:
+    raw = read_checked(_ocr_path(), OCR_SHA256, "The OCR letters file",
+                       missing_fix="Reinstall the package from a fresh clone (`make test` or `pip install -e .`)")
+    with np.load(io.BytesIO(raw), allow_pickle=False) as archive:
         pixels = np.unpackbits(archive["pixels"], axis=1).astype(np.float64)
         letters = archive["letters"].astype(np.int64)
         lengths = archive["word_lengths"].astype(np.int64)

@@ -7,7 +7,6 @@ where only the active features of an example are stored.
 """
 
 import gzip
-import hashlib
 import json
 import re
 from collections import Counter
@@ -16,6 +15,7 @@ from importlib import resources
 import numpy as np
 
 from course_lib._validation import check_int
+from course_lib.data import read_checked
 
 STDLIB_SHA256 = "e9fb0e6ce5ee490c5a0f7b9c12eef478bec75c9663b21ff8a15395400ec0b005"
 _WORD = re.compile(r"[a-z][a-z0-9]*")
@@ -34,21 +34,9 @@ def load_stdlib_docstrings(return_names=False):
     With `return_names=True` a fourth item lists where each docstring comes from
     ("email.message Message.get_payload"). The file is gzip'd JSON lines checked by sha256.
     """
-    path = _stdlib_path()
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise FileNotFoundError(
-            f"The docstring corpus is missing at {path}. Reinstall the package from a fresh clone "
-            "(`pip install -e .`) or rebuild it with `python tools/freeze_stdlib_docstrings.py`."
-        ) from None
-    digest = hashlib.sha256(raw).hexdigest()
-    if digest != STDLIB_SHA256:
-        raise ValueError(
-            f"The docstring corpus at {path} is corrupt: sha256 {digest} instead of "
-            f"{STDLIB_SHA256}. Restore it with "
-            "`git checkout -- course_lib/resources/stdlib_docstrings.jsonl.gz`."
-        )
+    raw = read_checked(_stdlib_path(), STDLIB_SHA256, "The docstring corpus",
+                       missing_fix="Reinstall the package from a fresh clone (`pip install -e .`) or "
+                       "rebuild it with `python tools/freeze_stdlib_docstrings.py`")
     lines = gzip.decompress(raw).decode("utf-8").splitlines()
     header, records = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
     topic_names = list(header["topics"])
