@@ -17,8 +17,11 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation --editable .
 	touch $(STAMP)
 
+# Jupyter refuses root unless told; root is the usual user in containers and CI machines.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
+
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab notebooks/ $(ROOT_FLAG)
 
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 || { \
