@@ -11,18 +11,8 @@ from course_lib.model_selection import grid_search
 from course_lib.plotting.margins import draw_svm
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import (
-    BLACK,
-    BLUE,
-    GREEN,
-    GREY,
-    ORANGE,
-    PALETTE,
-    VERMILLION,
-    grid_limits,
-    new_figure,
-    plot_decision_regions,
-    plot_line,
-    plot_points,
+    BLACK, BLUE, GREEN, GREY, ORANGE, PALETTE, VERMILLION, figure_for, grid_limits,
+    plot_decision_regions, plot_line, plot_points,
 )
 from course_lib.svm import SVM
 from course_lib.svm_gradient import LOSS_CRITERIA, KernelDensityClassifier, KernelHingeGD
@@ -35,16 +25,10 @@ def overlapping_data(n=60):
     return data.overlapping(n=n, seed=0)
 
 
-def _own_figure(ax, **size):
-    if ax is None:
-        return new_figure(**size)
-    return None, ax
-
-
 @slide_figure("K10_xor_points", slide="Problème du XOR")
 def draw_xor_points(ax=None):
     """The four XOR points: no line puts x2, x3 (r = 1) on one side and x1, x4 on the other."""
-    fig, ax = _own_figure(ax, width=4.5, height=4.5)
+    fig, ax = figure_for(ax, width=4.5, height=4.5)
     X, r = data.xor()
     plot_points(ax, X, r, size=160)
     for t, x in enumerate(X):
@@ -67,9 +51,7 @@ def draw_xor_points(ax=None):
 )
 def draw_xor_3d(ax=None):
     """XOR after phi(x) = (x1, x2, x1 x2): the hard-margin SVM's plane separates the z."""
-    fig = None
-    if ax is None:
-        fig, ax = new_figure(width=6, height=5.5, projection="3d")
+    fig, ax = figure_for(ax, width=6, height=5.5, projection="3d")
     X, r = data.xor()
     Z = basis.xor_map(X)
     svm = SVM(C=np.inf, kernel="linear").fit(Z, r)
@@ -103,9 +85,7 @@ def draw_xor_3d(ax=None):
 @slide_figure("K11_projection_1d_2d", slide="Projection avec une fonction de base")
 def draw_projection(axes=None):
     """1-D: no threshold separates the classes; after phi(x) = (x, x^2) a line does."""
-    fig = None
-    if axes is None:
-        fig, axes = new_figure(ncols=2, width=5, height=4.2)
+    fig, axes = figure_for(axes, ncols=2, width=5, height=4.2)
     x, r = data.one_d_projection()
     for label, colour, marker in [(1, BLUE, "o"), (-1, VERMILLION, "s")]:
         m = r == label
@@ -142,9 +122,7 @@ def draw_projection(axes=None):
 )
 def draw_basis_catalogue(axes=None):
     """The slides' catalogue of basis functions, drawn in 1-D."""
-    fig = None
-    if axes is None:
-        fig, axes = new_figure(ncols=4, width=3.6, height=3.4)
+    fig, axes = figure_for(axes, ncols=4, width=3.6, height=3.4)
     x = np.linspace(-2, 2, 300).reshape(-1, 1)
     X = np.c_[x, x]  # the catalogue uses x1 (powers) and x2 (bumps): the same axis here
     centres = np.array([-1.2, 0.0, 1.2])
@@ -170,7 +148,7 @@ def draw_basis_catalogue(axes=None):
 )
 def draw_rbf_network(ax=None, K=6, s=0.6):
     """RBF network on noisy XOR: K Gaussian centres, output fitted by least squares."""
-    fig, ax = _own_figure(ax, width=6, height=5.5)
+    fig, ax = figure_for(ax, width=6, height=5.5)
     X, r = data.noisy_xor(n=80, seed=1)
     net = basis.RBFNetwork(K=K, s=s, seed=3).fit(X, r)
     xlim, ylim = grid_limits(X, 0.5)
@@ -207,9 +185,7 @@ def _circle(centre, radius):
 )
 def draw_kernels(axes=None, x=(1.0, 0.5)):
     """The four kernels K(x, y) for a fixed x (star) as functions of y."""
-    fig = None
-    if axes is None:
-        fig, axes = new_figure(ncols=4, width=3.8, height=3.6)
+    fig, axes = figure_for(axes, ncols=4, width=3.8, height=3.6)
     g = np.linspace(-2, 2, 100)
     yy1, yy2 = np.meshgrid(g, g)
     Y = np.c_[yy1.ravel(), yy2.ravel()]
@@ -252,7 +228,7 @@ def draw_kernel_svm(
 
 
 def _overlap_figure(ax=None, **settings):
-    fig, ax = _own_figure(ax, width=6, height=5.5)
+    fig, ax = figure_for(ax, width=6, height=5.5)
     X, r = overlapping_data()
     draw_kernel_svm(ax, X, r, **settings)
     return fig
@@ -295,9 +271,7 @@ for _stem, (_slide, _settings) in OVERLAP_SERIES.items():
 )
 def draw_kernel_density(axes=None, sigma=1.0):
     """Gaussian-kernel SVM beside the all-alpha-equal-one kernel density classifier."""
-    fig = None
-    if axes is None:
-        fig, axes = new_figure(ncols=2, width=5.5, height=5)
+    fig, axes = figure_for(axes, ncols=2, width=5.5, height=5)
     X, r = overlapping_data()
     draw_kernel_svm(axes[0], X, r, kernel="gaussian", sigma=sigma)
     density = KernelDensityClassifier(sigma=sigma).fit(X, r)
@@ -345,7 +319,7 @@ def draw_grid_search(ax, result):
 )
 def draw_grid_search_figure(ax=None):
     """Validation error of the Gaussian-kernel SVM over the slides' grid of C and sigma."""
-    fig, ax = _own_figure(ax, width=8, height=5)
+    fig, ax = figure_for(ax, width=8, height=5)
     X, r = overlapping_data()
     draw_grid_search(ax, grid_search(X, r, seed=0))
     return fig
@@ -354,7 +328,7 @@ def draw_grid_search_figure(ax=None):
 @slide_figure("K18_loss_criteria", slide="Comparaison de différents critères d'erreurs")
 def draw_loss_criteria(ax=None):
     """The loss criteria as functions of the margin y r: 0/1, quadratic, cross-entropy, hinge."""
-    fig, ax = _own_figure(ax, width=6.5, height=4.8)
+    fig, ax = figure_for(ax, width=6.5, height=4.8)
     m = np.linspace(-2.5, 2.5, 501)
     styles = {
         "0/1": dict(color=BLACK, lw=2.5),
@@ -422,9 +396,7 @@ def draw_alpha_history(ax, model, free=None):
 )
 def draw_alpha_figure(axes=None, lam=1.0):
     """Kernel SVM by gradient descent: without lambda the alphas keep growing."""
-    fig = None
-    if axes is None:
-        fig, axes = new_figure(ncols=2, width=5.5, height=4.8)
+    fig, axes = figure_for(axes, ncols=2, width=5.5, height=4.8)
     X, r = overlapping_data(n=40)
     draw_hinge_gd(axes, X, r, lam=lam, n_epochs=1000)
     return fig
@@ -449,9 +421,7 @@ def draw_kernel_knn(ax, X, r, k, kernel="gaussian", sigma=1.0, degree=2, steps=7
 )
 def draw_kernel_knn_figure(axes=None, sigma=1.0, k=3):
     """k-NN with the Gaussian kernel distance, on all points and on the support vectors only."""
-    fig = None
-    if axes is None:
-        fig, axes = new_figure(ncols=2, width=5.5, height=5)
+    fig, axes = figure_for(axes, ncols=2, width=5.5, height=5)
     X, r = overlapping_data()
     draw_kernel_knn(axes[0], X, r, k, sigma=sigma, title=f"{k}-NN on all {len(X)} points")
     sv = fit_kernel_svm(X, r, "gaussian", sigma=sigma).support_
@@ -469,9 +439,7 @@ def draw_kernel_knn_figure(axes=None, sigma=1.0, k=3):
 @slide_figure("K21_gram_matrix", slide="Matrice de Gram")
 def draw_gram(axes=None, sigma=1.0):
     """Gram matrix of the Gaussian kernel: in data order, and sorted by class (two blocks)."""
-    fig = None
-    if axes is None:
-        fig, axes = new_figure(ncols=2, width=5, height=4.4)
+    fig, axes = figure_for(axes, ncols=2, width=5, height=4.4)
     X, r = overlapping_data()
     order = np.random.default_rng(0).permutation(len(X))
     X, r = X[order], r[order]

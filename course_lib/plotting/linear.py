@@ -7,7 +7,8 @@ from course_lib import data
 from course_lib.linear import LeastSquaresClassifier, Perceptron, sample_version_space, version_space_offsets
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import (
-    BLACK, BLUE, GREEN, GREY, ORANGE, VERMILLION, new_figure, plot_line, plot_points,
+    BLACK, BLUE, GREEN, GREY, ORANGE, VERMILLION, figure_for, new_figure, plot_line,
+    plot_points,
 )
 
 LIMITS = ((-3.5, 3.5), (-3.5, 3.5))
@@ -33,9 +34,7 @@ def outlier_data(distance):
 @slide_figure("K1_linear_discriminant_geometry", slide="Géométrie des discriminants linéaires")
 def draw_geometry(ax=None, w=(1.0, 2.0), w0=-2.0, x=(2.2, 1.6)):
     """Geometry of a linear discriminant: w sets the orientation, w0 the offset, h(x)/||w|| the distance."""
-    fig = None
-    if ax is None:
-        fig, ax = new_figure(width=6, height=5.5)
+    fig, ax = figure_for(ax, width=6, height=5.5)
     w, x = np.asarray(w, float), np.asarray(x, float)
     norm = np.linalg.norm(w)
     (xlo, xhi), (ylo, yhi) = (-1.0, 4.0), (-1.0, 4.0)
@@ -150,9 +149,7 @@ for _frame, _distance in enumerate((0.0, 4.0, 8.0, 12.0, 16.0, 20.0), start=1):
 @slide_figure("K4_version_space", slide="Espace des versions")
 def draw_version_space(ax=None, n_hypotheses=40):
     """The version space: separating lines consistent with the data, with S and G for one orientation."""
-    fig = None
-    if ax is None:
-        fig, ax = new_figure(width=6, height=5.5)
+    fig, ax = figure_for(ax, width=6, height=5.5)
     X, r = data.linearly_separable(n=30, seed=0)
     (xlo, xhi), (ylo, yhi) = (-3, 3), (-3, 3)
     for w, w0 in sample_version_space(X, r, n_hypotheses=n_hypotheses, seed=0):

@@ -6,18 +6,8 @@ import numpy as np
 from course_lib import data, lagrange, margins
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import (
-    BLACK,
-    BLUE,
-    GREEN,
-    GREY,
-    ORANGE,
-    PURPLE,
-    VERMILLION,
-    grid_limits,
-    new_figure,
-    plot_decision_regions,
-    plot_line,
-    plot_points,
+    BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION, figure_for, grid_limits,
+    plot_decision_regions, plot_line, plot_points,
 )
 from course_lib.svm import SVM
 
@@ -30,12 +20,6 @@ def separable_data():
 def soft_margin_data():
     """The soft-margin set: 40 overlapping points (seeded), small enough to refit per move."""
     return data.overlapping(n=40, seed=2, spread=0.9)
-
-
-def _own_figure(ax, **size):
-    if ax is None:
-        return new_figure(**size)
-    return None, ax
 
 
 def draw_margin_band(ax, w, w0, xlim, ylim, label_margin=True):
@@ -77,7 +61,7 @@ def circle_support_vectors(ax, X, index, label="support vectors"):
 )
 def draw_distances(ax=None, w=(1.0, 0.6), w0=0.0):
     """Distances r h(x)/||w|| of the points to a separating line; the margin rho is the smallest."""
-    fig, ax = _own_figure(ax, width=6, height=5.5)
+    fig, ax = figure_for(ax, width=6, height=5.5)
     X, r = separable_data()
     w = np.asarray(w, dtype=float)
     w0 = margins.best_offset(X, r, w) if w0 is None else w0
@@ -142,7 +126,7 @@ def suboptimal_direction(X, r, svm, degrees=25.0):
 @slide_figure("K5_suboptimal_margin", slide="Marge sous-optimale")
 def draw_suboptimal_margin(ax=None, degrees=25.0):
     """A separating line that is not the best one: its margin (the grey band) is narrow."""
-    fig, ax = _own_figure(ax, width=6, height=5.5)
+    fig, ax = figure_for(ax, width=6, height=5.5)
     X, r = separable_data()
     svm = SVM(C=np.inf, kernel="linear").fit(X, r)
     w, w0 = suboptimal_direction(X, r, svm, degrees)
@@ -153,7 +137,7 @@ def draw_suboptimal_margin(ax=None, degrees=25.0):
 @slide_figure("K5_maximal_margin", slide="Marge maximale")
 def draw_maximal_margin(ax=None):
     """The hard-margin SVM: the widest band between the classes, rho = 1/||w||."""
-    fig, ax = _own_figure(ax, width=6, height=5.5)
+    fig, ax = figure_for(ax, width=6, height=5.5)
     X, r = separable_data()
     svm = SVM(C=np.inf, kernel="linear").fit(X, r)
     draw_line_margin(ax, X, r, svm.w_, svm.w0_, "the maximal margin")
@@ -167,7 +151,7 @@ def draw_maximal_margin(ax=None):
 )
 def draw_margin_maximisation(ax=None):
     """Constraints r(w.x + w0) >= 1: the margins h = +1 and h = -1 and the width 2/||w||."""
-    fig, ax = _own_figure(ax, width=6, height=5.5)
+    fig, ax = figure_for(ax, width=6, height=5.5)
     X, r = separable_data()
     svm = SVM(C=np.inf, kernel="linear").fit(X, r)
     w, w0 = svm.w_, svm.w0_
@@ -213,7 +197,7 @@ def draw_margin_maximisation(ax=None):
 @slide_figure("K6_lagrange_example", slide="Exemple avec le multiplicateur de Lagrange")
 def draw_lagrange(ax=None, other=(0.05, 0.95)):
     """Level sets of 1 - x1^2 - x2^2, the line x1 + x2 = 1, parallel gradients at (0.5, 0.5)."""
-    fig, ax = _own_figure(ax, width=6, height=5.5)
+    fig, ax = figure_for(ax, width=6, height=5.5)
     xs = np.linspace(-0.6, 1.6, 200)
     xx, yy = np.meshgrid(xs, xs)
     ff = lagrange.f(np.stack([xx, yy], -1))
@@ -266,9 +250,7 @@ def draw_lagrange(ax=None, other=(0.05, 0.95)):
 )
 def draw_kkt(axes=None):
     """Maximise f s.t. g(x) >= 0: an active (lambda > 0) and an inactive (lambda = 0) constraint."""
-    fig = None
-    if axes is None:
-        fig, axes = new_figure(ncols=2, width=5, height=5)
+    fig, axes = figure_for(axes, ncols=2, width=5, height=5)
     xs = np.linspace(-1.2, 1.6, 160)
     xx, yy = np.meshgrid(xs, xs)
     grid = np.stack([xx, yy], -1)
@@ -343,7 +325,7 @@ def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None, le
 @slide_figure("K8_support_vectors", slide="Illustration des vecteurs de support")
 def draw_support_vectors(ax=None):
     """Hard-margin SVM: the support vectors (alpha > 0) lie on the margins and define w, w0."""
-    fig, ax = _own_figure(ax, width=6, height=5.5)
+    fig, ax = figure_for(ax, width=6, height=5.5)
     X, r = separable_data()
     svm = SVM(C=np.inf, kernel="linear").fit(X, r)
     draw_svm(ax, svm, X, r, show_slacks=False)
@@ -364,7 +346,7 @@ def draw_support_vectors(ax=None):
 @slide_figure("K9_soft_margin", slide="Marges douces")
 def draw_soft_margin(ax=None, C=1.0):
     """Soft margin on overlapping data: 0 < xi < 1 inside the margin, xi > 1 misclassified."""
-    fig, ax = _own_figure(ax, width=6.5, height=5.5)
+    fig, ax = figure_for(ax, width=6.5, height=5.5)
     X, r = soft_margin_data()
     draw_svm(ax, SVM(C=C, kernel="linear").fit(X, r), X, r)
     ax.set_title(f"soft margin, $C = {C:g}$")

@@ -53,6 +53,14 @@ def new_figure(ncols=1, nrows=1, width=5.5, height=4.5, **subplot_kw):
     return fig, (axes[0, 0] if axes.size == 1 else axes.ravel())
 
 
+def figure_for(ax, **size):
+    """`(fig, ax)` for a drawing that may be given its axes: a new figure of `size` (the
+    arguments of new_figure) when `ax` is None, else `(None, ax)` to draw into the caller's."""
+    if ax is None:
+        return new_figure(**size)
+    return None, ax
+
+
 def png_bytes(fig, dpi=72):
     """Render a figure to PNG bytes (used by the live widgets)."""
     buffer = io.BytesIO()
