@@ -9,8 +9,7 @@ support vectors of an SVM only uses them as prototypes.
 import numpy as np
 
 from course_lib._validation import check_fitted, check_int, check_matrix
-from course_lib.kernels import feature_space_distance
-from course_lib.svm_gradient import kernel_params
+from course_lib.kernels import feature_space_distance, kernel_params
 
 
 class KernelKNN:

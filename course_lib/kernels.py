@@ -86,6 +86,17 @@ def check_kernel(kernel, params=None):
     return kernel
 
 
+def kernel_params(kernel, sigma=1.0, degree=2):
+    """The keyword arguments the kernel functions expect for `kernel`: {"sigma": ...} for the
+    Gaussian, {"degree": ...} for the polynomial, none for the others; all checked."""
+    check_kernel(kernel)
+    if kernel == "gaussian":
+        return {"sigma": check_positive(sigma, "sigma")}
+    if kernel == "polynomial":
+        return {"degree": check_int(degree, "degree", minimum=1)}
+    return {}
+
+
 def kernel_matrix(X, Y, kernel="linear", **params):
     """The (n, m) matrix of K(x^t, y^s) for the kernel named `kernel` (see KERNELS)."""
     kernel = check_kernel(kernel, params)

@@ -53,11 +53,7 @@ class SVM:
 
     def _kernel_params(self):
         kernel = kernels.check_kernel(self.kernel)
-        if kernel == "gaussian":
-            return kernel, {"sigma": check_positive(self.sigma, "sigma")}
-        if kernel == "polynomial":
-            return kernel, {"degree": check_int(self.degree, "degree", minimum=1)}
-        return kernel, {}
+        return kernel, kernels.kernel_params(kernel, self.sigma, self.degree)
 
     def _check_params(self):
         C = check_positive(self.C, "C", allow_inf=True)

@@ -17,17 +17,7 @@ from course_lib._validation import (
     check_non_negative,
     check_positive,
 )
-from course_lib.kernels import check_kernel, gram, kernel_matrix
-
-
-def kernel_params(kernel, sigma=1.0, degree=2):
-    """The keyword arguments `course_lib.kernels` expects for `kernel` (sigma or degree or none)."""
-    check_kernel(kernel)
-    if kernel == "gaussian":
-        return {"sigma": check_positive(sigma, "sigma")}
-    if kernel == "polynomial":
-        return {"degree": check_int(degree, "degree", minimum=1)}
-    return {}
+from course_lib.kernels import gram, kernel_matrix, kernel_params
 
 
 # Loss criteria as functions of the margin y r, with y = h(x) and r in {-1, +1} (slides 6.8).
