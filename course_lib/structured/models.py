@@ -28,6 +28,16 @@ def _check_input(x, n_features=None, name="x"):
     return x
 
 
+def _feature_count(X):
+    """The number of features of X, a 2-D array of training inputs, each checked by _check_input."""
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D (n_samples, n_features); got shape {X.shape}.")
+    for x in X:
+        _check_input(x, X.shape[1])
+    return X.shape[1]
+
+
 def _check_weights(w, size):
     w = np.asarray(w, dtype=float)
     if w.shape != (size,):
@@ -47,13 +57,8 @@ class BinaryModel(StructuredModel):
 
     def initialize(self, X, Y):
         super().initialize(X, Y)
-        X = np.asarray(X, dtype=float)
-        if X.ndim != 2:
-            raise ValueError(f"X must be 2-D (n_samples, n_features); got shape {X.shape}.")
-        self.n_features = X.shape[1]
-        self.size_joint_feature = X.shape[1]
-        for x in X:
-            _check_input(x, self.n_features)
+        self.n_features = _feature_count(X)
+        self.size_joint_feature = self.n_features
         for y in Y:
             self._check_label(y)
         return self
@@ -128,13 +133,8 @@ class MulticlassModel(StructuredModel):
 
     def initialize(self, X, Y):
         super().initialize(X, Y)
-        X = np.asarray(X, dtype=float)
-        if X.ndim != 2:
-            raise ValueError(f"X must be 2-D (n_samples, n_features); got shape {X.shape}.")
-        self.n_features = X.shape[1]
-        self.size_joint_feature = self._codes().shape[1] * X.shape[1]
-        for x in X:
-            _check_input(x, self.n_features)
+        self.n_features = _feature_count(X)
+        self.size_joint_feature = self._codes().shape[1] * self.n_features
         for y in Y:
             self._check_label(y)
         self.delta_matrix()
