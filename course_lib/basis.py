@@ -129,6 +129,7 @@ class RBFNetwork:
         penalty[-1, -1] = 0.0  # do not shrink w0
         coef = np.linalg.solve(Z.T @ Z + penalty + 1e-12 * np.eye(Z.shape[1]), Z.T @ r)
         self.w_, self.w0_ = coef[:-1], float(coef[-1])
+        self.n_features_in_ = X.shape[1]
         return self
 
     def transform(self, X):

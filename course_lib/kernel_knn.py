@@ -30,9 +30,10 @@ class KernelKNN:
         self.classes_, self._codes = check_labels(y, X.shape[0], "y", min_classes=1)
         k = check_int(self.k, "k", minimum=1)
         if k > X.shape[0]:
-            raise ValueError(f"k = {k} neighbours but only {X.shape[0]} training points: lower k.")
+            raise ValueError(f"k = {k} neighbours but only {X.shape[0]} sample(s) to learn from: lower k.")
         kernel_params(self.kernel, self.sigma, self.degree)
         self.X_, self.y_ = X, self.classes_[self._codes]
+        self.n_features_in_ = X.shape[1]
         return self
 
     def distances(self, X):

@@ -90,6 +90,7 @@ class SVM:
         self.dual_objective_ = float(alpha.sum() - 0.5 * v @ K_sv @ v)
         self.n_iter_ = result.n_iter
         self.X_fit_ = X
+        self.n_features_in_ = X.shape[1]
         self.r_fit_ = r
         self._kernel_name, self._params = kernel, params
         return self

@@ -233,3 +233,24 @@ def test_sigma_min_in_bounded_memory():
     sub = X[:300]
     d = np.sqrt(((sub[:, None] - sub[None]) ** 2).sum(-1))
     assert value <= d[d > 0].min() + 1e-12
+
+
+# ------------------------------------------------------------------ plot helpers outside the sliders
+
+def test_plot_helpers_refuse_what_they_would_draw_wrongly():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from course_lib.plotting import multiclass as multiclass_plots
+    from course_lib.plotting import perceptron as perceptron_plots
+    from course_lib.plotting.style import plot_points
+
+    fig, axes = plt.subplots(1, 2)
+    try:
+        assert_clear_error(lambda: plot_points(axes[0], X2, R2 > 0), "r")
+        assert_clear_error(lambda: perceptron_plots.draw_plain_vs_averaged(axes, n_epochs=0), "n_epochs")
+        assert_clear_error(lambda: multiclass_plots.sgd_panel(axes[0], learner="perceptron"), "learner")
+    finally:
+        plt.close(fig)
