@@ -254,3 +254,33 @@ def test_plot_helpers_refuse_what_they_would_draw_wrongly():
         assert_clear_error(lambda: multiclass_plots.sgd_panel(axes[0], learner="perceptron"), "learner")
     finally:
         plt.close(fig)
+
+
+@pytest.mark.timeout(120)
+def test_localisation_inference_in_bounded_memory_and_equal_to_exhaustive():
+    """Inference on a 150 x 150 image once listed its 1.3e8 boxes at once (4.1 GB)."""
+    from course_lib.structured import vision
+
+    rng = np.random.default_rng(0)
+    model = vision.LocalisationModel()
+    for shape in [(5, 4, 3), (7, 9, 2), (6, 6, 1)]:  # against the exhaustive argmax, ties included
+        x = rng.integers(0, 2, size=shape).astype(float)
+        y = np.array([1, 0, shape[0], 2])
+        for w in (rng.normal(size=shape[2]), np.zeros(shape[2])):
+            boxes, s = model.box_scores(x, w)
+            np.testing.assert_array_equal(model.inference(x, w), boxes[np.argmax(s)])
+            for rescaling in ("margin", "slack"):
+                delta = 1.0 - vision.overlap(y, boxes)
+                s_true = vision.box_sum(vision.integral_image(x @ w), y)
+                value = delta + s if rescaling == "margin" else delta * (1.0 + s - s_true)
+                np.testing.assert_array_equal(
+                    model.loss_augmented_inference(x, y, w, rescaling), boxes[np.argmax(value)])
+    x = rng.normal(size=(150, 150, 2))
+    tracemalloc.start()
+    try:
+        box = model.loss_augmented_inference(x, np.array([10, 10, 50, 60]), np.array([1.0, -0.5]))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1024**3 / 4, f"peak {peak / 1e6:.0f} MB"
+    assert box.shape == (4,)
