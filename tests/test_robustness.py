@@ -284,3 +284,19 @@ def test_localisation_inference_in_bounded_memory_and_equal_to_exhaustive():
         tracemalloc.stop()
     assert peak < 1024**3 / 4, f"peak {peak / 1e6:.0f} MB"
     assert box.shape == (4,)
+
+
+@pytest.mark.parametrize(
+    "K, r, C, alpha, fragment",
+    [
+        (np.eye(3), np.ones(3), 1.0, None, "r"),
+        (np.eye(3)[:2], np.array([1.0, -1.0]), 1.0, None, "K"),
+        (np.full((2, 2), np.nan), np.array([1.0, -1.0]), 1.0, None, "K"),
+        (np.eye(2), np.array([1.0, -1.0]), -1.0, None, "C"),
+        (np.eye(2), np.array([1.0, -1.0]), 1.0, np.array([1.0, 0.0]), "alpha"),
+    ],
+)
+def test_smo_checks_its_problem(K, r, C, alpha, fragment):
+    from course_lib.smo import smo
+
+    assert_clear_error(lambda: smo(K, r, C, alpha=alpha), fragment)
