@@ -12,30 +12,10 @@ from itertools import combinations
 
 import numpy as np
 
-from course_lib._validation import check_fitted, check_matrix
+from course_lib._validation import check_fitted, check_labels, check_matrix
 
 
 # ---------------------------------------------------------------- labels and binary learners
-
-
-def check_labels(y, n_samples, name="y", min_classes=2):
-    """Return (classes, indices): the sorted distinct labels of y and each label's index."""
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ValueError(f"{name} must be 1-D with one label per sample; got shape {y.shape}.")
-    if y.shape[0] != n_samples:
-        raise ValueError(
-            f"{name} has {y.shape[0]} labels but X has {n_samples} samples: lengths must match."
-        )
-    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
-        raise ValueError(f"{name} contains NaN or inf: every sample needs a real label.")
-    classes, indices = np.unique(y, return_inverse=True)
-    if classes.size < min_classes:
-        raise ValueError(
-            f"{name} holds {classes.size} class(es) ({classes.tolist()}): a multiclass "
-            f"classifier needs at least {min_classes}."
-        )
-    return classes, indices
 
 
 def clone(estimator):

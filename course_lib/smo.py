@@ -30,6 +30,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from course_lib._validation import check_binary_targets, check_matrix, check_positive
+
 TAU = 1e-12  # curvature used when K_ii + K_jj - 2 K_ij <= 0 (non-PSD kernel or duplicate points)
 
 
@@ -47,6 +49,7 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
     (C may be np.inf: the hard margin), starting from `alpha` (default 0; it must be feasible).
     Stops when the KKT gap is below `tol`, after `max_iter` steps (default max(10^7, 100 N)), or
     as soon as sum alpha exceeds `alpha_sum_limit`."""
+    K, r, alpha = _check_problem(K, r, C, tol, alpha)
     n = r.shape[0]
     if max_iter is None:
         max_iter = max(10_000_000, 100 * n)
@@ -124,6 +127,22 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
             status = "alpha_sum_limit"
             break
     return SMOResult(alpha=np.array(alpha_list), E=E, gap=gap, n_iter=n_iter, status=status)
+
+
+def _check_problem(K, r, C, tol, alpha):
+    """The inputs of smo, checked: a finite square K, targets in {-1, +1}, C > 0, tol > 0 and a
+    feasible starting alpha (0 <= alpha <= C, sum alpha r = 0)."""
+    K = check_matrix(K, "K")
+    if K.shape[0] != K.shape[1]:
+        raise ValueError(f"K must be a square Gram matrix (N x N); got shape {K.shape}.")
+    r = check_binary_targets(r, K.shape[0], "r")
+    check_positive(C, "C", allow_inf=True)
+    check_positive(tol, "tol")
+    if alpha is not None:
+        alpha = check_matrix(np.reshape(alpha, (1, -1)), "alpha", n_features=K.shape[0])[0]
+        if np.any(alpha < 0) or np.any(alpha > C) or abs(alpha @ r) > 1e-8 * max(1.0, alpha.sum()):
+            raise ValueError("alpha must be feasible: 0 <= alpha <= C and sum alpha r = 0.")
+    return K, r, alpha
 
 
 def kkt_gap(E, alpha, r, C):

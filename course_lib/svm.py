@@ -68,6 +68,7 @@ class SVM:
         X = check_matrix(X, "X")
         r = check_binary_targets(r, X.shape[0], "r")
         K = kernels.gram(X, kernel, **params)
+        _check_C_resolvable(C, K)
         if np.isinf(C):
             result = _solve_hard(K, r, tol, max_iter, kernel)
         elif kernel in ("linear", "polynomial"):
@@ -89,6 +90,7 @@ class SVM:
         self.dual_objective_ = float(alpha.sum() - 0.5 * v @ K_sv @ v)
         self.n_iter_ = result.n_iter
         self.X_fit_ = X
+        self.n_features_in_ = X.shape[1]
         self.r_fit_ = r
         self._kernel_name, self._params = kernel, params
         return self
@@ -125,6 +127,24 @@ class SVM:
         X = check_matrix(X, "X", n_features=self.X_fit_.shape[1])
         r = _check_r(r, X)
         return np.maximum(0.0, 1.0 - r * self.decision_function(X))
+
+
+# SMO's tolerance is absolute on E^t = r^t - sum_s alpha^s r^s K(x^s, x^t); with alpha^t up to C,
+# float64 keeps about 16 digits of terms as large as C max_t K(x^t, x^t), so beyond this bound the
+# gap test is below rounding and the solver could stop anywhere.
+MAX_C_SCALE = 1e12
+
+
+def _check_C_resolvable(C, K):
+    """Refuse a finite C that double precision cannot resolve on this Gram matrix."""
+    scale = max(float(np.max(np.abs(np.diag(K)))), 1.0)
+    if np.isfinite(C) and C * scale > MAX_C_SCALE:
+        raise ValueError(
+            f"C={C:g} is too large for this data: C max_t K(x^t, x^t) = {C * scale:.3g} exceeds "
+            f"{MAX_C_SCALE:g}, beyond what double precision resolves. Lower C (the margin stops "
+            "changing long before), or use C=np.inf for the hard margin if the classes are "
+            "separable, or rescale X."
+        )
 
 
 def _check_r(r, X):

@@ -254,7 +254,7 @@ def test_validation():
     with pytest.raises(RuntimeError, match="not fitted"):
         SVM().decision_function(X)
     model = SVM().fit(X, r)
-    with pytest.raises(ValueError, match="X has 3 features but the model was fitted with 2"):
+    with pytest.raises(ValueError, match="X has 3 features, but predict is expecting 2 features"):
         model.predict(np.ones((4, 3)))
     with pytest.raises(ValueError, match="r must be"):
         model.slacks(X, np.zeros(20))
