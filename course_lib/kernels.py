@@ -39,13 +39,25 @@ def polynomial(X, Y, degree=2):
     X, Y = _check_pair(X, Y)
     degree = check_int(degree, "degree", minimum=1)
     with np.errstate(over="ignore", invalid="ignore"):
-        K = (X @ Y.T + 1.0) ** degree
+        K = _integer_power(X @ Y.T + 1.0, degree)
     if not np.all(np.isfinite(K)):
         raise ValueError(
             f"the polynomial kernel (x.y + 1)^q overflows for degree={degree} on this data (values "
             "beyond 1e308): lower the degree, or rescale X so that |x.y| stays below 1."
         )
     return K
+
+
+def _integer_power(B, q):
+    """B**q elementwise by repeated squaring (a few products instead of q-fold pow calls)."""
+    result, base = None, B
+    while q:
+        if q & 1:
+            result = base.copy() if result is None else np.multiply(result, base, out=result)
+        q >>= 1
+        if q:
+            base = base * base
+    return result
 
 
 def squared_distances(X, Y):

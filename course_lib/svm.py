@@ -18,6 +18,7 @@ from course_lib._validation import (
     check_matrix,
     check_positive,
 )
+from course_lib.kernel_cache import KernelRows, diagonal
 from course_lib.smo import bias, separable, smo
 
 # The hard margin (C = np.inf) exists only when the classes are separable in feature space; a
@@ -25,12 +26,20 @@ from course_lib.smo import bias, separable, smo
 MIN_RELATIVE_MARGIN = 1e-3
 
 
+# Up to this many points the whole Gram matrix (8 N^2 bytes, 18 MB) is computed at once, which
+# is fastest; beyond, SMO usually needs the rows of a small share of the points only.
+WHOLE_GRAM_MAX_N = 1500
+
+
 class SVM:
     """Soft- or hard-margin kernel SVM (the slides' dual), scikit-learn style.
 
     Parameters: C (> 0, np.inf for the hard margin), kernel ("linear", "polynomial", "gaussian",
     "sigmoid"), sigma (Gaussian width), degree (polynomial order q), tol (KKT tolerance of SMO),
-    max_iter (SMO steps; None: max(10^7, 100 N)).
+    max_iter (SMO steps; None: max(10^7, 100 N)), cache_mb (memory for the Gram matrix: above
+    WHOLE_GRAM_MAX_N points, or when 8 N^2 bytes exceed it, its rows are computed on demand and
+    the most recently used kept, see course_lib.kernel_cache; the hard margin always forms the
+    whole matrix).
 
     Learned: alpha_ (one per training point, zeros included), support_ (indices with alpha > 0:
     SMO sets a multiplier that reaches a bound exactly to 0 or C), w0_, w_ (linear kernel only),
@@ -43,13 +52,15 @@ class SVM:
     as libsvm does (see course_lib.smo.bias).
     """
 
-    def __init__(self, C=1.0, kernel="linear", sigma=1.0, degree=2, tol=1e-3, max_iter=None):
+    def __init__(self, C=1.0, kernel="linear", sigma=1.0, degree=2, tol=1e-3, max_iter=None,
+                 cache_mb=200.0):
         self.C = C
         self.kernel = kernel
         self.sigma = sigma
         self.degree = degree
         self.tol = tol
         self.max_iter = max_iter
+        self.cache_mb = cache_mb
 
     def _kernel_params(self):
         kernel = kernels.check_kernel(self.kernel)
@@ -59,6 +70,7 @@ class SVM:
         C = check_positive(self.C, "C", allow_inf=True)
         tol = check_positive(self.tol, "tol")
         max_iter = None if self.max_iter is None else check_int(self.max_iter, "max_iter", 1)
+        check_positive(self.cache_mb, "cache_mb")
         kernel, params = self._kernel_params()
         return C, tol, max_iter, kernel, params
 
@@ -67,7 +79,11 @@ class SVM:
         C, tol, max_iter, kernel, params = self._check_params()
         X = check_matrix(X, "X")
         r = check_binary_targets(r, X.shape[0], "r")
-        K = kernels.gram(X, kernel, **params)
+        n = X.shape[0]
+        if np.isinf(C) or (n <= WHOLE_GRAM_MAX_N and 8 * n**2 <= self.cache_mb * 1e6):
+            K = kernels.gram(X, kernel, **params)  # small: the whole Gram matrix at once
+        else:  # rows on demand, the most recently used kept within cache_mb (as libsvm)
+            K = KernelRows(X, kernel, params, self.cache_mb)
         _check_C_resolvable(C, K)
         if np.isinf(C):
             result = _solve_hard(K, r, tol, max_iter, kernel)
@@ -137,7 +153,7 @@ MAX_C_SCALE = 1e12
 
 def _check_C_resolvable(C, K):
     """Refuse a finite C that double precision cannot resolve on this Gram matrix."""
-    scale = max(float(np.max(np.abs(np.diag(K)))), 1.0)
+    scale = max(float(np.max(np.abs(diagonal(K)))), 1.0)
     if np.isfinite(C) and C * scale > MAX_C_SCALE:
         raise ValueError(
             f"C={C:g} is too large for this data: C max_t K(x^t, x^t) = {C * scale:.3g} exceeds "
@@ -155,17 +171,23 @@ def _check_r(r, X):
     return r
 
 
+# Below this C max_t K(x^t, x^t), SMO from alpha = 0 takes fewer steps than the path of C values.
+PATH_MIN_C_SCALE = 1e3
+
+
 def _solve_along_C(K, r, C, tol, max_iter):
     """SMO along a path of C values: C0 = C / 10^m (the first with C0 max_t K(x^t, x^t) <= 1),
     then 10 C0, ..., C, each started from the previous alpha times 10 (used for the linear and
-    polynomial kernels).
+    polynomial kernels when C max_t K(x^t, x^t) > PATH_MIN_C_SCALE).
 
     In their finite-dimensional feature spaces overlapping classes stay overlapping: many
     multipliers sit at the bound C and w grows almost in proportion to C, so the scaled solution
     is nearly optimal for the next C. Started from 0, SMO would need a number of steps growing
     with C (millions at C = 10^5 for the linear kernel, thousands along the path)."""
     C_k = C
-    while C_k * np.max(np.diag(K)) > 1.0:
+    if C * np.max(diagonal(K)) <= PATH_MIN_C_SCALE:  # small C: straight from 0 is quicker
+        return smo(K, r, C, tol, max_iter)
+    while C_k * np.max(diagonal(K)) > 1.0:
         C_k /= 10.0
     result = smo(K, r, C_k, tol, max_iter)
     n_iter = result.n_iter
