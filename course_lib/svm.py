@@ -74,16 +74,27 @@ class SVM:
         kernel, params = self._kernel_params()
         return C, tol, max_iter, kernel, params
 
-    def fit(self, X, r):
-        """Solve the dual on (X, r), r in {-1, +1}; returns self."""
+    def shared_gram(self, X):
+        """The whole Gram matrix of X for this SVM's kernel when fit would form it, else None:
+        the multiclass reductions compute it once for all their binary problems."""
+        C, _, _, kernel, params = self._check_params()
+        X = check_matrix(X, "X")
+        n = X.shape[0]
+        if np.isinf(C) or (n <= WHOLE_GRAM_MAX_N and 8 * n**2 <= self.cache_mb * 1e6):
+            return kernels.gram(X, kernel, **params)  # small: the whole Gram matrix at once
+        return None
+
+    def fit(self, X, r, gram=None):
+        """Solve the dual on (X, r), r in {-1, +1}; returns self. `gram`: the Gram matrix of X
+        from shared_gram, when the caller already has it."""
         C, tol, max_iter, kernel, params = self._check_params()
         X = check_matrix(X, "X")
         r = check_binary_targets(r, X.shape[0], "r")
-        n = X.shape[0]
-        if np.isinf(C) or (n <= WHOLE_GRAM_MAX_N and 8 * n**2 <= self.cache_mb * 1e6):
-            K = kernels.gram(X, kernel, **params)  # small: the whole Gram matrix at once
-        else:  # rows on demand, the most recently used kept within cache_mb (as libsvm)
+        K = self.shared_gram(X) if gram is None else gram
+        if K is None:  # rows on demand, the most recently used kept within cache_mb (as libsvm)
             K = KernelRows(X, kernel, params, self.cache_mb)
+        elif K.shape != (X.shape[0], X.shape[0]):
+            raise ValueError(f"gram must be the {X.shape[0]} x {X.shape[0]} Gram matrix of X; got {K.shape}.")
         _check_C_resolvable(C, K)
         if np.isinf(C):
             result = _solve_hard(K, r, tol, max_iter, kernel)
