@@ -20,8 +20,10 @@ $(STAMP): requirements.txt pyproject.toml
 # Jupyter refuses root unless told; root is the usual user in containers and CI machines.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
+# Our JupyterLab defaults (no news pop-up) come from lab-settings/overrides.json, the file
+# postBuild installs for repo2docker (Binder, JupyterHub); the user's own settings still win.
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/ $(ROOT_FLAG)
+	$(BIN)/jupyter lab notebooks/ --LabApp.app_settings_dir=$(CURDIR)/lab-settings $(ROOT_FLAG)
 
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 || { \

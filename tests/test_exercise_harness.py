@@ -161,6 +161,10 @@ def test_tuples_and_custom_compare():
 
     assert_caught(lambda f: check_function(f, cases, reference, compare=broken_compare),
                   lambda a, b: 0, "could not be compared")
+    assert default_compare({"a": 1.0, "b": np.ones(2)}, {"b": np.ones(2), "a": 1.0 + 1e-12}) is None
+    assert "at key 'b'" in default_compare({"a": 1.0, "b": np.ones(2)}, {"a": 1.0, "b": np.zeros(2)})
+    assert "missing" in default_compare({"a": 1.0}, {}) and "not be there" in default_compare({}, {"a": 1})
+    assert "expected a dict" in default_compare({"a": 1.0}, [1.0])
     assert default_compare(np.eye(2), np.eye(2)) is None
     assert "transposed" in default_compare(np.ones((2, 3)), np.ones((3, 2)))
 

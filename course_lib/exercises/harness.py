@@ -86,12 +86,24 @@ def _numeric(value):
 
 def default_compare(expected, got, atol=1e-8, rtol=1e-6):
     """None when `got` equals `expected` (same shape and np.allclose for numbers, element by
-    element for tuples and lists, == otherwise), else a short reason that never states
-    `expected`'s values."""
+    element for tuples and lists, key by key for dicts, == otherwise), else a short reason that
+    never states `expected`'s values."""
     if got is None and expected is not None:
         return "your function returned None: is a `return` missing?"
     if got is Ellipsis:
         return "your function returned `...`: replace it with your computation"
+    if isinstance(expected, dict):
+        if not isinstance(got, dict):
+            return f"expected a dict, got a {type(got).__name__}"
+        missing, extra = [k for k in expected if k not in got], [k for k in got if k not in expected]
+        if missing or extra:
+            return (f"keys {format_value(missing)} are missing" if missing
+                    else f"keys {format_value(extra)} should not be there")
+        for key in expected:
+            reason = default_compare(expected[key], got[key], atol, rtol)
+            if reason:
+                return f"at key {format_value(key)}: {reason}"
+        return None
     if isinstance(expected, (tuple, list)) and not _numeric_sequence(expected):
         if not isinstance(got, (tuple, list)):
             return f"expected {len(expected)} values (a tuple), got a {type(got).__name__}"
