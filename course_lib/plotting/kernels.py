@@ -338,17 +338,18 @@ def draw_loss_criteria(ax=None):
     }
     for name, loss in LOSS_CRITERIA.items():
         ax.plot(m, loss(m), label=name, **styles[name])
-    ax.axvline(1, color=GREY, lw=1, ls=":")
+    ax.axvline(1, color=GREY, lw=1, ls=":", label="margin $y^t r^t = 1$")
+    ax.axvline(0, color=GREY, lw=0.8)
     ax.set_ylim(-0.1, 4)
-    ax.set_xlabel("margin $y^t r^t$")
+    ax.set_xlabel("margin $y^t r^t$ (wrong side < 0 < right side)")
     ax.set_ylabel("loss")
-    ax.legend()
+    ax.legend(fontsize=10)
     ax.set_title("loss criteria against the margin")
     return fig
 
 
-def draw_hinge_gd(axes, X, r, lam, sigma=1.0, eta=0.02, n_epochs=400, steps=70, free=None):
-    """Left: the regions of KernelHingeGD at lambda. Right: every alpha^t along the epochs, and
+def draw_hinge_gd(axes, X, r, lam, sigma=1.0, eta=0.05, n_epochs=2000, steps=70, free=None):
+    """Left: the regions of KernelHingeGD at lambda. Right: every alpha^t at every epoch, and
     the largest alpha without regularisation (lambda = 0, fitted here unless `free` is given)."""
     model = KernelHingeGD(sigma=sigma, lam=lam, eta=eta, n_epochs=n_epochs).fit(X, r)
     if free is None:
@@ -357,27 +358,28 @@ def draw_hinge_gd(axes, X, r, lam, sigma=1.0, eta=0.02, n_epochs=400, steps=70, 
     plot_decision_regions(axes[0], model.decision_function, xlim, ylim, steps=steps)
     plot_points(axes[0], X, r)
     error = np.mean(model.predict(X) != r)
-    axes[0].set_title(f"λ = {lam:.3g}: training error {error:.2f}", fontsize=12)
+    state = "converged" if model.converged_ else "not converged"
+    axes[0].set_title(
+        f"λ = {lam:.3g}: training error {error:.2f}\n{n_epochs} epochs, {state} "
+        f"(duality gap {model.duality_gap_:.2g})",
+        fontsize=11,
+    )
     draw_alpha_history(axes[1], model, free)
     return model
 
 
 def draw_alpha_history(ax, model, free=None):
-    """alpha^t after each epoch (thin lines), and max alpha at lambda = 0 (dashed) if given."""
-    every = max(1, model.alpha_history_.shape[0] // 150)  # about 150 points per curve are plenty
-    epochs = np.arange(model.alpha_history_.shape[0])[::every]
-    ax.plot(epochs, model.alpha_history_[::every], color=BLUE, lw=0.8, alpha=0.6)
+    """alpha^t at every epoch (thin lines), their maximum (thick), and the maximum at lambda = 0
+    (dashed) if given. Every epoch is drawn: subsampling would hide an oscillating step."""
+    epochs = np.arange(model.alpha_history_.shape[0])
+    ax.plot(epochs, model.alpha_history_, color=BLUE, lw=0.6, alpha=0.5)
     ax.plot(
-        epochs,
-        model.alpha_history_.max(axis=1)[::every],
-        color=BLUE,
-        lw=2.5,
-        label=f"max α, λ = {model.lam:.3g}",
+        epochs, model.alpha_history_.max(axis=1), color=BLUE, lw=2.5, label=f"max α, λ = {model.lam:.3g}"
     )
     if free is not None:
         ax.plot(
-            epochs,
-            free.alpha_history_.max(axis=1)[::every],
+            np.arange(free.alpha_history_.shape[0]),
+            free.alpha_history_.max(axis=1),
             color=VERMILLION,
             ls="--",
             lw=2.5,
@@ -385,20 +387,21 @@ def draw_alpha_history(ax, model, free=None):
         )
     ax.set_xlabel("epoch")
     ax.set_ylabel("$\\alpha^t$")
-    ax.legend(loc="upper left", fontsize=9)
-    ax.set_title("the $\\alpha^t$ during gradient descent", fontsize=12)
+    ax.legend(loc="upper left", fontsize=10)
+    ax.set_title("every $\\alpha^t$ at every epoch", fontsize=12)
 
 
 @slide_figure(
     "K19_alpha_history",
     slide="Fonction d'erreur pour descente du gradient",
-    title="Kernel SVM by gradient descent: without lambda the alphas keep growing",
+    title="Kernel SVM by gradient descent: with lambda the alphas settle; without it they grow "
+    "until the training set is memorised",
 )
 def draw_alpha_figure(axes=None, lam=1.0):
-    """Kernel SVM by gradient descent: without lambda the alphas keep growing."""
+    """Kernel SVM by gradient descent: with lambda the alphas settle, without it they keep growing."""
     fig, axes = figure_for(axes, ncols=2, width=5.5, height=4.8)
     X, r = overlapping_data(n=40)
-    draw_hinge_gd(axes, X, r, lam=lam, n_epochs=1000)
+    draw_hinge_gd(axes, X, r, lam=lam, n_epochs=2000)
     return fig
 
 
