@@ -66,7 +66,7 @@ def test_each_step_is_the_slides_update_with_clipping():
     assert np.all(model.alpha_history_ >= 0)
 
 
-def test_alphas_explode_without_regularisation_and_stay_bounded_with_it():
+def test_alphas_keep_growing_without_regularisation_and_settle_with_it():
     X, r = data.overlapping(40, seed=0)
     free = sg.KernelHingeGD(sigma=1.0, lam=0.0, eta=0.05, n_epochs=2000).fit(X, r)
     held = sg.KernelHingeGD(sigma=1.0, lam=1.0, eta=0.05, n_epochs=2000).fit(X, r)
@@ -75,6 +75,36 @@ def test_alphas_explode_without_regularisation_and_stay_bounded_with_it():
     assert peak_free[-1] > 3 * peak_free[500] / 2  # still growing after 500 epochs
     assert peak_free[-1] > 10 * peak_held[-1]
     assert peak_held[-1] == pytest.approx(peak_held[1000], rel=0.05)  # settled
+
+
+def test_step_size_never_overshoots_and_shrinks_like_one_over_lambda_k():
+    assert sg.step_size(0.05, 0.0, 1000) == 0.05  # no regularisation: constant
+    assert sg.step_size(0.05, 100.0, 0) == pytest.approx(0.01)
+    assert sg.step_size(0.05, 1.0, 0) == 0.05
+    assert sg.step_size(0.05, 1.0, 999) == pytest.approx(0.001)
+    for lam in (0.01, 1.0, 100.0):
+        assert all(sg.step_size(0.05, lam, k) * lam <= 1 for k in range(200))
+    model = sg.KernelHingeGD(lam=100.0, n_epochs=10).fit(*data.overlapping(10, seed=0))
+    np.testing.assert_allclose(model.eta_history_, [1 / (100 * (k + 1)) for k in range(10)])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_hinge_dual_is_a_lower_bound_for_any_feasible_multipliers(seed):
+    rng = np.random.default_rng(seed)
+    X, r = data.overlapping(16, seed=seed)
+    G = kernels.gram(X, "gaussian", sigma=1.0)
+    lam = rng.uniform(0.1, 5)
+    mu = sg._feasible_multipliers(rng.uniform(0, 1.5, 16), r)
+    assert np.all((mu >= 0) & (mu <= 1)) and mu @ r == pytest.approx(0, abs=1e-12)
+    D = sg.hinge_dual(mu, G, r, lam)
+    for _ in range(20):  # any alpha >= 0 and w0 are above the bound
+        assert sg.hinge_error(rng.uniform(0, 2, 16), rng.normal(), G, r, lam) >= D - 1e-12
+    # the alpha of the multipliers minimises the Lagrangian over alpha >= 0: D is reached there
+    alpha = sg.alpha_of_multipliers(mu, G, r, lam)
+    A = r[:, None] * G * r
+    lagrangian = 0.5 * lam * alpha @ alpha + mu.sum() - mu @ (A @ alpha)
+    assert lagrangian == pytest.approx(D)
+    assert sg.hinge_dual(mu, G, r, 0.0) == 0.0
 
 
 def test_ranking_close_to_a_qp_svm_on_easy_data():
@@ -126,6 +156,8 @@ def test_input_errors():
         sg.KernelHingeGD(lam=-1.0).fit(X, r)
     with pytest.raises(ValueError, match="eta"):
         sg.KernelHingeGD(eta=0.0).fit(X, r)
+    with pytest.raises(ValueError, match="tol"):
+        sg.KernelHingeGD(tol=0.0).fit(X, r)
     with pytest.raises(ValueError, match="sigma"):
         sg.KernelHingeGD(sigma=0.0).fit(X, r)
     with pytest.raises(ValueError, match="kernel"):

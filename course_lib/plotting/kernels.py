@@ -50,94 +50,138 @@ def draw_xor_points(ax=None):
     title="XOR after phi(x) = (x1, x2, x1 x2): the hard-margin SVM's plane separates the z",
 )
 def draw_xor_3d(ax=None):
-    """XOR after phi(x) = (x1, x2, x1 x2): the hard-margin SVM's plane separates the z."""
-    fig, ax = figure_for(ax, width=6, height=5.5, projection="3d")
+    """XOR after phi(x) = (x1, x2, x1 x2): the hard-margin SVM's plane separates the z.
+
+    Each z is joined to the plane by a dotted segment along z3: the r = +1 points lie below the
+    plane (h > 0, since w3 < 0), the r = -1 points above it.
+    """
+    fig, ax = figure_for(ax, width=6.5, height=6, projection="3d")
     X, r = data.xor()
     Z = basis.xor_map(X)
     svm = SVM(C=np.inf, kernel="linear").fit(Z, r)
     w, w0 = svm.w_, svm.w0_
-    g = np.linspace(-0.2, 1.2, 10)
+    g = np.linspace(-0.1, 1.1, 2)
     z1, z2 = np.meshgrid(g, g)
-    ax.plot_surface(z1, z2, -(w[0] * z1 + w[1] * z2 + w0) / w[2], color=GREY, alpha=0.3)
+    ax.plot_surface(
+        z1, z2, -(w[0] * z1 + w[1] * z2 + w0) / w[2], color=GREY, alpha=0.25, edgecolor=GREY, lw=0.5
+    )
+    for z in Z:  # from each point, along z3, to the plane
+        on_plane = -(w[0] * z[0] + w[1] * z[1] + w0) / w[2]
+        ax.plot([z[0], z[0]], [z[1], z[1]], [z[2], on_plane], color=BLACK, ls=":", lw=1.5)
     for label, colour, marker in [(1, BLUE, "o"), (-1, VERMILLION, "s")]:
         m = r == label
+        side = "below the plane" if label * w[2] < 0 else "above the plane"
         ax.scatter(
             *Z[m].T,
-            s=120,
+            s=160,
             color=colour,
             marker=marker,
             edgecolor=BLACK,
             depthshade=False,
-            label=f"$r={label:+d}$",
+            label=f"$r={label:+d}$: {side}",
         )
     for t, z in enumerate(Z):
-        ax.text(*(z + 0.06), f"$\\mathbf{{z}}_{t + 1}$", fontsize=12)
-    ax.set_xlabel("$z_1 = x_1$")
-    ax.set_ylabel("$z_2 = x_2$")
-    ax.set_zlabel("$z_3 = x_1 x_2$")
-    ax.set_zlim(-0.5, 1.2)
-    ax.view_init(elev=18, azim=-60)
-    ax.set_title(f"plane $w = ({w[0]:.1f}, {w[1]:.1f}, {w[2]:.1f})$, $w_0 = {w0:.1f}$", fontsize=12)
-    ax.legend(loc="upper left", fontsize=9)
+        ax.text(z[0] + 0.05, z[1] - 0.05, z[2] + 0.08, f"$\\mathbf{{z}}_{t + 1}$", fontsize=13)
+    ticks = [0, 0.5, 1]
+    ax.set_xticks(ticks)
+    ax.set_yticks(ticks)
+    ax.set_zticks(ticks)
+    ax.set_xlim(-0.1, 1.1)
+    ax.set_ylim(-0.1, 1.1)
+    ax.set_zlim(-0.3, 1.2)
+    ax.set_xlabel("$z_1 = x_1$", labelpad=6)
+    ax.set_ylabel("$z_2 = x_2$", labelpad=6)
+    ax.set_zlabel("$z_3 = x_1 x_2$", labelpad=6)
+    ax.view_init(elev=12, azim=-35)
+    ax.set_box_aspect(None, zoom=0.88)  # room for the z3 label
+    ax.set_title(
+        f"plane $\\mathbf{{w}}^\\top\\mathbf{{z}} + w_0 = 0$, $\\mathbf{{w}} = ({w[0]:.0f}, {w[1]:.0f}, {w[2]:.0f})$, "
+        f"$w_0 = {w0:.0f}$",
+        fontsize=12,
+    )
+    ax.legend(loc="upper left", fontsize=10)
     return fig
 
 
 @slide_figure("K11_projection_1d_2d", slide="Projection avec une fonction de base")
 def draw_projection(axes=None):
-    """1-D: no threshold separates the classes; after phi(x) = (x, x^2) a line does."""
+    """1-D: no threshold separates the classes; after phi(x) = (x, x^2) a line does (two in x).
+
+    Back in 1-D the line is two thresholds, the roots of w1 x + w2 x^2 + w0 = 0 (dashed)."""
     fig, axes = figure_for(axes, ncols=2, width=5, height=4.2)
     x, r = data.one_d_projection()
+    Z = basis.square_map(x)
+    svm = SVM(C=np.inf, kernel="linear").fit(Z, r)
+    thresholds = np.sort(np.roots([svm.w_[1], svm.w_[0], svm.w0_]).real)
     for label, colour, marker in [(1, BLUE, "o"), (-1, VERMILLION, "s")]:
         m = r == label
         axes[0].scatter(
             x[m, 0], np.zeros(m.sum()), s=70, color=colour, marker=marker, edgecolor=BLACK, zorder=3
         )
     axes[0].axhline(0, color=GREY, lw=1)
+    for c in thresholds:
+        axes[0].axvline(c, color=BLACK, ls="--", lw=1.5)
     axes[0].set_yticks([])
+    axes[0].set_ylim(-1, 1)
     axes[0].set_xlabel("$x$")
-    axes[0].set_title("in 1-D: not separable")
-    Z = basis.square_map(x)
-    svm = SVM(C=np.inf, kernel="linear").fit(Z, r)
+    axes[0].set_title("in 1-D: no single threshold;\nthe 2-D line is two (dashed)", fontsize=12)
+    grid = np.linspace(-3.2, 3.2, 200)
+    axes[1].plot(grid, grid**2, color=GREY, lw=1, label="$z_2 = z_1^2$")
     plot_points(axes[1], Z, r)
     plot_line(
         axes[1],
         svm.w_,
         svm.w0_,
         (-3.3, 3.3),
-        (-0.8, 10),
+        (-0.8, 11),
         color=BLACK,
         label="SVM line in $(x, x^2)$",
     )
     axes[1].set_xlabel("$z_1 = x$")
     axes[1].set_ylabel("$z_2 = x^2$")
-    axes[1].legend(loc="upper center", fontsize=9)
-    axes[1].set_title("after $\\phi(x) = (x, x^2)$: separable")
+    axes[1].legend(loc="upper center", fontsize=10)
+    axes[1].set_title("after $\\phi(x) = (x, x^2)$: separable", fontsize=12)
     return fig
 
 
 @slide_figure(
     "K12_basis_functions",
     slide="Problème du XOR",
-    title="The slides' catalogue of basis functions, drawn in 1-D",
+    title="The slides' catalogue of basis functions: four drawn in 1-D, the radial one in 2-D",
 )
 def draw_basis_catalogue(axes=None):
-    """The slides' catalogue of basis functions, drawn in 1-D."""
-    fig, axes = figure_for(axes, ncols=4, width=3.6, height=3.4)
+    """The slides' catalogue of basis functions: four drawn in 1-D, the radial one in 2-D."""
+    fig, axes = figure_for(axes, ncols=5, width=3.3, height=3.4)
     x = np.linspace(-2, 2, 300).reshape(-1, 1)
     X = np.c_[x, x]  # the catalogue uses x1 (powers) and x2 (bumps): the same axis here
     centres = np.array([-1.2, 0.0, 1.2])
     panels = [
         ("$x_j$", basis.identity_basis(X)[:, :1]),
-        ("$x_1^{j-1}$", basis.power_basis(X, 4)),
+        ("$x_1^{j-1}$, $j = 1..4$", basis.power_basis(X, 4)),
         ("$\\exp(-(x_2-m_j)^2/c)$", basis.gaussian_bump_basis(X, centres, 0.3)),
         ("$\\mathrm{sgn}(x_j - c_j)$", basis.sign_step_basis(X[:, :1], [0.5])),
     ]
-    for ax, (title, Phi) in zip(axes, panels):
+    order = [0, 1, 2, 4]  # the radial panel (3) is drawn below, in 2-D
+    for k, (title, Phi) in zip(order, panels):
+        ax = axes[k]
         for j in range(Phi.shape[1]):
             ax.plot(x[:, 0], Phi[:, j], color=PALETTE[j % len(PALETTE)], lw=2)
         ax.set_title(title, fontsize=12)
         ax.set_xlabel("$x$")
     axes[1].set_ylim(-3, 5)
+    ax = axes[3]
+    g = np.linspace(-2, 2, 121)
+    G1, G2 = np.meshgrid(g, g)
+    P = np.c_[G1.ravel(), G2.ravel()]
+    m = np.array([[-0.8, -0.6], [0.9, 0.7]])
+    Phi = basis.radial_basis(P, m, c=0.5)
+    for j, colour in enumerate((BLUE, VERMILLION)):
+        ax.contour(G1, G2, Phi[:, j].reshape(G1.shape), levels=[0.2, 0.5, 0.8], colors=colour)
+    ax.scatter(*m.T, marker="+", s=120, color=BLACK, zorder=3)
+    ax.set_aspect("equal")
+    ax.set_title("$\\exp(-\\|\\mathbf{x}-\\mathbf{m}_j\\|^2/c)$", fontsize=12)
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$", labelpad=-2)
     return fig
 
 
@@ -165,7 +209,7 @@ def draw_rbf_network(ax=None, K=6, s=0.6):
     )
     for m in net.centres_:
         ax.add_patch(_circle(m, s))
-    ax.legend(loc="upper left", fontsize=9)
+    ax.legend(loc="center", fontsize=10)  # the middle of the four XOR groups is empty
     ax.set_aspect("equal")
     accuracy = np.mean(net.predict(X) == r)
     ax.set_title(
@@ -338,17 +382,18 @@ def draw_loss_criteria(ax=None):
     }
     for name, loss in LOSS_CRITERIA.items():
         ax.plot(m, loss(m), label=name, **styles[name])
-    ax.axvline(1, color=GREY, lw=1, ls=":")
+    ax.axvline(1, color=GREY, lw=1, ls=":", label="margin $y^t r^t = 1$")
+    ax.axvline(0, color=GREY, lw=0.8)
     ax.set_ylim(-0.1, 4)
-    ax.set_xlabel("margin $y^t r^t$")
+    ax.set_xlabel("margin $y^t r^t$ (wrong side < 0 < right side)")
     ax.set_ylabel("loss")
-    ax.legend()
+    ax.legend(fontsize=10)
     ax.set_title("loss criteria against the margin")
     return fig
 
 
-def draw_hinge_gd(axes, X, r, lam, sigma=1.0, eta=0.02, n_epochs=400, steps=70, free=None):
-    """Left: the regions of KernelHingeGD at lambda. Right: every alpha^t along the epochs, and
+def draw_hinge_gd(axes, X, r, lam, sigma=1.0, eta=0.05, n_epochs=2000, steps=70, free=None):
+    """Left: the regions of KernelHingeGD at lambda. Right: every alpha^t at every epoch, and
     the largest alpha without regularisation (lambda = 0, fitted here unless `free` is given)."""
     model = KernelHingeGD(sigma=sigma, lam=lam, eta=eta, n_epochs=n_epochs).fit(X, r)
     if free is None:
@@ -357,27 +402,28 @@ def draw_hinge_gd(axes, X, r, lam, sigma=1.0, eta=0.02, n_epochs=400, steps=70, 
     plot_decision_regions(axes[0], model.decision_function, xlim, ylim, steps=steps)
     plot_points(axes[0], X, r)
     error = np.mean(model.predict(X) != r)
-    axes[0].set_title(f"λ = {lam:.3g}: training error {error:.2f}", fontsize=12)
+    state = "converged" if model.converged_ else "not converged"
+    axes[0].set_title(
+        f"λ = {lam:.3g}: training error {error:.2f}\n{n_epochs} epochs, {state} "
+        f"(duality gap {model.duality_gap_:.2g})",
+        fontsize=11,
+    )
     draw_alpha_history(axes[1], model, free)
     return model
 
 
 def draw_alpha_history(ax, model, free=None):
-    """alpha^t after each epoch (thin lines), and max alpha at lambda = 0 (dashed) if given."""
-    every = max(1, model.alpha_history_.shape[0] // 150)  # about 150 points per curve are plenty
-    epochs = np.arange(model.alpha_history_.shape[0])[::every]
-    ax.plot(epochs, model.alpha_history_[::every], color=BLUE, lw=0.8, alpha=0.6)
+    """alpha^t at every epoch (thin lines), their maximum (thick), and the maximum at lambda = 0
+    (dashed) if given. Every epoch is drawn: subsampling would hide an oscillating step."""
+    epochs = np.arange(model.alpha_history_.shape[0])
+    ax.plot(epochs, model.alpha_history_, color=BLUE, lw=0.6, alpha=0.5)
     ax.plot(
-        epochs,
-        model.alpha_history_.max(axis=1)[::every],
-        color=BLUE,
-        lw=2.5,
-        label=f"max α, λ = {model.lam:.3g}",
+        epochs, model.alpha_history_.max(axis=1), color=BLUE, lw=2.5, label=f"max α, λ = {model.lam:.3g}"
     )
     if free is not None:
         ax.plot(
-            epochs,
-            free.alpha_history_.max(axis=1)[::every],
+            np.arange(free.alpha_history_.shape[0]),
+            free.alpha_history_.max(axis=1),
             color=VERMILLION,
             ls="--",
             lw=2.5,
@@ -385,20 +431,21 @@ def draw_alpha_history(ax, model, free=None):
         )
     ax.set_xlabel("epoch")
     ax.set_ylabel("$\\alpha^t$")
-    ax.legend(loc="upper left", fontsize=9)
-    ax.set_title("the $\\alpha^t$ during gradient descent", fontsize=12)
+    ax.legend(loc="upper left", fontsize=10)
+    ax.set_title("every $\\alpha^t$ at every epoch", fontsize=12)
 
 
 @slide_figure(
     "K19_alpha_history",
     slide="Fonction d'erreur pour descente du gradient",
-    title="Kernel SVM by gradient descent: without lambda the alphas keep growing",
+    title="Kernel SVM by gradient descent: with lambda the alphas settle; without it they grow "
+    "until the training set is memorised",
 )
 def draw_alpha_figure(axes=None, lam=1.0):
-    """Kernel SVM by gradient descent: without lambda the alphas keep growing."""
+    """Kernel SVM by gradient descent: with lambda the alphas settle, without it they keep growing."""
     fig, axes = figure_for(axes, ncols=2, width=5.5, height=4.8)
     X, r = overlapping_data(n=40)
-    draw_hinge_gd(axes, X, r, lam=lam, n_epochs=1000)
+    draw_hinge_gd(axes, X, r, lam=lam, n_epochs=2000)
     return fig
 
 

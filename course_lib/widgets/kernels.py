@@ -64,9 +64,10 @@ def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=
     return Demo(draw, controls, width=6.5, height=5.5)
 
 
-def hinge_gd_demo(X=None, r=None, lam=0.1, sigma=1.0, eta=0.02, n_epochs=400):
+def hinge_gd_demo(X=None, r=None, lam=0.1, sigma=1.0, eta=0.05, n_epochs=2000):
     """A lambda slider (10^-3 .. 10^2) on the kernel SVM trained by gradient descent: left the
-    decision regions, right the alphas along the epochs beside those of lambda = 0."""
+    decision regions, right the alphas at every epoch beside those of lambda = 0. Reacts on
+    release (a refit runs 2000 epochs)."""
     if X is None:
         X, r = overlapping_data(n=40)
     free = KernelHingeGD(sigma=sigma, lam=0.0, eta=eta, n_epochs=n_epochs).fit(

@@ -1,0 +1,168 @@
+"""Exercises of chapter 04 (K10-K12): the XOR basis map written by hand, a separating plane
+checked on points around the corners, and one RBF value. Concept questions: `QUIZZES`."""
+
+import numpy as np
+
+from course_lib import basis
+from course_lib.exercises import Verdict
+from course_lib.exercises.harness import Choice, Quiz, check_function, check_number
+
+XOR_SLIDE_X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
+
+
+def _xor_map_cases(seed=4):
+    rng = np.random.default_rng(seed)
+    cases = [{"X": XOR_SLIDE_X.copy()}]
+    for n in (1, 3, 7, 20):
+        cases.append({"X": np.round(rng.uniform(-2, 2, size=(n, 2)), 2)})
+    return cases
+
+
+def check_xor_map(phi):
+    """Coding exercise [K10]: phi(X) -> Z with rows z = (x1, x2, x1 x2), for any (n, 2) matrix X."""
+    return check_function(
+        phi,
+        _xor_map_cases(),
+        basis.xor_map,
+        forbidden=(basis.xor_map,),
+        show=lambda case: f"X = {case['X'].tolist()}",
+        hint="One row per point, three columns: x1, x2 and their product. "
+        "`X[:, 0] * X[:, 1]` is the product for every row at once; `np.column_stack` joins columns.",
+        right="z = (x1, x2, x1 x2) for every row, on the slides' four points and on random "
+        "matrices. The slides' table of z is phi of the four XOR points.",
+    )
+
+
+def corner_points(n=200, seed=0, spread=0.15):
+    """n points around the four XOR corners (normal noise of `spread`, cut at 0.3), with r = +1
+    when exactly one coordinate is above 1/2 (the slides' classes: x2, x3 are +1)."""
+    rng = np.random.default_rng(seed)
+    X = XOR_SLIDE_X[np.arange(n) % 4] + np.clip(rng.normal(0, spread, size=(n, 2)), -0.3, 0.3)
+    r = np.where((X[:, 0] > 0.5) != (X[:, 1] > 0.5), 1.0, -1.0)
+    return X, r
+
+
+def _three_and_one(w, w0):
+    """(w as 3 floats, w0 as a float, None) or (None, None, reason) for any input."""
+    try:
+        w = np.asarray(w, dtype=float).reshape(-1)
+        w0 = np.asarray(w0, dtype=float).reshape(-1)
+    except (TypeError, ValueError):
+        return None, None, "w and w0 must be numbers: w three of them (one per z1, z2, z3), w0 one."
+    if w.size != 3 or w0.size != 1:
+        return None, None, f"w needs three numbers and w0 one; you gave {w.size} and {w0.size}."
+    if not (np.all(np.isfinite(w)) and np.isfinite(w0[0])):
+        return None, None, "your w or w0 contains NaN or infinity."
+    return w, float(w0[0]), None
+
+
+def check_xor_plane(w, w0):
+    """Exercise [K10]: a plane w.z + w0 = 0 of R^3 that separates the slides' z table (r = +1 for
+    z2, z3) and also 200 random points around the four corners, mapped by phi."""
+    hint = "z3 = x1 x2 is 1 only at x4: a negative weight on z3 can push z4 back to the -1 side."
+    if w is Ellipsis or w0 is Ellipsis or w is None or w0 is None:
+        return Verdict(False, "Replace both `...` with your w (three numbers) and w0.", hint)
+    w, w0, reason = _three_and_one(w, w0)
+    if reason:
+        return Verdict(False, reason, hint)
+    Z = basis.xor_map(XOR_SLIDE_X)
+    r = np.array([-1.0, 1.0, 1.0, -1.0])
+    margins = r * (Z @ w + w0)
+    if np.any(margins <= 0):
+        wrong = ", ".join(f"z_{t + 1}" for t in np.flatnonzero(margins <= 0))
+        return Verdict(False, f"{wrong}: on the wrong side of your plane (or on it); r (w.z + w0) must be > 0.",
+                       hint)
+    X, rx = corner_points()
+    h = basis.xor_map(X) @ w + w0
+    bad = np.flatnonzero(rx * h <= 0)
+    if bad.size:
+        t = bad[0]
+        return Verdict(
+            False,
+            f"Your plane separates the four z, but not {bad.size} of 200 points near the corners: "
+            f"e.g. x = ({X[t, 0]:.2f}, {X[t, 1]:.2f}) with r = {rx[t]:+.0f} gets h = {h[t]:.3f}.",
+            "Your plane only just separates the four z: the boundary should pass half-way between the "
+            "classes, at x1 = 1/2 and x2 = 1/2.",
+        )
+    return Verdict(
+        True,
+        f"r (w.z + w0) = {np.round(margins, 3).tolist()} on the slides' z, and the 200 points "
+        "around the corners are all on their side too.",
+    )
+
+
+def check_rbf_value(value, x=(1.0, 2.0), m=(0.0, 0.0), s=1.0):
+    """Exercise [K12]: phi(x) = exp(-||x - m||^2 / (2 s^2)) for the given x, m, s."""
+    d2 = float(np.sum((np.asarray(x, float) - np.asarray(m, float)) ** 2))
+    return check_number(
+        value,
+        np.exp(-d2 / (2 * s**2)),
+        atol=1e-4,
+        rtol=1e-3,
+        diagnoses=(
+            (np.exp(-d2 / s**2), "the RBF of the slides divides by 2 s^2, not s^2 (s^2 alone is the "
+             "Gaussian kernel's sigma^2)."),
+            (np.exp(-np.sqrt(d2) / (2 * s**2)), "use the squared distance ||x - m||^2, not the distance."),
+            (-d2 / (2 * s**2), "that is the exponent: take exp of it."),
+        ),
+        hint="First ||x - m||^2 (a sum of two squares), then exp(-that / (2 s^2)).",
+        right=f"||x - m||^2 = {d2:g}, phi = exp(-{d2:g}/{2 * s**2:g}).",
+    )
+
+
+def quiz(name):
+    """The concept question `name` of chapter 04 as a Quiz (see QUIZZES)."""
+    question, choices = QUIZZES[name]
+    return Quiz(question, choices)
+
+
+QUIZZES = {
+    "xor_lines": (
+        "After $\\phi(\\mathbf{x}) = (x_1, x_2, x_1x_2)$, the SVM's plane is $2z_1 + 2z_2 - 4z_3 - 1 = 0$. "
+        "What is the boundary back in the plane $(x_1, x_2)$?",
+        [
+            Choice("A line", False, "$h$ contains the product $x_1x_2$: it is not linear in $\\mathbf{x}$."),
+            Choice("A circle", False, "There is no $x_1^2$ or $x_2^2$ term, so no circle."),
+            Choice("The two lines $x_1 = 1/2$ and $x_2 = 1/2$", True,
+                   "$h = -(2x_1 - 1)(2x_2 - 1)$ is zero when either factor is: a degenerate hyperbola."),
+            Choice("A hyperbola with two separate branches", False,
+                   "That is the general case of $w_1x_1 + w_2x_2 + w_3x_1x_2 + w_0 = 0$; here "
+                   "$w_1w_2 = w_0w_3$ and it factorises into two lines."),
+        ],
+    ),
+    "rbf_density": (
+        "An RBF $\\phi_i(\\mathbf{x}) = \\exp(-\\|\\mathbf{x} - \\mathbf{m}_i\\|^2/(2s_i^2))$ in 1-D: which is true?",
+        [
+            Choice("It integrates to 1, like a normal density", False,
+                   "Its integral is $s\\sqrt{2\\pi}$: it lacks the normalising constant (the slides' remark)."),
+            Choice("It equals 1 at its centre and is a Gaussian kernel with $\\sigma^2 = 2s^2$", True,
+                   "$\\exp(0) = 1$ at $\\mathbf{m}_i$, and $2s^2$ plays the role of the kernel's $\\sigma^2$."),
+            Choice("A larger $s_i$ makes its influence more local", False,
+                   "A larger width spreads the bump: the influence becomes *less* local."),
+        ],
+    ),
+    "rbf_centres": (
+        "An RBF network with $K$ centres on the 80 noisy XOR points: why do 2 centres fail while 10 succeed?",
+        [
+            Choice("With 2 centres the least-squares fit does not converge", False,
+                   "Least squares has a closed form: it always gives the best $\\mathbf{w}$ for those features."),
+            Choice("2 bumps can be near at most 2 of the 4 groups; the others get $\\phi \\approx 0$", True,
+                   "A group far from every centre is mapped near $\\mathbf{0}$, where only $w_0$ decides: "
+                   "two groups of opposite classes end up together."),
+            Choice("More centres always overfit, so 10 should be worse", False,
+                   "Overfitting shows on fresh data with many more centres; here 10 centres are what "
+                   "covers the four groups."),
+        ],
+    ),
+    "projection": (
+        "Class $+1$ for $|x| < 1.5$, class $-1$ outside. After $\\phi(x) = (x, x^2)$, a line separates them. "
+        "What is that line back on the $x$ axis?",
+        [
+            Choice("One threshold", False, "One threshold cannot put the middle apart from both sides."),
+            Choice("Two thresholds, the roots of $w_1x + w_2x^2 + w_0 = 0$", True,
+                   "A line in $(x, x^2)$ is a quadratic in $x$: it changes sign at its two roots."),
+            Choice("Nothing: it only exists in 2-D", False,
+                   "Every point $\\phi(x)$ has a side, so the line defines a classifier of $x$ too."),
+        ],
+    ),
+}

@@ -1,0 +1,192 @@
+"""Exercises of chapter 06 (K18, K19): the kernel hinge (sub)gradient written by hand, hinge
+losses, one gradient step. Concept questions: `QUIZZES`."""
+
+import numpy as np
+
+from course_lib import kernels
+from course_lib.exercises import Verdict
+from course_lib.exercises.harness import Choice, Quiz, check_function, check_number
+from course_lib.svm_gradient import KernelHingeGD, hinge_error, hinge_gradient, hinge_loss
+
+
+def _gradient_cases(seed=6):
+    """Random problems: N points, a Gaussian Gram matrix, labels of both classes, alpha >= 0 (some
+    exactly 0), w0 and lambda (0 included), with no r^t h(x^t) within 1e-3 of 1 (E differentiable)."""
+    rng = np.random.default_rng(seed)
+    cases = []
+    while len(cases) < 6:
+        N = int(rng.integers(3, 9))
+        X = rng.normal(size=(N, 2))
+        r = np.where(np.arange(N) % 2 == 0, 1.0, -1.0)
+        rng.shuffle(r)
+        alpha = np.round(rng.uniform(0, 1.5, N) * (rng.uniform(size=N) > 0.25), 3)
+        w0 = float(np.round(rng.normal(0, 0.5), 3))
+        G = np.round(kernels.gram(X, "gaussian", sigma=1.0), 4)
+        if np.min(np.abs(r * (G @ (alpha * r) + w0) - 1)) < 1e-3:
+            continue
+        cases.append({"alpha": alpha, "w0": w0, "G": G, "r": r, "lam": [0.0, 0.5, 2.0][len(cases) % 3]})
+    return cases
+
+
+def _show_case(case):
+    return (f"alpha = {case['alpha'].tolist()}, w0 = {case['w0']}, r = {case['r'].tolist()}, "
+            f"lambda = {case['lam']}, G = K(x^s, x^t) = {case['G'].tolist()}")
+
+
+def finite_differences(alpha, w0, G, r, lam, eps=1e-6):
+    """(dE/dalpha, dE/dw0) by central differences of E_hinge."""
+    step = np.eye(len(alpha)) * eps
+    grad_alpha = np.array([(hinge_error(alpha + e, w0, G, r, lam) - hinge_error(alpha - e, w0, G, r, lam))
+                           / (2 * eps) for e in step])
+    grad_w0 = (hinge_error(alpha, w0 + eps, G, r, lam) - hinge_error(alpha, w0 - eps, G, r, lam)) / (2 * eps)
+    return grad_alpha, grad_w0
+
+
+def check_hinge_gradient(gradient):
+    """Coding exercise [K19]: gradient(alpha, w0, G, r, lam) -> (dE/dalpha, dE/dw0) of E_hinge,
+    checked against the library on random problems, then against finite differences of E."""
+    cases = _gradient_cases()
+    verdict = check_function(
+        gradient,
+        cases,
+        hinge_gradient,
+        forbidden=(hinge_gradient, KernelHingeGD.fit),
+        show=_show_case,
+        compare=lambda expected, got: _compare_gradient(expected, got),
+        hint="First h = G (alpha * r) + w0 and the set Y = {t : r^t h(x^t) < 1}. Then "
+        "dE/dalpha^s = -r^s sum_{t in Y} r^t G[s, t] + lambda alpha^s and dE/dw0 = -sum_{t in Y} r^t. "
+        "Return a tuple (array of N numbers, one number).",
+        what="gradient",
+    )
+    if not verdict.correct:
+        return verdict
+    worst = 0.0
+    for case in cases:
+        mine, numeric = gradient(**case), finite_differences(**case)
+        worst = max(worst, np.max(np.abs(np.asarray(mine[0], float) - numeric[0])),
+                    abs(float(mine[1]) - numeric[1]))
+    return Verdict(
+        True,
+        f"Your gradient agrees with the library on all {len(cases)} random problems, and with central finite "
+        f"differences of E_hinge to {worst:.0e}.",
+    )
+
+
+def _compare_gradient(expected, got):
+    if not isinstance(got, (tuple, list)) or len(got) != 2:
+        return "return a tuple of two values: (dE/dalpha, dE/dw0)"
+    from course_lib.exercises.harness import default_compare
+
+    reason = default_compare(expected[0], got[0])
+    if reason:
+        return f"dE/dalpha: {reason}"
+    reason = default_compare(np.float64(expected[1]), got[1])
+    return f"dE/dw0: {reason}" if reason else None
+
+
+def check_hinge_losses(losses, margins_yr=(-1.0, 0.0, 0.5, 1.0, 2.0)):
+    """Exercise [K18]: the hinge loss max(1 - y r, 0) at each margin y r."""
+    m = np.asarray(margins_yr, dtype=float)
+    return check_number(
+        losses,
+        hinge_loss(m),
+        diagnoses=(
+            ((m < 0).astype(float), "those are the 0/1 losses; the hinge also charges points inside the margin."),
+            (1 - m, "1 - y r is right only while y r < 1: beyond the margin the hinge is 0, never negative."),
+            (np.maximum(1 + m, 0), "the sign: the hinge is max(1 - y r, 0), it falls as the margin grows."),
+        ),
+        hint="For each y r: 1 - y r if y r < 1, else 0.",
+        right="max(1 - y r, 0): a point with 0 < y r < 1 is well classified but still pays (it is inside "
+        "the margin).",
+    )
+
+
+GD_X = np.array([[0.0, 0.0], [0.5, 0.0], [1.0, 0.0]])
+GD_R = np.array([-1.0, 1.0, 1.0])
+
+
+def check_first_step(alpha, w0, eta=0.1, lam=1.0, sigma=1.0):
+    """Exercise [K19]: one gradient step of the kernel hinge SVM from alpha = 0, w0 = 0."""
+    hint = ("At alpha = 0, w0 = 0 every h is 0, so every point is in Y: dE/dalpha^s = -r^s sum_t r^t K(x^s, x^t), "
+            "dE/dw0 = -sum_t r^t. Step, then clip the negative alphas to 0.")
+    if any(value is Ellipsis or value is None for value in (alpha, w0)):
+        return Verdict(False, "Replace both `...` with the new alpha (three numbers) and w0.", hint)
+    try:
+        answer = np.r_[np.asarray(alpha, dtype=float).reshape(-1), np.asarray(w0, dtype=float).reshape(-1)]
+    except (TypeError, ValueError):
+        return check_number(alpha if not isinstance(alpha, (int, float)) else w0, np.zeros(4), hint=hint)
+    G = kernels.gram(GD_X, "gaussian", sigma=sigma)
+    unclipped = eta * GD_R * (G @ GD_R)
+    step = eta * GD_R.sum()
+    expected = np.r_[np.maximum(unclipped, 0), step]
+    return check_number(
+        answer,
+        expected,
+        atol=1e-4,
+        rtol=1e-3,
+        diagnoses=(
+            (np.r_[unclipped, step], "apply the constraint: an alpha that would become negative is set to 0."),
+            (np.r_[np.maximum(-unclipped, 0), -step], "the sign of the step: Delta = -eta dE/d(.)."),
+            (np.r_[np.maximum(unclipped, 0), 0.0], "w0 moves too: Delta w0 = -eta dE/dw0 = eta sum_t r^t."),
+        ),
+        hint=hint,
+        right="Every point starts inside the margin; the step is eta r^s sum_t r^t K(x^s, x^t), and the "
+        "negative one is clipped to 0.",
+    )
+
+
+def quiz(name):
+    """The concept question `name` of chapter 06 as a Quiz (see QUIZZES)."""
+    question, choices = QUIZZES[name]
+    return Quiz(question, choices)
+
+
+QUIZZES = {
+    "step": (
+        "Gradient descent on $E_{hinge}$ with a constant $\\eta = 0.02$ and $\\lambda = 100$. What happens to the $\\alpha$?",
+        [
+            Choice("They all go to 0: strong regularisation", False,
+                   "That is what an even epoch shows. The $\\lambda$ part of the step is $(1 - \\eta\\lambda)\\alpha = -\\alpha$: "
+                   "each epoch throws $\\alpha$ past 0, the next brings it back."),
+            Choice("They flip between 0 and a positive value every epoch", True,
+                   "$\\eta\\lambda = 2 > 1$ overshoots. A step with $\\eta_k\\lambda \\le 1$, shrinking like "
+                   "$1/(\\lambda k)$, converges instead."),
+            Choice("They converge, more slowly than with $\\lambda = 1$", False,
+                   "A constant step with $\\eta\\lambda > 1$ never converges: the regulariser alone overshoots."),
+        ],
+    ),
+    "lambda_zero": (
+        "With $\\lambda = 0$ and the Gaussian kernel on 40 distinct, overlapping training points, the $\\alpha$ ...",
+        [
+            Choice("grow without bound, forever", False,
+                   "The Gaussian kernel separates any distinct points: once every point is beyond the margin "
+                   "the gradient is 0 and they stop."),
+            Choice("grow until every training point is beyond the margin, then stop: the training set is memorised",
+                   True, "Then $E_{hinge} = 0$; where they stop depends on $\\eta$, since every such $\\alpha$ is a minimum."),
+            Choice("stay small, since the hinge is zero beyond the margin", False,
+                   "Points inside the margin push their $\\alpha$ up at every epoch until they leave it."),
+        ],
+    ),
+    "large_lambda": (
+        "With a very large $\\lambda$ (and balanced classes), the trained $h(\\mathbf{x})$ ...",
+        [
+            Choice("is the constant $w_0$: all $\\alpha$ are 0", False,
+                   "The $\\alpha$ shrink like $1/\\lambda$ but stay positive for most points."),
+            Choice("keeps the same sign everywhere as $\\lambda$ grows further", True,
+                   "Every point is in the margin, $\\alpha^s = \\max(0, r^s\\sum_t r^t K(\\mathbf{x}^s, \\mathbf{x}^t))/\\lambda$: "
+                   "scaling by $1/\\lambda$ does not change the sign of $h$ (a kernel-density vote)."),
+            Choice("memorises the training set", False, "That is the small-$\\lambda$ end."),
+        ],
+    ),
+    "sparse": (
+        "Are the $\\alpha$ of $E_{hinge}$ (with $\\frac{\\lambda}{2}\\sum_s(\\alpha^s)^2$) sparse like the dual SVM's?",
+        [
+            Choice("Yes: only the support vectors get $\\alpha > 0$", False,
+                   "That holds for the dual of $\\frac{1}{2}\\|\\mathbf{w}\\|^2 + C\\sum\\xi$. Here the penalty is "
+                   "on $\\sum(\\alpha^s)^2$, not on $\\|\\mathbf{w}\\|^2$."),
+            Choice("No: $\\alpha^s = \\max(0, r^s\\sum_t \\mu^t r^t K(\\mathbf{x}^s, \\mathbf{x}^t))/\\lambda$ is positive for most points",
+                   True, "The multipliers $\\mu^t$ of the margin points are smoothed by the kernel onto almost every point."),
+            Choice("Only when $\\lambda = 0$", False, "With $\\lambda = 0$ the memorising $\\alpha$ are not sparse either."),
+        ],
+    ),
+}

@@ -1,0 +1,97 @@
+"""Chapter 06's exercise checks: a right answer passes, typical mistakes are caught with their
+message, junk never raises, and a wrong answer never shows the answer."""
+
+import numpy as np
+import pytest
+from exercise_testing import (
+    assert_caught, assert_junk_never_raises, assert_no_answer_leak, assert_passes, number_strings,
+)
+
+from course_lib import kernels
+from course_lib.exercises import svm_gradient as ex
+from course_lib.svm_gradient import KernelHingeGD, hinge_gradient
+
+
+def gradient(alpha, w0, G, r, lam):
+    h = G @ (alpha * r) + w0
+    r_in_Y = np.where(r * h < 1, r, 0.0)
+    return -r * (G @ r_in_Y) + lam * alpha, -r_in_Y.sum()
+
+
+def test_hinge_gradient_check():
+    verdict = assert_passes(ex.check_hinge_gradient, gradient)
+    assert "finite differences" in verdict.why
+
+    def wrong_sign(alpha, w0, G, r, lam):
+        g, g0 = gradient(alpha, w0, G, r, lam)
+        return -g, -g0
+
+    def wrong_index(alpha, w0, G, r, lam):  # G[t, s] r^s instead of r^s sum_t: drops the outer r^s
+        h = G @ (alpha * r) + w0
+        return -(G @ np.where(r * h < 1, r, 0.0)) + lam * alpha, gradient(alpha, w0, G, r, lam)[1]
+
+    def forgets_lambda(alpha, w0, G, r, lam):
+        return gradient(alpha, w0, G, r, 0.0)
+
+    def margin_le_zero(alpha, w0, G, r, lam):  # Y = misclassified points only (the perceptron's set)
+        h = G @ (alpha * r) + w0
+        r_in = np.where(r * h < 0, r, 0.0)
+        return -r * (G @ r_in) + lam * alpha, -r_in.sum()
+
+    assert_caught(ex.check_hinge_gradient, wrong_sign, "dE/dalpha")
+    assert_caught(ex.check_hinge_gradient, wrong_index, "dE/dalpha")
+    assert_caught(ex.check_hinge_gradient, forgets_lambda, "differ")
+    assert_caught(ex.check_hinge_gradient, margin_le_zero, "differ")
+    assert_caught(ex.check_hinge_gradient, lambda alpha, w0, G, r, lam: gradient(alpha, w0, G, r, lam)[0],
+                  "tuple")
+    assert_caught(ex.check_hinge_gradient, hinge_gradient, "write it yourself")
+    assert_caught(ex.check_hinge_gradient, lambda alpha, w0, G, r, lam: hinge_gradient(alpha, w0, G, r, lam),
+                  "write it yourself")
+    assert_junk_never_raises(ex.check_hinge_gradient)
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_the_gradient_cases_match_finite_differences(case):
+    c = ex._gradient_cases()[case]
+    grad_alpha, grad_w0 = hinge_gradient(**c)
+    numeric_alpha, numeric_w0 = ex.finite_differences(**c)
+    np.testing.assert_allclose(grad_alpha, numeric_alpha, atol=1e-6)
+    assert grad_w0 == pytest.approx(numeric_w0, abs=1e-6)
+    assert len(set(c["r"])) == 2
+
+
+def test_hinge_losses_check():
+    answer = [2, 1, 0.5, 0, 0]
+    assert_passes(ex.check_hinge_losses, answer)
+    assert_caught(ex.check_hinge_losses, [1, 0, 0, 0, 0], "0/1")
+    assert_caught(ex.check_hinge_losses, [2, 1, 0.5, 0, -1], "never negative")
+    assert_caught(ex.check_hinge_losses, [0, 1, 1.5, 2, 3], "sign")
+    assert_caught(ex.check_hinge_losses, [2, 1, 0.5], "shape")
+    assert_junk_never_raises(ex.check_hinge_losses)
+    assert_no_answer_leak(ex.check_hinge_losses, [1, 1, 1, 1, 1], ["[2, 1, 0.5", "2.0, 1.0, 0.5", "2. , 1. , 0.5"])
+
+
+def test_first_step_check():
+    model = KernelHingeGD(sigma=1.0, lam=1.0, eta=0.1, n_epochs=1).fit(ex.GD_X, ex.GD_R)
+    assert_passes(lambda a: ex.check_first_step(a, model.w0_), model.alpha_)
+    G = kernels.gram(ex.GD_X, "gaussian", sigma=1.0)
+    unclipped = 0.1 * ex.GD_R * (G @ ex.GD_R)
+    assert (unclipped < 0).any()
+    assert_caught(lambda a: ex.check_first_step(a, model.w0_), unclipped, "set to 0")
+    assert_caught(lambda a: ex.check_first_step(a, -model.w0_), np.maximum(-unclipped, 0), "sign")
+    assert_caught(lambda a: ex.check_first_step(a, 0.0), model.alpha_, "w0 moves")
+    assert_junk_never_raises(lambda a: ex.check_first_step(a, model.w0_))
+    assert_junk_never_raises(lambda w0: ex.check_first_step(model.alpha_, w0), extra=([1, 2],))
+    leaks = [s for value in model.alpha_ for s in number_strings(value) if value > 0]
+    assert_no_answer_leak(lambda a: ex.check_first_step(a, model.w0_), [0.3, 0.3, 0.3], leaks)
+
+
+@pytest.mark.parametrize("name", sorted(ex.QUIZZES))
+def test_quizzes_have_one_right_choice_and_every_choice_explained(name):
+    question, choices = ex.QUIZZES[name]
+    assert 3 <= len(choices) <= 5 and sum(c.correct for c in choices) == 1
+    assert all(len(c.explanation) > 20 for c in choices)
+    quiz = ex.quiz(name)
+    right = next(i for i, c in enumerate(choices) if c.correct)
+    assert quiz.check(right).correct
+    assert not quiz.check((right + 1) % len(choices)).correct
