@@ -10,7 +10,7 @@ from course_lib.structured.base import augmented_score
 from course_lib.structured.ranking import (
     RankingModel, auc, average_precision, learn_metric, mahalanobis_features,
     mean_average_precision, order_matrix, pairwise_disagreements, precision_at_k, project_psd,
-    rank_by_scores, relevance_matrix, roc_curve, toy_metric_queries, toy_ranking_queries,
+    query_features, rank_by_scores, relevance_matrix, roc_curve, toy_metric_queries, toy_ranking_queries,
 )
 
 
@@ -166,9 +166,75 @@ def test_project_psd_is_the_nearest_psd_matrix():
 
 def test_learned_metric_is_psd_and_ranks_better_than_euclid():
     X, R = toy_metric_queries(seed=0)
-    W = learn_metric(X, R, lam=0.01, n_iter=100)
+    W, info = learn_metric(X, R, lam=0.01, psd=True, tol=1e-2)
+    assert info["converged"] and info["lower_bound"] <= info["objective"]
     assert np.linalg.eigvalsh(W).min() > -1e-10
     def mean_auc(M):
         return np.mean([auc(r, mahalanobis_features(q, b) @ M.ravel()) for (q, b), r in zip(X, R)])
     assert mean_auc(W) > mean_auc(np.eye(2)) + 0.1
     assert abs(W[0, 0]) > 3 * abs(W[1, 1])
+
+
+def metric_objective(W, X, R, lam):
+    """lam/2 ||W||^2 + mean hinge, with the hinge by enumeration of the swapped pairs' orders."""
+    model = RankingModel()
+    total = 0.0
+    for (q, b), r in zip(X, R):
+        Phi = mahalanobis_features(q, b)
+        y_bar = model.loss_augmented_inference(Phi, r, W.ravel())
+        total += model.loss(r, y_bar) + W.ravel() @ (model.joint_feature(Phi, y_bar) - model.joint_feature(Phi, r))
+    return lam / 2 * np.sum(W * W) + total / len(X)
+
+
+def test_learn_metric_unconstrained_matches_the_one_slack_learner():
+    from course_lib.structured.learners import OneSlackSSVM
+    X, R = toy_metric_queries(seed=3)
+    W, info = learn_metric(X, R, lam=0.01, psd=False, tol=1e-3)
+    features = [mahalanobis_features(q, b) for q, b in X]
+    reference = OneSlackSSVM(RankingModel(), C=100.0, tol=1e-6).fit(features, R)
+    best = 0.01 * reference.objective(features, R)
+    assert np.isclose(info["objective"], metric_objective(W, X, R, 0.01))
+    assert info["lower_bound"] <= best + 1e-9 and info["objective"] <= best * (1 + 1e-3) + 1e-9
+
+
+def test_learn_metric_psd_lower_bound_holds_against_random_psd_matrices():
+    X, R = toy_metric_queries(seed=1)
+    W, info = learn_metric(X, R, lam=0.01, psd=True, tol=1e-2)
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        B = rng.normal(scale=rng.choice([0.3, 1.0]), size=(2, 2))
+        assert metric_objective(B @ B.T, X, R, 0.01) >= info["lower_bound"] - 1e-9
+    assert metric_objective(W, X, R, 0.01) <= info["lower_bound"] / (1 - 1e-2) + 1e-9
+
+
+def test_learn_metric_validates():
+    X, R = toy_metric_queries(seed=0)
+    with pytest.raises(ValueError, match="lam"):
+        learn_metric(X, R, lam=-1.0)
+    with pytest.raises(ValueError, match="tol"):
+        learn_metric(X, R, tol=0.0)
+
+
+def test_capped_simplex_projection_against_brute_force():
+    from course_lib.structured.ranking import _project_capped_simplex
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        v, cap = rng.normal(scale=2.0, size=4), rng.uniform(0.1, 3.0)
+        p = _project_capped_simplex(v, cap)
+        assert p.min() >= 0 and p.sum() <= cap + 1e-12
+        for _ in range(50):  # no feasible point is closer to v
+            q = rng.dirichlet(np.ones(5))[:4] * cap
+            assert np.linalg.norm(v - p) <= np.linalg.norm(v - q) + 1e-12
+
+
+def test_query_features():
+    q, items = np.array([1.0, 2.0]), np.array([[0.0, 0.0], [1.0, 3.0]])
+    assert np.allclose(query_features(q, items, "difference"), [[1, 2], [0, -1]])
+    assert np.allclose(query_features(q, items, "squared"), [[-1, -4], [0, -1]])
+    other = np.array([5.0, -3.0])  # b_q - b_i: pairwise differences do not involve q
+    d1, d2 = query_features(q, items, "difference"), query_features(other, items, "difference")
+    assert np.allclose(d1[0] - d1[1], d2[0] - d2[1])
+    with pytest.raises(ValueError, match="kind"):
+        query_features(q, items, "cosine")
+    with pytest.raises(ValueError, match="query"):
+        query_features([1.0], items)

@@ -1,11 +1,10 @@
-"""Chapter 10 extras: the exercise checks (accept the definition, reject wrong answers), the
-figures (they draw what they say) and the C demo (both slider ends redraw)."""
+"""Chapter 10 extras: the figures (they draw what they say) and the C demo (both slider ends
+redraw); the exercise checks are tested in test_exercises_structured.py."""
 
 import numpy as np
 import pytest
 
 from course_lib.data import three_blobs
-from course_lib.exercises import structured as ex
 from course_lib.plotting import structured_learning as plots
 from course_lib.plotting.registry import FIGURES
 from course_lib.plotting.style import new_figure
@@ -14,48 +13,6 @@ from course_lib.structured.models import MulticlassModel, toy_hierarchy
 from course_lib.widgets.structured_learning import c_slider_demo, fit_grid
 
 COST = np.array([[0, 1, 2, 2], [1, 0, 2, 2], [2, 2, 0, 1], [2, 2, 1, 0]], dtype=float)
-
-
-@pytest.fixture(scope="module")
-def hierarchy():
-    X, y = toy_hierarchy(n=12, seed=0)
-    return MulticlassModel(4, cost=COST), X, y
-
-
-def right_margin_hinge(model, x, y, w):
-    return max(model.loss(y, c) + w @ model.joint_feature(x, c) for c in range(4)) - w @ model.joint_feature(x, y)
-
-
-def right_slack_hinge(model, x, y, w):
-    s = w @ model.joint_feature(x, y)
-    return max(model.loss(y, c) * (1 + w @ model.joint_feature(x, c) - s) for c in range(4))
-
-
-def test_margin_hinge_check(hierarchy, capsys):
-    model, X, y = hierarchy
-    assert ex.check_margin_hinge(right_margin_hinge, model, X, y, range(4))
-    assert not ex.check_margin_hinge(lambda m, x, y, w: 0.0, model, X, y, range(4))
-    # forgetting y' = y in the max (max over wrong outputs only) is caught
-    wrong = lambda m, x, y, w: max(m.loss(y, c) + w @ m.joint_feature(x, c) for c in range(4) if c != y) - w @ m.joint_feature(x, y)
-    assert not ex.check_margin_hinge(wrong, model, X, y, range(4))
-    assert "Not yet" in capsys.readouterr().out
-
-
-def test_slack_hinge_check(hierarchy):
-    model, X, y = hierarchy
-    assert ex.check_slack_hinge(right_slack_hinge, model, X, y, range(4))
-    assert not ex.check_slack_hinge(right_margin_hinge, model, X, y, range(4))
-
-
-def test_constraint_counts_check():
-    assert ex.check_constraint_counts(100 * 2 ** 256, 2 ** 25600)
-    assert not ex.check_constraint_counts(10 ** 79, 10 ** 177)
-    assert not ex.check_constraint_counts(100 * 2 ** 256, 10 ** 177)
-
-
-def test_binary_inference_check():
-    assert ex.check_binary_inference(lambda w, x: 1 if w @ x >= 0 else -1)
-    assert not ex.check_binary_inference(lambda w, x: 1)
 
 
 def test_figures_are_registered_and_draw():

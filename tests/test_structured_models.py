@@ -181,8 +181,8 @@ def test_exercise_checks_accept_the_right_answers_and_explain_wrong_ones():
         EXERCISE_TREE, check_auc_oracle, check_binary_ssvm, check_tree_delta,
         check_two_class_crammer_singer,
     )
-    assert check_binary_ssvm(-1, 1.5) and not check_binary_ssvm(1, 1.5)
-    assert "factor 1/2" in repr(check_binary_ssvm(-1, 1.25))
+    assert check_binary_ssvm(-1, 0.5) and not check_binary_ssvm(1, 0.5)
+    assert "factor 1/2" in repr(check_binary_ssvm(-1, 0.75))
     assert check_two_class_crammer_singer([-2.0, -1.5])
     assert "Opposite sign" in repr(check_two_class_crammer_singer([2.0, 1.5]))
     by_hand = [[0, 1, 1.5, 2.5, 2.5], [1, 0, 1.5, 2.5, 2.5], [1.5, 1.5, 0, 2, 2],

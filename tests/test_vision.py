@@ -8,8 +8,9 @@ import pytest
 
 from course_lib.structured.base import exhaustive_argmax
 from course_lib.structured.vision import (
-    LocalisationModel, SegmentationModel, all_boxes, box_sum, integral_image, overlap,
-    star_energy, star_model_brute_force, star_model_dp, toy_localisation, toy_pose,
+    LocalisationModel, PottsSegmentationModel, SegmentationModel, all_boxes, box_sum,
+    integral_image, overlap, pose_loss, potts_rows_viterbi, star_energy,
+    star_loss_augmented_dp, star_model_brute_force, star_model_dp, toy_localisation, toy_pose,
     toy_segmentation,
 )
 
@@ -148,3 +149,43 @@ def test_toy_pose_parts_model_beats_independent_detectors():
     assert star_model_dp(unary, pairwise)[0] == true
     with pytest.raises(ValueError, match="one \\(L, L\\)"):
         star_model_dp(unary, pairwise[:1])
+
+
+def test_potts_segmentation_against_every_mask():
+    rng = np.random.default_rng(1)
+    for shape, K in (((2, 3), 2), ((1, 4), 3), ((3, 2), 2)):
+        model = PottsSegmentationModel(K)
+        masks = [np.array(m).reshape(shape) for m in product(range(K), repeat=shape[0] * shape[1])]
+        for _ in range(15):
+            x, y = rng.normal(size=shape + (2,)), rng.integers(0, K, size=shape)
+            model.initialize([x], [y])
+            w = rng.normal(scale=rng.choice([0.5, 5.0]), size=model.size_joint_feature)
+            score = lambda m: w @ model.joint_feature(x, m)
+            augmented = lambda m: model.loss(y, m) + score(m)
+            assert np.isclose(score(model.inference(x, w)), max(map(score, masks)))
+            assert np.isclose(augmented(model.loss_augmented_inference(x, y, w)), max(map(augmented, masks)))
+
+
+def test_potts_feature_counts_equal_horizontal_neighbours_and_slack_is_refused():
+    model = PottsSegmentationModel(2)
+    x, y = np.ones((2, 3, 1)), np.array([[0, 0, 1], [1, 1, 1]])
+    model.initialize([x], [y])
+    assert model.size_joint_feature == 3
+    assert np.isclose(model.joint_feature(x, y)[-1], 3 / 6)  # (0,0) and (1,1),(1,1): 3 equal pairs
+    with pytest.raises(ValueError, match="slack"):
+        model.loss_augmented_inference(x, y, np.zeros(3), rescaling="slack")
+    assert np.array_equal(potts_rows_viterbi(np.zeros((1, 3, 2)) + [0.0, 0.1], 0.0), [[1, 1, 1]])
+
+
+def test_pose_loss_and_its_oracle_against_brute_force():
+    for seed in range(3):
+        unary, pairwise, true, coords = toy_pose(grid=5, seed=seed)
+        locations, value = star_loss_augmented_dp(unary, pairwise, true, coords)
+        brute = min(star_energy(p, unary, pairwise) - pose_loss(true, p, coords)
+                    for p in product(range(len(coords)), repeat=3))
+        assert np.isclose(value, brute)
+        assert np.isclose(star_energy(locations, unary, pairwise) - pose_loss(true, locations, coords), brute)
+    assert pose_loss([0, 1], [0, 1], coords) == 0.0
+    assert pose_loss([0, 1], [0, 24], coords) == 0.5
+    with pytest.raises(ValueError, match="one location"):
+        pose_loss([0, 1], [0], coords)

@@ -1,106 +1,155 @@
 """Self-checks for the chapter 12 exercises (instantiations of the structured SVM, S13-S17).
 
-Each check returns a Verdict: true when the answer is right, and shown with its reason.
+Each check returns a Verdict: "Not yet: <reason>" for any input it cannot accept (never a
+traceback) and never the expected value before a correct answer.
 """
 
 import numpy as np
 
-from course_lib.exercises import Verdict as _verdict
+from course_lib.exercises import Verdict
+from course_lib.exercises.harness import check_function, check_number
 from course_lib.structured.models import HierarchicalModel
-from course_lib.structured.ranking import RankingModel, auc, relevance_matrix
+from course_lib.structured.ranking import RankingModel, auc, order_matrix, relevance_matrix
 
 EXERCISE_TREE = {"root": ["animal", "vehicle"], "animal": ["mammal", "bird"],
                  "mammal": ["cat", "dog"], "vehicle": ["car", "bus"]}
 
 
-def _unanswered(*answers):
-    return any(a is None or a is Ellipsis for a in answers)
+def _prefixed(prefix, verdict):
+    return verdict if verdict else Verdict(False, prefix + verdict.why, verdict._hint)
 
 
-def check_binary_ssvm(answer_y_hat, answer_hinge, w=(1.0, -2.0), x=(0.5, 0.5), y=1):
+def check_binary_ssvm(answer_y_hat, answer_hinge, w=(2.0, -1.0), x=(0.5, 1.5), y=-1):
     """Exercise 1 [S13]: with Psi(x, y) = y x / 2 and the 0-1 loss, the prediction
     y_hat = argmax_y <w, Psi(x, y)> and the margin-rescaled structured hinge at (x, y)."""
-    if _unanswered(answer_y_hat, answer_hinge):
-        return _verdict(False, "Replace both `...`: the predicted label (-1 or +1) and the hinge.")
     w, x = np.asarray(w, float), np.asarray(x, float)
     score = float(w @ x)
-    y_hat = 1 if score >= 0 else -1
+    y_hat = 1.0 if score >= 0 else -1.0
     hinge = max(0.0, 1.0 - y * score)
-    why = (f"<w, Psi(x, +1)> - <w, Psi(x, -1)> = <w, x> = {score:g}, so y_hat = sign(<w, x>) = "
-           f"{y_hat:+d}; the hinge max_y' [Delta + <w, Psi(x, y')>] - <w, Psi(x, y)> compares "
-           f"y' = y (0) with y' = -y (1 - y <w, x>), so it is max(0, 1 - y <w, x>) = {hinge:g}: "
-           "the SVM hinge.")
-    if answer_y_hat != y_hat:
-        return _verdict(False, "The prediction is wrong: compare <w, Psi(x, +1)> = <w, x>/2 with "
-                               "<w, Psi(x, -1)> = -<w, x>/2.")
-    if np.isclose(answer_hinge, max(0.0, 1.0 - y * score / 2)):
-        return _verdict(False, "You kept the factor 1/2 of Psi: the difference "
-                               "Psi(x, y) - Psi(x, -y) = y x has none.")
-    return _verdict(np.isclose(answer_hinge, hinge), why if np.isclose(answer_hinge, hinge) else
-                    "Write the two candidates y' = y and y' = -y of the max and compare them.")
+    first = check_number(answer_y_hat, y_hat, diagnoses=((-y_hat, "Opposite sign: compare <w, Psi(x, +1)> = <w, x>/2 "
+                                                                    "with <w, Psi(x, -1)> = -<w, x>/2."),),
+                         hint="Compute <w, x> first.")
+    if not first:
+        return _prefixed("The prediction: ", first)
+    second = check_number(answer_hinge, hinge,
+                          diagnoses=((max(0.0, 1.0 - y * score / 2), "You kept the factor 1/2 of Psi: the difference "
+                                                                     "Psi(x, y) - Psi(x, -y) = y x has none."),
+                                     (max(0.0, 1.0 + y * score), "Sign slip: the hinge is max(0, 1 - y <w, x>)."),
+                                     (0.0, "The prediction is right, but the margin y <w, x> is below 1: the hinge is not 0.")),
+                          hint="Write the two candidates y' = y (value 0) and y' = -y of the max and compare them.")
+    if not second:
+        return _prefixed("The hinge: ", second)
+    return Verdict(True, f"<w, x> = {score:g}, so y_hat = sign(<w, x>) = {y_hat:+.0f}; the max compares y' = y (0) "
+                         f"with y' = -y (1 - y <w, x>), so the hinge is max(0, 1 - y <w, x>) = {hinge:g}: the SVM hinge "
+                         "(a correct prediction inside the margin still pays).")
 
 
 def check_two_class_crammer_singer(answer_w, w0=(1.0, 2.0), w1=(-1.0, 0.5)):
     """Exercise 2 [S14]: the binary weight vector equivalent to a two-class Crammer-Singer w =
     (w_0, w_1), label 1 read as +1 and label 0 as -1."""
-    if _unanswered(answer_w):
-        return _verdict(False, "Replace `...` with a vector of the same length as w_0.")
     expected = np.asarray(w1, float) - np.asarray(w0, float)
-    ok = np.allclose(np.asarray(answer_w, float), expected)
-    why = (f"argmax_y <w_y, x> is label 1 iff <w_1 - w_0, x> >= 0, and the Crammer-Singer hinge "
-           f"max(0, 1 - <w_y - w_other, x>) is the binary hinge of w_1 - w_0 = "
-           f"{expected.tolist()}.")
-    if not ok and np.allclose(np.asarray(answer_w, float), -expected):
-        return _verdict(False, "Opposite sign: label 1 (+1) must win when the binary score is "
-                               "positive.")
-    return _verdict(ok, why if ok else
-                    "Write the decision rule <w_1, x> >= <w_0, x> as one inner product.")
+    return check_number(answer_w, expected,
+                        diagnoses=((-expected, "Opposite sign: label 1 (+1) must win when the binary score is positive."),
+                                   (np.asarray(w1, float) + np.asarray(w0, float), "A sum: the rule compares the two scores.")),
+                        hint="Write the decision rule <w_1, x> >= <w_0, x> as one inner product.",
+                        right="argmax_y <w_y, x> is label 1 iff <w_1 - w_0, x> >= 0, and the Crammer-Singer hinge "
+                              f"max(0, 1 - <w_y - w_other, x>) is the binary hinge of w_1 - w_0 = {expected.tolist()}.")
 
 
 def check_tree_delta(answer, tree=EXERCISE_TREE):
     """Exercise 3 [S15]: the matrix Delta(y, y') = tree distance / 2 for the leaves of `tree`,
     in the order cat, dog, bird, car, bus."""
     model = HierarchicalModel(tree)
-    if _unanswered(answer):
-        return _verdict(False, f"Replace `...` with a {model.n_classes} x {model.n_classes} matrix "
-                               f"(rows and columns {model.classes_}).")
     expected = model.delta_matrix()
-    answer = np.asarray(answer, dtype=float)
-    if answer.shape != expected.shape:
-        return _verdict(False, f"The matrix must be {expected.shape}, one row per class "
-                               f"{model.classes_}.")
-    if np.allclose(answer, 2 * expected):
-        return _verdict(False, "Those are the tree distances: the slides' Delta is half of them.")
-    rows, cols = np.nonzero(~np.isclose(answer, expected))
-    wrong = [(model.classes_[i], model.classes_[j]) for i, j in zip(rows, cols)]
-    if wrong:
-        a, b = wrong[0]
-        return _verdict(False, f"Delta({a}, {b}) is off: count the edges from {a} up to the lowest "
-                               f"common ancestor and down to {b}, then halve.")
-    return _verdict(True, "Count edges through the lowest common ancestor and halve: cat-dog 1, "
-                          "cat-bird 1.5 (the bird hangs one level higher), cat-car 2.5, car-bus 1.")
+    return check_number(answer, expected,
+                        diagnoses=((2 * expected, "Those are the tree distances: the slides' Delta is half of them."),),
+                        hint="Count the edges from y up to the lowest common ancestor and down to y', then halve; "
+                             "the bird hangs one level higher than cat and dog.",
+                        right="Count edges through the lowest common ancestor and halve: cat-dog 1, cat-bird 1.5, "
+                              "cat-car 2.5, car-bus 1.")
 
 
-def check_auc_oracle(answer_delta, answer_swapped, r=(1, -1, 1, -1, -1),
-                     s=(2.0, 1.8, 0.5, 0.2, 1.0)):
+def check_auc_oracle(answer_delta, answer_swapped, r=(1, -1, 1, -1, -1), s=(2.0, 1.8, 0.5, 0.2, 1.0)):
     """Exercise 4 [S17]: for relevances r and scores s = <w, phi(o_i)>, Delta = 1 - AUC of the
     ranking by s, and the number of (relevant, irrelevant) pairs that margin-rescaled
     loss-augmented inference orders wrongly."""
-    if _unanswered(answer_delta, answer_swapped):
-        return _verdict(False, "Replace both `...`: 1 - AUC (a number in [0, 1]) and a pair count.")
     r, s = np.asarray(r, float), np.asarray(s, float)
     delta = 1.0 - auc(r, s)
-    model = RankingModel()
-    Phi = s[:, None]  # one feature, w = 1: the scores themselves
-    Y_bar = model.loss_augmented_inference(Phi, r, np.ones(1))
+    Y_bar = RankingModel().loss_augmented_inference(s[:, None], r, np.ones(1))
     swapped = int(np.sum((Y_bar == -1) & (relevance_matrix(r) == 1)))
-    if not np.isclose(answer_delta, delta):
-        return _verdict(False, "1 - AUC is the fraction of the (relevant, irrelevant) pairs whose "
-                               "irrelevant item scores higher: count them over |+| |-| pairs.")
-    if answer_swapped != swapped:
-        return _verdict(False, "A pair (i, j) gains Delta 1/|P| and loses (s_i - s_j)/|P| when "
-                               "swapped, so the oracle swaps exactly the pairs with "
-                               "s_i - s_j < 1/2.")
-    return _verdict(True, f"1 - AUC = {delta:.4f}; the oracle swaps the {swapped} pairs with "
-                          "s_i - s_j < 1/2 (already wrong ones included), i.e. it sorts "
-                          "s_i - 1/4 (relevant) against s_j + 1/4 (irrelevant).")
+    wrong_now = int(np.sum((s[r > 0][:, None] < s[r < 0][None, :])))
+    first = check_number(answer_delta, delta, atol=1e-3,
+                         diagnoses=((1 - delta, "That is the AUC itself: Delta = 1 - AUC."),),
+                         hint="Count the (relevant, irrelevant) pairs whose irrelevant item scores higher, over |+| |-|.")
+    if not first:
+        return _prefixed("1 - AUC: ", first)
+    second = check_number(answer_swapped, swapped,
+                          diagnoses=((wrong_now, "Those are the pairs already wrong: the oracle also swaps right ones "
+                                                 "whose score gap is below 1/2."),),
+                          hint="A pair (i, j) gains Delta 1/|P| and loses (s_i - s_j)/|P| when swapped: it is swapped "
+                               "iff s_i - s_j < 1/2.")
+    if not second:
+        return _prefixed("The pair count: ", second)
+    return Verdict(True, "The oracle swaps the pairs with s_i - s_j < 1/2 (already wrong ones included): it sorts "
+                         "s_i - 1/4 (relevant) against s_j + 1/4 (irrelevant).")
+
+
+# --- coding: the AUC loss-augmented sort ---------------------------------------------------------
+def auc_oracle(s, r):
+    """The library's answer: an ordering (best first) maximising Delta(r, Y) + <w, Psi(x, Y)>
+    for Delta = 1 - AUC, with scores s = <w, phi(o_i)> (phi(o_i) = s_i, w = 1)."""
+    Y_bar = RankingModel().loss_augmented_inference(np.asarray(s, float)[:, None], r, np.ones(1))
+    return np.argsort(-Y_bar.sum(axis=1), kind="stable")
+
+
+def _augmented_value(s, r, order):
+    model = RankingModel()
+    Y = order_matrix(order) * np.abs(relevance_matrix(r))
+    return model.loss(r, Y) + float(model.joint_feature(np.asarray(s, float)[:, None], Y)[0])
+
+
+def _compare_orders(s, r):
+    def compare(expected, got):
+        if got is None or got is Ellipsis:
+            return "your function returned None: is a `return` missing?"
+        try:
+            order = np.asarray(got)
+            if order.shape != (len(s),) or not np.array_equal(np.sort(order), np.arange(len(s))):
+                return f"return a permutation of the {len(s)} item indices (best first), e.g. from np.argsort"
+        except Exception:
+            return "return a permutation of the item indices (best first)"
+        best, yours = _augmented_value(s, r, expected), _augmented_value(s, r, order)
+        if yours < best - 1e-9:
+            return (f"your ordering reaches Delta + <w, Psi> = {yours:.4f}, the best ordering more: a pair is kept "
+                    "or swapped wrongly")
+        return None
+    return compare
+
+
+def _oracle_cases(seed=0, n_cases=25):
+    rng = np.random.default_rng(seed)
+    cases = []
+    for _ in range(n_cases):
+        n = int(rng.integers(3, 9))
+        r = rng.permutation(np.r_[1, -1, rng.choice([-1, 1], size=n - 2)])
+        cases.append(dict(s=np.round(rng.normal(scale=rng.choice([0.3, 1.0]), size=n), 3), r=r))
+    return cases
+
+
+def check_auc_sort(student_auc_oracle):
+    """Coding exercise [S17]: auc_oracle(s, r) returns item indices, best first, of an ordering
+    maximising 1 - AUC + <w, Psi>; checked on 25 random queries against the library's oracle
+    (compared by the value reached, so any optimal ordering passes)."""
+    cases = _oracle_cases()
+    results = []
+    for number, case in enumerate(cases, 1):
+        verdict = check_function(student_auc_oracle, [case], auc_oracle, compare=_compare_orders(**case),
+                                 forbidden=(RankingModel.loss_augmented_inference,),
+                                 show=lambda c: f"s = {c['s'].tolist()}, r = {c['r'].tolist()}",
+                                 hint="Shift the scores: s_i - 1/4 for relevant items, s_j + 1/4 for irrelevant "
+                                      "ones, and sort by decreasing shifted score (relevant first on ties).")
+        if not verdict:
+            return Verdict(False, verdict.why.replace("on case 1,", f"on case {number},"), verdict._hint)
+        results.append(verdict)
+    return Verdict(True, f"Your sort reaches the optimum of 1 - AUC + <w, Psi> on all {len(cases)} random queries: "
+                         "one sort of shifted scores, O(n log n), instead of n! orderings.")

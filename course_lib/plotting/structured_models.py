@@ -18,7 +18,7 @@ from course_lib.structured.ranking import (
     toy_ranking_queries,
 )
 from course_lib.structured.vision import (
-    LocalisationModel, SegmentationModel, integral_image, overlap, star_model_dp,
+    LocalisationModel, PottsSegmentationModel, SegmentationModel, integral_image, overlap, star_model_dp,
     toy_localisation, toy_pose, toy_segmentation,
 )
 
@@ -139,10 +139,10 @@ def draw_metric_ranking(ax, query, items, r, W, title):
 
 
 @slide_figure("S18_learned_metric", slide="Ranking et apprentissage de distance")
-def metric_figure(lam=0.01, n_iter=100, seed=0):
+def metric_figure(lam=0.01, tol=1e-2, seed=0):
     """Euclidean vs learned (PSD) Mahalanobis distance ranking the items of a query"""
     X, R = toy_metric_queries(seed=seed)
-    W = learn_metric(X, R, lam=lam, n_iter=n_iter)
+    W, _ = learn_metric(X, R, lam=lam, psd=True, tol=tol)
     (query, items), r = X[0], R[0]
     fig, axes = new_figure(ncols=2, width=4.0, height=5.0)
     draw_metric_ranking(axes[0], query, items, r, np.eye(2), "Euclidean, W = I")
@@ -257,25 +257,34 @@ def draw_segmentation(axes, image, y, y_hat=None):
 
 
 @lru_cache(maxsize=64)
-def _segmentation_weights(C, noise):
+def _segmentation_weights(C, noise, potts=False):
     X, Y, _ = toy_segmentation(n=6, noise=noise, seed=0)
-    return OneSlackSSVM(SegmentationModel(2), C=C).fit(X, Y).w_
+    model = PottsSegmentationModel(2) if potts else SegmentationModel(2)
+    return OneSlackSSVM(model, C=C).fit(X, Y).w_
 
 
-def draw_segmentation_fit(axes, C=1000.0, noise=0.5):
-    """Train the per-pixel segmentation SSVM on 6 noisy images and draw a held-out one, its mask
-    and the predicted mask."""
+def draw_segmentation_fit(axes, C=1000.0, noise=0.5, potts=False):
+    """Train the segmentation SSVM (per pixel, or with the Potts term on row chains) on 6 noisy
+    images and draw a held-out one, its mask and the predicted mask."""
     X_test, Y_test, images = toy_segmentation(n=1, noise=noise, seed=1)
-    y_hat = SegmentationModel(2).inference(X_test[0], _segmentation_weights(float(C), float(noise)))
+    model = PottsSegmentationModel(2) if potts else SegmentationModel(2)
+    y_hat = model.inference(X_test[0], _segmentation_weights(float(C), float(noise), bool(potts)))
     draw_segmentation(axes, images[0], Y_test[0], y_hat)
 
 
 @slide_figure("S19_segmentation_masks",
               slide=r"Segmentation sémantique d'images : prédiction $\Rightarrow \Psi(x,y) = ?$")
-def segmentation_figure(C=1000.0):
-    """A noisy image, its mask and the mask predicted pixel by pixel after training"""
-    fig, axes = new_figure(ncols=3, width=3.4, height=3.6)
-    draw_segmentation_fit(axes, C)
+def segmentation_figure(C=100.0, noise=1.0, n_held_out=10):
+    """A noisy image, its mask, and the masks predicted per pixel and with a Potts term"""
+    fig, axes = new_figure(ncols=4, width=3.4, height=4.2)
+    X_test, Y_test, _ = toy_segmentation(n=n_held_out, noise=noise, seed=100)
+    for panels, potts, name in ((axes[:3], False, "per pixel"), ((axes[0], axes[1], axes[3]), True, "Potts (rows)")):
+        draw_segmentation_fit(panels, C, noise, potts=potts)
+        model = PottsSegmentationModel(2) if potts else SegmentationModel(2)
+        w = _segmentation_weights(float(C), float(noise), potts)
+        mean = np.mean([model.loss(y, model.inference(x, w)) for x, y in zip(X_test, Y_test)])
+        panels[2].set_title(f"{name}: {panels[2].get_title().split(', ')[1]}\n"
+                            f"mean over {n_held_out} held-out: {mean:.3f}", fontsize=11)
     return fig
 
 

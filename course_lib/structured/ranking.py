@@ -20,6 +20,7 @@ from course_lib._validation import (
     check_random_state,
 )
 from course_lib.structured.base import StructuredModel, check_rescaling
+from course_lib.structured.qp import solve_simplex_qp
 
 
 # --- rankings as matrices ----------------------------------------------------------------
@@ -203,6 +204,24 @@ class RankingModel(StructuredModel):
 
 
 # --- S18: ranking with a learned Mahalanobis distance -------------------------------------
+def query_features(query, items, kind="difference"):
+    """Query-dependent item features phi(q, o_i) [S17], one row per item.
+    "difference": the slides' example b_q - b_i.  Its pairwise differences
+    phi(q, o_i) - phi(q, o_j) = b_j - b_i do not involve q, so the ranking it learns is the
+    same for every query.  "squared": -(b_q - b_i)^2 coordinate by coordinate, so that
+    <w, phi(q, o_i)> = -sum_a w_a (b_qa - b_ia)^2 is minus a weighted (diagonal Mahalanobis)
+    distance to the query: the diagonal of S18's matrix W."""
+    items = check_matrix(items, "items")
+    query = np.asarray(query, dtype=float).reshape(-1)
+    if query.size != items.shape[1] or not np.all(np.isfinite(query)):
+        raise ValueError(f"query must be a finite vector of {items.shape[1]} numbers.")
+    if kind == "difference":
+        return query[None, :] - items
+    if kind == "squared":
+        return -(query[None, :] - items) ** 2
+    raise ValueError(f"kind must be 'difference' or 'squared'; got {kind!r}.")
+
+
 def mahalanobis_features(query, items):
     """phi(q, o_i) = -vec((b_q - b_i)(b_q - b_i)^T), so <vec(W), phi(q, o_i)> = -d_W(b_q, b_i)."""
     items = check_matrix(items, "items")
@@ -222,26 +241,100 @@ def project_psd(W):
     return (U * np.clip(eigenvalues, 0.0, None)) @ U.T
 
 
-def learn_metric(X, Y, lam=0.01, n_iter=200, psd=True):
-    """Projected subgradient descent on lam/2 ||W||^2 + 1/n sum_i H_i(W) (the structured hinge of
-    RankingModel on the Mahalanobis features), step 1/(lam t), followed by the PSD projection
-    when `psd`.  X: list of (query, items) pairs; Y: their relevance vectors.  Returns W (d x d).
+def _project_capped_simplex(v, cap):
+    """The nearest point of {alpha >= 0, sum(alpha) <= cap} (clip at 0, else the simplex
+    sum = cap by the sort-based threshold)."""
+    clipped = np.clip(v, 0.0, None)
+    if clipped.sum() <= cap:
+        return clipped
+    u = np.sort(v)[::-1]
+    cumulative = np.cumsum(u) - cap
+    k = np.flatnonzero(u - cumulative / np.arange(1, v.size + 1) > 0)[-1]
+    return np.clip(v - cumulative[k] / (k + 1), 0.0, None)
+
+
+def _psd_part(M):
+    """U max(Lambda, 0) U^T of a symmetric matrix (project_psd without the checks)."""
+    eigenvalues, U = np.linalg.eigh(M)
+    return (U * np.clip(eigenvalues, 0.0, None)) @ U.T
+
+
+def _metric_dual(A, b, C, alpha, psd, tol, max_steps=50_000):
+    """max_alpha D(alpha) = b.alpha - 1/2 ||P(sum_k alpha_k A_k)||^2 over {alpha >= 0,
+    sum alpha <= C}, P the PSD projection (psd) or the identity (A_k symmetric).  Without the
+    projection this is the one-slack QP (`qp.solve_simplex_qp`); with it, accelerated projected
+    gradient with restarts (the gradient b - A vec(P(M)) is Lipschitz with constant ||A||^2).
+    Stops at a working-set duality gap <= tol.  Returns (alpha, vec(W), D(alpha))."""
+    d = int(round(np.sqrt(A.shape[1])))
+    if not psd:
+        alpha, _ = solve_simplex_qp(A @ A.T, b, C, alpha, tol=tol)
+        W = alpha @ A
+        return alpha, W, float(b @ alpha - 0.5 * W @ W)
+
+    def evaluate(a):
+        W = _psd_part((a @ A).reshape(d, d)).ravel()
+        return W, float(b @ a - 0.5 * W @ W)
+
+    step = 1.0 / max(np.linalg.norm(A, 2) ** 2, 1e-12)
+    z, t = alpha.copy(), 1.0
+    W, dual = evaluate(alpha)
+    for _ in range(max_steps):
+        if 0.5 * W @ W + C * max(0.0, float((b - A @ W).max())) - dual <= tol:
+            break
+        Wz, _ = evaluate(z)
+        new = _project_capped_simplex(z + step * (b - A @ Wz), C)
+        W_new, dual_new = evaluate(new)
+        if dual_new < dual:  # restart the momentum when the ascent stalls
+            z, t = alpha.copy(), 1.0
+            continue
+        t_next = (1.0 + np.sqrt(1.0 + 4.0 * t * t)) / 2.0
+        z = new + (t - 1.0) / t_next * (new - alpha)
+        alpha, W, dual, t = new, W_new, dual_new, t_next
+    return alpha, W, dual
+
+
+def learn_metric(X, Y, lam=0.01, psd=True, tol=1e-3, max_iter=500):
+    """Metric learning to rank [ML10]: min_W lam/2 ||W||^2 + 1/n sum_i H_i(W) (the structured
+    hinge of RankingModel on the Mahalanobis features), over symmetric W, or over positive
+    semi-definite W when `psd`.
+
+    Cutting planes (as the one-slack learner, with C = 1/lam): each loss-augmented pass adds a
+    plane b_k - <A_k, W> below the mean hinge; the working set is solved in its dual
+    max_alpha b.alpha - 1/2 ||P(sum_k alpha_k A_k)||^2 (alpha >= 0, sum alpha <= C), where P
+    projects onto the PSD cone (psd=True) or symmetrises; W = P(sum_k alpha_k A_k).  Every
+    dual value is a lower bound on the optimum, so the run stops when the objective is within
+    the relative gap `tol` of it.  X: list of (query, items) pairs; Y: their relevance vectors.
+    Returns (W, info) with info = {"objective", "lower_bound", "gap" (relative), "iterations",
+    "converged"}.
     """
     lam = check_positive(lam, "lam")
-    n_iter = check_int(n_iter, "n_iter", 1)
+    tol = check_positive(tol, "tol")
+    max_iter = check_int(max_iter, "max_iter", 1)
     features = [mahalanobis_features(q, items) for q, items in X]
     model = RankingModel().initialize(features, Y)
     d = int(round(np.sqrt(model.size_joint_feature)))
+    C, n = 1.0 / lam, len(features)
+    psi_true = [model.joint_feature(Phi, y) for Phi, y in zip(features, Y)]
     w = np.eye(d).ravel()
-    for t in range(1, n_iter + 1):
-        gradient = lam * w
-        for Phi, y in zip(features, Y):
+    A, b, alpha = np.zeros((0, d * d)), np.zeros(0), np.zeros(0)
+    lower, objective, best = 0.0, np.inf, w
+    for iteration in range(1, max_iter + 1):
+        a_new, b_new = np.zeros(d * d), 0.0
+        for Phi, y, psi in zip(features, Y, psi_true):
             y_bar = model.loss_augmented_inference(Phi, y, w)
-            gradient += (model.joint_feature(Phi, y_bar) - model.joint_feature(Phi, y)) / len(Y)
-        w = w - gradient / (lam * t)
-        if psd:
-            w = project_psd(w.reshape(d, d)).ravel()
-    return w.reshape(d, d)
+            a_new += (psi - model.joint_feature(Phi, y_bar)) / n
+            b_new += model.loss(y, y_bar) / n
+        value = 0.5 * w @ w + C * (b_new - float(w @ a_new))
+        if value < objective:
+            objective, best = value, w
+        if objective - lower <= tol * objective:
+            break
+        A, b, alpha = np.vstack([A, a_new]), np.r_[b, b_new], np.r_[alpha, 0.0]
+        alpha, w, lower = _metric_dual(A, b, C, alpha, psd, tol=tol * objective / 4)
+    info = {"objective": lam * objective, "lower_bound": lam * lower,
+            "gap": (objective - lower) / objective, "iterations": iteration,
+            "converged": objective - lower <= tol * objective}
+    return best.reshape(d, d), info
 
 
 # --- toy data -----------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """Structured SVM by subgradient descent on formulation 1 (Algorithms 1 and 2 of the slides).
 
     P(w) = 1/2 ||w||^2 + C/n sum_i H_i(w),    a subgradient of H_i at w is
-    g_i = Psi(x_i, y_hat) - Psi(x_i, y_i)   (times Delta(y_i, y_hat) with slack rescaling),
-    y_hat the loss-augmented output.
+    g_i = Psi(x_i, y_bar) - Psi(x_i, y_i)   (times Delta(y_i, y_bar) with slack rescaling),
+    y_bar the loss-augmented output (the slides write y_hat, also their symbol for the prediction).
 
 Algorithm 1 (batch):       w <- w - eta_t (w + C/n sum_i g_i)     once per pass over the data
 Algorithm 2 (stochastic):  w <- w - eta_t (w + C g_i)             after each example, in random order
@@ -53,8 +53,8 @@ class SubgradientSSVM(BaseSSVM):
         t = 0
         for epoch in range(1, n_epochs + 1):
             if self.variant == "batch":
-                Y_hat = self._loss_augmented(X, Y, w)
-                cons = [self.constraint(x, y, yh, p) for x, y, yh, p in zip(X, Y, Y_hat, psi_true)]
+                Y_bar = self._loss_augmented(X, Y, w)
+                cons = [self.constraint(x, y, yb, p) for x, y, yb, p in zip(X, Y, Y_bar, psi_true)]
                 if every and (epoch - 1) % every == 0:  # P(w) of the iterate, for free
                     hinge = np.mean([b - float(w @ a) for a, b in cons])
                     self._record(epoch - 1, 0.5 * w @ w + C * hinge)
@@ -65,8 +65,8 @@ class SubgradientSSVM(BaseSSVM):
                 if every and (epoch - 1) % every == 0:
                     self._record_objective(X, Y, w, epoch - 1)
                 for i in rng.permutation(n):
-                    y_hat = self.model.loss_augmented_inference(X[i], Y[i], w, rescaling=self.rescaling)
-                    a, _ = self.constraint(X[i], Y[i], y_hat, psi_true[i])
+                    y_bar = self.model.loss_augmented_inference(X[i], Y[i], w, rescaling=self.rescaling)
+                    a, _ = self.constraint(X[i], Y[i], y_bar, psi_true[i])
                     t += 1
                     w = w - eta0 / t * (w - C * a)
         self.w_ = w

@@ -1,5 +1,6 @@
-"""Structured outputs in vision: object localisation [S16], semantic segmentation [S19] and
-pose estimation as energy minimisation over parts [S20].
+"""Structured outputs in vision: object localisation [S16], semantic segmentation [S19] (per
+pixel, or with a Potts term on row chains) and pose estimation as energy minimisation over
+parts [S20] (with a per-part pose loss for its loss-augmented inference).
 
 Images are arrays x of shape (H, W, d): a feature vector per pixel (e.g. a one-hot visual word).
 A box is (r0, c0, r1, c1), the pixels with r0 <= row < r1 and c0 <= column < c1.
@@ -263,6 +264,74 @@ class SegmentationModel(StructuredModel):
         return y_bar
 
 
+def potts_rows_viterbi(unary, potts):
+    """argmax over masks of sum_p unary[p, y_p] + potts * #{horizontal neighbours with equal
+    labels}: every row is a chain, solved exactly by Viterbi (all rows at once).
+    unary: (H, W, K) scores.  Returns the (H, W) mask."""
+    unary = np.asarray(unary, dtype=float)
+    H, W, K = unary.shape
+    same = potts * np.eye(K)  # transition score [k == k']
+    M = unary[:, 0, :].copy()
+    back = np.zeros((H, W, K), dtype=int)
+    for c in range(1, W):
+        candidates = M[:, :, None] + same[None, :, :]  # (row, previous label, label)
+        back[:, c, :] = np.argmax(candidates, axis=1)
+        M = np.take_along_axis(candidates, back[:, c, None, :], axis=1)[:, 0, :] + unary[:, c, :]
+    y = np.zeros((H, W), dtype=int)
+    y[:, -1] = np.argmax(M, axis=1)
+    for c in range(W - 1, 0, -1):
+        y[:, c - 1] = back[np.arange(H), c, y[:, c]]
+    return y
+
+
+class PottsSegmentationModel(SegmentationModel):
+    """Segmentation with a pairwise Potts term [S19]: Psi(x, y) = 1/|V| (sum_p x_p in block
+    y_p, #{horizontally adjacent pixels with equal labels}), so the last weight rewards
+    smooth masks.  With horizontal neighbours only, every row is a chain and inference and
+    margin-rescaled loss-augmented inference (the Hamming loss adds [k != y_p] to the unary
+    scores) are exact by Viterbi.  Vertical links would close loops: exact then only for
+    submodular energies (graph cuts), otherwise approximate (loopy BP), as the slides note.
+    Slack rescaling has no exact chain oracle here."""
+
+    def initialize(self, X, Y):
+        super().initialize(X, Y)
+        self.size_joint_feature += 1
+        return self
+
+    def _x(self, x):
+        x = super()._x(x)
+        self.size_joint_feature += 1
+        return x
+
+    def _split(self, x, w):
+        x = self._x(x)
+        w = _check_w(w, self.size_joint_feature)
+        return x, (x @ w[:-1].reshape(self.n_labels, -1).T), float(w[-1])
+
+    def pixel_scores(self, x, w):
+        return self._split(x, w)[1]
+
+    def joint_feature(self, x, y):
+        x = self._x(x)
+        y = self._check_mask(y, x.shape[:2])
+        unary = (np.eye(self.n_labels)[y].reshape(-1, self.n_labels).T
+                 @ x.reshape(-1, x.shape[2])).ravel()
+        return np.r_[unary, np.sum(y[:, 1:] == y[:, :-1])] / y.size
+
+    def inference(self, x, w):
+        _, s, potts = self._split(x, w)
+        return potts_rows_viterbi(s, potts)
+
+    def loss_augmented_inference(self, x, y, w, rescaling="margin"):
+        if check_rescaling(rescaling) == "slack":
+            raise ValueError("PottsSegmentationModel has no exact slack-rescaled oracle: "
+                             "use rescaling='margin'.")
+        _, s, potts = self._split(x, w)
+        y = self._check_mask(y, s.shape[:2])
+        wrong = np.arange(self.n_labels) != y[:, :, None]
+        return potts_rows_viterbi(s + wrong, potts)  # all terms carry the same factor 1/|V|
+
+
 def toy_segmentation(n=6, size=12, noise=0.5, seed=0):
     """Noisy images of a bright disc on a dark background; the mask marks the disc (label 1).
     Pixel features: (1, intensity, mean intensity over the 3 x 3 neighbourhood, from the
@@ -313,6 +382,31 @@ def star_model_brute_force(unary, pairwise):
         energy = energy[..., None] + cost.reshape((cost.shape[0],) + (1,) * i + (cost.shape[1],))
     index = np.unravel_index(int(np.argmin(energy)), energy.shape)
     return [int(i) for i in index], float(energy[index])
+
+
+def pose_loss(true_locations, locations, coords, radius=1.0):
+    """Delta(y_i, y) for pose [S20]: the fraction of parts placed farther than `radius` from
+    their true location (one minus the "percentage of correct parts").  It is a sum over
+    parts, so it adds to the unary costs and keeps the star's dynamic programming exact."""
+    coords = np.asarray(coords, dtype=float)
+    true_locations, locations = np.asarray(true_locations), np.asarray(locations)
+    if true_locations.shape != locations.shape or true_locations.ndim != 1:
+        raise ValueError("true_locations and locations must list one location index per part.")
+    far = np.linalg.norm(coords[true_locations] - coords[locations], axis=1) > radius
+    return float(np.mean(far))
+
+
+def star_loss_augmented_dp(unary, pairwise, true_locations, coords, radius=1.0):
+    """The pose oracle: argmax_y Delta(y_i, y) - E(x, y) (score = -E), i.e. argmin_y
+    E(x, y) - Delta(y_i, y), exactly by the star DP with the per-part loss
+    [||l - true_k|| > radius] / K subtracted from each part's unary cost.
+    Returns (locations, E - Delta at them)."""
+    coords = np.asarray(coords, dtype=float)
+    K = len(unary)
+    shifted = [np.asarray(u, dtype=float)
+               - (np.linalg.norm(coords - coords[t], axis=1) > radius) / K
+               for u, t in zip(unary, true_locations)]
+    return star_model_dp(shifted, pairwise)
 
 
 def toy_pose(grid=7, spring=0.5, noise=0.3, seed=0):

@@ -1,0 +1,32 @@
+"""Solutions of chapter 12's exercises (notebooks/12_structured_instantiations.ipynb)."""
+
+# %% binary_ssvm
+# <w, x> = 2 * 0.5 - 1 * 1.5 = -0.5, so y_hat = sign(<w, x>) = -1 (right), and the hinge is
+# max(0, 1 - y <w, x>) = max(0, 1 - 0.5) = 0.5: the prediction is right but inside the margin.
+ex.check_binary_ssvm(-1, 0.5)
+
+# %% two_class_crammer_singer
+# label 1 wins iff <w_1, x> >= <w_0, x>, i.e. <w_1 - w_0, x> >= 0.
+ex.check_two_class_crammer_singer(np.array([-1.0, 0.5]) - np.array([1.0, 2.0]))
+
+# %% tree_delta
+# Edges through the lowest common ancestor, halved (order cat, dog, bird, car, bus).
+ex.check_tree_delta([[0, 1, 1.5, 2.5, 2.5],
+                     [1, 0, 1.5, 2.5, 2.5],
+                     [1.5, 1.5, 0, 2, 2],
+                     [2.5, 2.5, 2, 0, 1],
+                     [2.5, 2.5, 2, 1, 0]])
+
+# %% auc_oracle_numbers
+# Relevant items score 2 and 0.5, irrelevant 1.8, 0.2 and 1: of the 6 pairs, (0.5, 1.8) and (0.5, 1) are
+# inverted, so 1 - AUC = 2/6. The oracle swaps every pair with s_i - s_j < 1/2: those two, (0.5, 0.2)
+# (gap 0.3) and (2, 1.8) (gap 0.2), 4 pairs.
+ex.check_auc_oracle(2 / 6, 4)
+
+# %% auc_sort
+def auc_oracle(s, r):
+    shifted = np.asarray(s, dtype=float) - np.asarray(r, dtype=float) / 4  # s_i - 1/4 relevant, s_j + 1/4 not
+    return np.lexsort((-np.asarray(r), -shifted))  # by decreasing shifted score, relevant first on ties
+
+
+ex.check_auc_sort(auc_oracle)

@@ -1,0 +1,151 @@
+"""The effect claims of chapters 10 and 12, re-run over several seeds (the chapters check them
+on one seed in their `claim` cells)."""
+
+import numpy as np
+import pytest
+
+from course_lib.data import load_ocr_letters
+from course_lib.structured import ranking, vision
+from course_lib.structured.chain import ChainModel
+from course_lib.structured.learners import OneSlackSSVM, SubgradientSSVM
+from course_lib.structured.models import HierarchicalModel, MulticlassModel, toy_hierarchy
+
+SEEDS = range(1, 6)
+COST = np.array([[0, 1, 2, 2], [1, 0, 2, 2], [2, 2, 0, 1], [2, 2, 1, 0]], dtype=float)
+TREE = {"root": ["animal", "vehicle"], "animal": ["cat", "dog"], "vehicle": ["car", "bus"]}
+
+
+def rescaled_hinge(model, x, y, w, rescaling):
+    y_bar = model.loss_augmented_inference(x, y, w, rescaling)
+    gap = w @ model.joint_feature(x, y_bar) - w @ model.joint_feature(x, y)
+    return model.loss(y, y_bar) + gap if rescaling == "margin" else model.loss(y, y_bar) * (1.0 + gap)
+
+
+# --- chapter 10 ------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", SEEDS)
+def test_both_rescaled_hinges_bound_the_task_loss(seed):
+    X, y = toy_hierarchy(n=20, seed=seed)
+    model = MulticlassModel(4, cost=COST).initialize(X, y)
+    rng = np.random.default_rng(seed)
+    for _ in range(10):
+        w = rng.normal(scale=rng.choice([0.1, 1.0, 3.0]), size=model.size_joint_feature)
+        for x, t in zip(X, y):
+            delta = model.loss(t, model.inference(x, w))
+            assert rescaled_hinge(model, x, t, w, "margin") >= delta - 1e-12
+            assert rescaled_hinge(model, x, t, w, "slack") >= delta - 1e-12
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_scaling_delta_is_a_change_of_C_for_the_trained_predictor(seed):
+    X, y = toy_hierarchy(n=40, seed=seed)
+    s, C = 10.0, 10.0
+    for rescaling, C_same, factor in (("margin", C / s, s), ("slack", s * C, 1.0)):
+        scaled = OneSlackSSVM(MulticlassModel(4, cost=s * COST), C=C, rescaling=rescaling, tol=1e-7 * s).fit(X, y)
+        same = OneSlackSSVM(MulticlassModel(4, cost=COST), C=C_same, rescaling=rescaling, tol=1e-7).fit(X, y)
+        assert np.linalg.norm(scaled.w_ - factor * same.w_) < 1e-4 * np.linalg.norm(scaled.w_)
+        assert scaled.predict(X) == same.predict(X)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_margin_rescaling_pushes_far_off_outputs_further(seed):
+    X, y = toy_hierarchy(n=40, seed=seed)
+    within_2 = {}
+    for rescaling in ("margin", "slack"):
+        fit = OneSlackSSVM(MulticlassModel(4, cost=COST), C=10.0, rescaling=rescaling, tol=1e-5).fit(X, y)
+        S = X @ fit.w_.reshape(4, -1).T
+        margins = S[np.arange(len(y)), y][:, None] - S
+        within_2[rescaling] = np.mean(margins[COST[y] == 2] < 2)
+    assert within_2["margin"] < within_2["slack"]
+
+
+@pytest.fixture(scope="module")
+def ocr():
+    words, labels, folds = load_ocr_letters()
+    return words, labels, np.flatnonzero(folds == 1)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_forty_subgradient_epochs_stop_early_and_stochastic_beats_batch(ocr, seed):
+    words, labels, train = ocr
+    sub = train[15 * seed: 15 * seed + 15]
+    X, Y = [words[i] for i in sub], [labels[i] for i in sub]
+    C = 0.1 * len(X)
+    one = OneSlackSSVM(ChainModel(normalize=False), C=C, tol=1e-3).fit(X, Y)
+    h = one.history_
+    assert h["primal"][-1] - h["dual"][-1] <= C * 1e-3 + 1e-9
+    final = {v: SubgradientSSVM(ChainModel(normalize=False), C=C, variant=v, n_epochs=40, seed=0).fit(X, Y).history_["primal"][-1]
+             for v in ("batch", "stochastic")}
+    assert final["stochastic"] < final["batch"]
+    assert min(final.values()) > 1.01 * h["dual"][-1]
+    assert one.n_oracle_calls_ >= 20
+
+
+# --- chapter 12 ------------------------------------------------------------------------------
+def _bias(A):
+    return np.c_[A, np.ones(len(A))]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_hierarchy_variants_are_close_at_validated_C(seed):
+    X, y = toy_hierarchy(n=40, spread=1.0, seed=3 * seed)
+    X_val, y_val = toy_hierarchy(n=200, spread=1.0, seed=3 * seed + 1)
+    X_test, y_test = toy_hierarchy(n=400, spread=1.0, seed=3 * seed + 2)
+    D = HierarchicalModel(TREE).delta_matrix()
+    losses = []
+    for make in (lambda: HierarchicalModel(TREE), lambda: MulticlassModel(4, cost=D), lambda: MulticlassModel(4)):
+        fits = {C: OneSlackSSVM(make(), C=C).fit(_bias(X), list(y)) for C in (0.1, 1.0, 10.0, 100.0)}
+        val = {C: np.mean(D[y_val, f.predict(_bias(X_val))]) for C, f in fits.items()}
+        best = min(val, key=val.get)
+        losses.append(np.mean(D[y_test, fits[best].predict(_bias(X_test))]))
+    assert max(losses) - min(losses) < 0.05
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_ranking_training_raises_auc_and_barely_depends_on_C(seed):
+    X, R, _ = ranking.toy_ranking_queries(n_queries=8, seed=10 * seed)
+    X_test, R_test, _ = ranking.toy_ranking_queries(n_queries=20, seed=10 * seed + 1)
+    auc = lambda w: np.mean([ranking.auc(r, x @ w) for x, r in zip(X_test, R_test)])
+    by_C = {C: auc(OneSlackSSVM(ranking.RankingModel(), C=C).fit(X, R).w_) for C in (0.01, 1.0, 10.0, 100.0)}
+    assert by_C[10.0] > auc(np.ones(3)) + 0.1
+    assert max(by_C.values()) - min(by_C.values()) < 0.1
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_query_dependent_features_rank_better_than_the_difference(seed):
+    X, R = ranking.toy_metric_queries(n_queries=8, seed=10 * seed)
+    X_test, R_test = ranking.toy_metric_queries(n_queries=30, seed=10 * seed + 1)
+    result = {}
+    for kind in ("difference", "squared"):
+        features = [ranking.query_features(q, b, kind) for q, b in X]
+        w = OneSlackSSVM(ranking.RankingModel(), C=10.0).fit(features, R).w_
+        result[kind] = np.mean([ranking.auc(r, ranking.query_features(q, b, kind) @ w) for (q, b), r in zip(X_test, R_test)])
+    assert result["squared"] > result["difference"] + 0.2
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_converged_metric_learning_nearly_psd_and_both_variants_rank_alike(seed):
+    X, R = ranking.toy_metric_queries(n_queries=8, seed=seed)
+    X_test, R_test = ranking.toy_metric_queries(n_queries=30, seed=seed + 100)
+    mean_auc = lambda W: np.mean([ranking.auc(r, ranking.mahalanobis_features(q, b) @ W.ravel())
+                                  for (q, b), r in zip(X_test, R_test)])
+    W_psd, info_psd = ranking.learn_metric(X, R, lam=0.01, psd=True, tol=1e-2)
+    W_free, info_free = ranking.learn_metric(X, R, lam=0.01, psd=False, tol=1e-2)
+    assert info_psd["converged"] and info_free["converged"]
+    eigenvalues = np.linalg.eigvalsh(W_free)
+    assert eigenvalues[0] > -0.03 * eigenvalues[-1]
+    assert abs(mean_auc(W_psd) - mean_auc(W_free)) < 0.03
+    assert info_psd["objective"] >= info_free["lower_bound"] - 1e-9  # the cone only restricts
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_potts_segmentation_beats_per_pixel_at_validated_C(seed):
+    X, Y, _ = vision.toy_segmentation(n=6, noise=1.0, seed=seed)
+    X_val, Y_val, _ = vision.toy_segmentation(n=6, noise=1.0, seed=seed + 50)
+    X_test, Y_test, _ = vision.toy_segmentation(n=10, noise=1.0, seed=seed + 100)
+    hamming = {}
+    for name, make in (("pixel", lambda: vision.SegmentationModel(2)), ("potts", lambda: vision.PottsSegmentationModel(2))):
+        fits = {C: OneSlackSSVM(make(), C=C).fit(X, Y) for C in (1.0, 10.0, 100.0, 1000.0, 10000.0)}
+        val = {C: np.mean([make().loss(a, b) for a, b in zip(Y_val, f.predict(X_val))]) for C, f in fits.items()}
+        best = min(val, key=val.get)
+        hamming[name] = np.mean([make().loss(a, b) for a, b in zip(Y_test, fits[best].predict(X_test))])
+    assert hamming["potts"] < hamming["pixel"]
