@@ -121,6 +121,27 @@ class LeastSquaresClassifier(LinearDiscriminant):
         return self
 
 
+def least_squares_epochs(X, r, n_epochs=6):
+    """Batch gradient descent on E_quad = 1/2 sum_t (r^t - (w.x^t + w0))^2, from w = 0, w0 = 0.
+
+    One epoch is one step theta <- theta + eta A^T (r - A theta) with A = [X, 1], theta = (w, w0)
+    and eta = 1 / lambda_max(A^T A), the largest eigenvalue of the Hessian: E_quad then decreases
+    at every epoch and the distance to the closed-form solution shrinks at least by the factor
+    1 - lambda_min / lambda_max. Returns the list of (w, w0) after epochs 1..n_epochs.
+    """
+    X = check_matrix(X)
+    r = check_binary_targets(r, X.shape[0])
+    n_epochs = check_int(n_epochs, "n_epochs", minimum=1)
+    A = np.c_[X, np.ones(len(X))]
+    eta = 1.0 / np.linalg.eigvalsh(A.T @ A).max()
+    theta = np.zeros(A.shape[1])
+    states = []
+    for _ in range(n_epochs):
+        theta = theta + eta * A.T @ (r - A @ theta)
+        states.append((theta[:-1].copy(), float(theta[-1])))
+    return states
+
+
 def version_space_offsets(X, r, w):
     """For a fixed orientation w, the offsets w0 whose hyperplane separates the data.
 

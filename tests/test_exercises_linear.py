@@ -1,38 +1,108 @@
-"""The chapter 01 self-checks accept right answers and reject wrong ones, with a reason."""
+"""The chapter 01 checks: a correct answer passes; a sign error, a wrong index, a call to the
+library's answer are each caught with the expected message; junk never raises; a wrong answer
+never shows the answer."""
 
 import numpy as np
+from exercise_testing import (
+    assert_caught, assert_junk_never_raises, assert_no_answer_leak, assert_passes, number_strings,
+)
 
 from course_lib import data
 from course_lib.exercises import linear as ex
+from course_lib.linear import Perceptron
+
+XS, RS = data.linearly_separable(n=30, seed=0)
 
 
 def test_signed_distance():
-    assert not ex.check_signed_distance(2.0 / 5.0)  # (12 + 12 - 10) / 5 = 2.8
-    assert ex.check_signed_distance(2.8)
-    assert not ex.check_signed_distance(14.0)
-    assert "divide by ||w||" in repr(ex.check_signed_distance(14.0))
-    assert not ex.check_signed_distance(-2.8)
-    assert not ex.check_signed_distance(...)
+    check = ex.check_signed_distance
+    assert_passes(check, 2.8)
+    assert_caught(check, -2.8, "wrong sign")
+    assert_caught(check, 14.0, "divide it by ||w||")
+    assert_caught(check, 0.4, "not it")
+    assert_junk_never_raises(check)
+    for wrong in (14.0, 0.4, -2.8):
+        assert_no_answer_leak(check, wrong, number_strings(2.8))
 
 
 def test_perceptron_update():
-    # h = 2 - 1 + 0.5 = 1.5, r h = -1.5 <= 0: w = (1, -1) - (2, 1) = (-1, -2), w0 = -0.5.
-    assert ex.check_perceptron_update([-1.0, -2.0], -0.5)
-    assert not ex.check_perceptron_update([3.0, 0.0], 1.5)
-    assert not ex.check_perceptron_update([1.0, -1.0], 0.5)
-    assert ex.check_perceptron_update([1.0, -1.0], 0.5, r=1.0)  # well classified: no change
+    check = lambda a: ex.check_perceptron_update(*a) if isinstance(a, tuple) and len(a) == 2 else ex.check_perceptron_update(a, 0.0)
+    assert_passes(check, ([-1.0, -2.0], -0.5))
+    assert_caught(check, ([3.0, 0.0], 1.5), "sign is flipped")
+    assert_caught(check, ([1.0, -1.0], 0.5), "starting point")
+    assert_caught(check, ([-1.0, -2.0], 0.5), "w0 is updated too")
+    assert_caught(check, ([-1.0, -2.0, 0.0], -0.5), "yours 4")
+    assert_junk_never_raises(check)
+    assert_junk_never_raises(lambda a: ex.check_perceptron_update([-1.0, -2.0], a))
+    assert_no_answer_leak(check, ([3.0, 0.0], 1.5), ["-1, -2", "-0.5", "(-1.0, -2.0)"])
+
+
+def _perceptron(X, r, eta, n_epochs, sign=1.0, shift=0, strict=False):
+    w, w0 = np.zeros(X.shape[1]), 0.0
+    for _ in range(n_epochs):
+        for t in range(len(X)):
+            s = (t + shift) % len(X)
+            h = X[s] @ w + w0
+            if (r[t] * h < 0) if strict else (r[t] * h <= 0):
+                w = w + sign * eta * r[t] * X[s]
+                w0 = w0 + sign * eta * r[t]
+    return w, w0
+
+
+def test_perceptron_coding_exercise():
+    check = ex.check_perceptron
+    assert_passes(check, _perceptron)
+    assert_caught(check, lambda X, r, eta, n_epochs: _perceptron(X, r, eta, n_epochs, sign=-1.0), "differ")
+    assert_caught(check, lambda X, r, eta, n_epochs: _perceptron(X, r, eta, n_epochs, shift=1), "differ")
+    assert_caught(check, lambda X, r, eta, n_epochs: _perceptron(X, r, eta, n_epochs, strict=True), "differ")
+
+    def library(X, r, eta, n_epochs):
+        model = Perceptron(eta=eta, n_epochs=n_epochs, shuffle=False).fit(X, r)
+        return model.w_, model.w0_
+
+    assert_caught(check, library, "write it yourself")
+    verdict = assert_caught(check, lambda X, r, eta, n_epochs: _perceptron(X, r, eta, n_epochs, sign=-1.0), "case 1")
+    assert "X = " in repr(verdict) and "eta = " in repr(verdict)
+    assert_junk_never_raises(check)
+
+
+def test_perceptron_cases_are_varied():
+    cases = ex.perceptron_cases()
+    assert len({c["X"].shape for c in cases}) > 5 and len({c["n_epochs"] for c in cases}) > 1
+    # the reference does learn something: at least some cases end away from w = 0
+    assert sum(np.any(ex.perceptron_reference(**c)[0]) for c in cases) == len(cases)
 
 
 def test_least_squares_against_normal_equations():
     x, r = np.array([-2.0, -1.0, 1.0, 3.0]), np.array([-1.0, -1.0, 1.0, 1.0])
     A = np.c_[x, np.ones(4)]
     w, w0 = np.linalg.solve(A.T @ A, A.T @ r)
-    assert ex.check_least_squares(w, w0)
-    assert not ex.check_least_squares(w0, w)
+    check = lambda a: ex.check_least_squares(*a) if isinstance(a, tuple) and len(a) == 2 else ex.check_least_squares(a, 0.0)
+    assert_passes(check, (w, w0))
+    assert_caught(check, (w0, w), "swapped")
+    assert_caught(check, (-w, w0), "not it")
+    assert_junk_never_raises(check)
+    assert_no_answer_leak(check, (w0, w), number_strings(w)[:4] + ["28/59"])
 
 
 def test_version_space_interval():
-    X, r = data.linearly_separable(n=20, seed=4)
-    p = X @ np.array([1.0, 1.0])
-    assert ex.check_version_space_interval(-p[r > 0].min(), -p[r < 0].max(), X, r)
-    assert not ex.check_version_space_interval(p[r > 0].min(), p[r < 0].max(), X, r)
+    p = XS @ np.array([1.0, 1.0])
+    low, high = -p[RS > 0].min(), -p[RS < 0].max()
+    check = lambda a: ex.check_version_space_interval(*a, XS, RS) if isinstance(a, tuple) and len(a) == 2 \
+        else ex.check_version_space_interval(a, 0.0, XS, RS)
+    assert_passes(check, (low, high))
+    assert_caught(check, (-low, -high), "signs are flipped")
+    assert_caught(check, (high, low), "swapped")
+    assert_caught(check, (low / np.sqrt(2), high / np.sqrt(2)), "normalised")
+    assert_caught(check, (-p[RS > 0].max(), -p[RS < 0].min()), "wrong extremes")
+    assert_junk_never_raises(check)
+    assert_no_answer_leak(check, (high, low), [f"{low:.4f}", f"{high:.4f}"])
+
+
+def test_quizzes_have_one_right_answer_and_explain_every_choice():
+    from course_lib.exercises.harness import Quiz
+
+    for question, choices in (ex.QUIZ_PERCEPTRON, ex.QUIZ_FAR_POINT, ex.QUIZ_VERSION_SPACE):
+        assert sum(c.correct for c in choices) == 1 and len(choices) >= 3
+        assert all(len(c.explanation) > 20 for c in choices)
+        Quiz(question, choices)  # builds

@@ -140,3 +140,16 @@ def test_perceptron_parameters_are_checked():
         Perceptron(n_epochs=0).fit(X, r)
     with pytest.raises(TypeError, match="seed"):
         Perceptron(seed="a").fit(X, r)
+
+
+def test_least_squares_epochs_validates_and_starts_from_zero():
+    from course_lib.linear import least_squares_epochs
+
+    X, r = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]]), np.array([-1.0, 1.0, 1.0])
+    states = least_squares_epochs(X, r, n_epochs=3)
+    assert len(states) == 3 and all(w.shape == (2,) for w, _ in states)
+    A = np.c_[X, np.ones(3)]
+    eta = 1 / np.linalg.eigvalsh(A.T @ A).max()
+    assert np.allclose(np.r_[states[0][0], states[0][1]], eta * A.T @ r)  # one step from zero
+    with pytest.raises(ValueError, match="n_epochs"):
+        least_squares_epochs(X, r, n_epochs=0)

@@ -1,68 +1,178 @@
-"""Self-checks for the chapter 01 exercises (linear discriminants, perceptron, least squares).
+"""Self-checks for the chapter 01 exercises (linear discriminants, perceptron, least squares,
+version space) and the concept questions of the chapter.
 
-Each check returns a Verdict: true when the answer is right, and shown with its reason.
+Each check returns a Verdict: "Right" with the reason, or "Not yet" with what is wrong, never
+the expected answer (`harness.check_number`); the coding exercise runs the student's function on
+seeded random cases against the library (`harness.check_function`).
 """
 
 import numpy as np
 
-from course_lib.exercises import Verdict as _verdict
-from course_lib.linear import LeastSquaresClassifier, version_space_offsets
+from course_lib.exercises import Verdict
+from course_lib.exercises.harness import Choice, check_function, check_number
+from course_lib.linear import LeastSquaresClassifier, Perceptron, version_space_offsets
 
 
-def _unanswered(answer):
-    return answer is None or answer is Ellipsis
+def answer_vector(*parts):
+    """The numbers of several answers (numbers or vectors) as one flat float array, or the reason
+    why they are not numbers. Returns (array, None) or (None, reason)."""
+    numbers = []
+    for part in parts:
+        if part is None or part is Ellipsis:
+            return None, "replace every `...` with your answer."
+        if isinstance(part, (str, bytes, bool, np.bool_)) or callable(part):
+            return None, f"{part!r:.40} is not a number: write the numbers themselves."
+        try:
+            array = np.asarray(part, dtype=float).ravel()
+        except (TypeError, ValueError):
+            return None, f"a value of type {type(part).__name__} is not a number."
+        numbers.append(array)
+    return np.concatenate(numbers), None
 
 
-def check_signed_distance(answer, w=(3.0, 4.0), w0=-10.0, x=(4.0, 3.0)):
-    """Exercise 1 [K1]: the signed distance h(x)/||w|| of x to the hyperplane w.x + w0 = 0."""
-    if _unanswered(answer):
-        return _verdict(False, "Replace `...` with your number.")
-    w, x = np.asarray(w, float), np.asarray(x, float)
-    h = float(w @ x + w0)
-    expected = h / np.linalg.norm(w)
-    if np.isclose(answer, expected, atol=1e-6):
-        return _verdict(True, f"h(x) = {h:g} and ||w|| = {np.linalg.norm(w):g}, so the distance is {expected:g}.")
-    if np.isclose(answer, h, atol=1e-6):
-        return _verdict(False, "That is h(x) itself: divide by ||w|| to get a distance.")
-    if np.isclose(abs(answer), abs(expected), atol=1e-6):
-        return _verdict(False, "Right size, wrong sign: the distance is signed, positive on the side w points to.")
-    return _verdict(False, "Compute h(x) = w.x + w0, then divide by ||w|| = sqrt(w1^2 + w2^2).")
+def check_numbers(parts, expected, *, diagnoses=(), hint=None, right=None, atol=1e-4):
+    """check_number on several answers at once (e.g. w and w0), robust to any input."""
+    array, reason = answer_vector(*parts)
+    if reason:
+        return Verdict(False, reason[:1].upper() + reason[1:], hint)
+    expected = np.asarray(expected, dtype=float).ravel()
+    if array.shape != expected.shape:
+        return Verdict(False, f"The answer has {expected.size} numbers in all, yours {array.size}.", hint)
+    diagnoses = tuple((np.asarray(value, dtype=float).ravel(), message) for value, message in diagnoses)
+    return check_number(array, expected, atol=atol, rtol=0, diagnoses=diagnoses, hint=hint, right=right)
 
 
-def check_perceptron_update(answer_w, answer_w0, w=(1.0, -1.0), w0=0.5, x=(2.0, 1.0), r=-1.0, eta=1.0):
-    """Exercise 2 [K2]: one perceptron step on (x, r) from (w, w0)."""
-    if _unanswered(answer_w) or _unanswered(answer_w0):
-        return _verdict(False, "Replace both `...` with your new w (two numbers) and w0.")
-    w, x = np.asarray(w, float), np.asarray(x, float)
-    h = float(w @ x + w0)
-    if r * h > 0:
-        new_w, new_w0, why = w, w0, f"r h(x) = {r * h:g} > 0: the point is well classified, nothing changes."
-    else:
-        new_w, new_w0 = w + eta * r * x, w0 + eta * r
-        why = f"r h(x) = {r * h:g} <= 0, so w <- w + eta r x = {new_w.tolist()} and w0 <- w0 + eta r = {new_w0:g}."
-    ok = np.allclose(np.asarray(answer_w, float), new_w) and np.isclose(answer_w0, new_w0)
-    if not ok and np.allclose(np.asarray(answer_w, float), w - eta * r * x):
-        return _verdict(False, "The sign is flipped: the update adds r x, pulling w towards the side of r.")
-    return _verdict(ok, why if ok else "Check the sign of r h(x) first, then apply w <- w + eta r x, w0 <- w0 + eta r.")
+# Exercise 1 [K1]
 
+def check_signed_distance(answer):
+    """The signed distance h(x)/||w|| of x = (4, 3) to the hyperplane w = (3, 4), w0 = -10."""
+    return check_number(answer, 2.8, atol=1e-4, diagnoses=(
+        (14.0, "That is h(x) itself: divide it by ||w|| to get a distance."),
+        (-2.8, "Right size, wrong sign: the distance is signed, positive on the side w points to."),
+        (0.56, "You divided by ||w||^2: divide by ||w|| once."),
+    ), hint="h(x) = w.x + w0, then divide by ||w|| = sqrt(3^2 + 4^2).",
+        right="h(x) = 12 + 12 - 10 = 14 and ||w|| = 5, so the distance is 2.8.")
+
+
+# Exercise 2 [K2]
+
+def check_perceptron_update(answer_w, answer_w0):
+    """One perceptron step from w = (1, -1), w0 = 0.5 on x = (2, 1), r = -1, eta = 1."""
+    return check_numbers((answer_w, answer_w0), (-1.0, -2.0, -0.5), diagnoses=(
+        ((3.0, 0.0, 1.5), "The sign is flipped: the update adds eta r x (r = -1 here), pulling h(x) towards r."),
+        ((1.0, -1.0, 0.5), "That is the starting point. Compute r h(x) first: is it <= 0?"),
+        ((-1.0, -2.0, 0.5), "w is right; w0 is updated too: w0 <- w0 + eta r."),
+    ), hint="r h(x) = -(2 - 1 + 0.5): the point is misclassified, so w <- w + eta r x and w0 <- w0 + eta r.",
+        right="r h(x) = -1.5 <= 0, so w <- (1, -1) - (2, 1) = (-1, -2) and w0 <- 0.5 - 1 = -0.5.")
+
+
+# Exercise 3 [K2]: the perceptron, written by the student
+
+def perceptron_reference(X, r, eta, n_epochs):
+    """The library's answer: the perceptron from w = 0, w0 = 0, points visited in order t = 0..N-1."""
+    model = Perceptron(eta=eta, n_epochs=n_epochs, shuffle=False).fit(X, r)
+    return model.w_, model.w0_
+
+
+def perceptron_cases(seed=0, n=25):
+    rng = np.random.default_rng(seed)
+    cases = []
+    for _ in range(n):
+        N, D = int(rng.integers(4, 11)), int(rng.integers(1, 4))
+        r = np.where(rng.random(N) < 0.5, -1.0, 1.0)
+        X = np.round(rng.normal(size=(N, D)) + 0.8 * r[:, None], 2)
+        cases.append(dict(X=X, r=r, eta=float(np.round(rng.uniform(0.2, 2.0), 2)), n_epochs=int(rng.integers(1, 5))))
+    return cases
+
+
+def _show_perceptron(case):
+    return (f"X = {case['X'].tolist()}, r = {case['r'].astype(int).tolist()}, eta = {case['eta']:g}, "
+            f"n_epochs = {case['n_epochs']}")
+
+
+def check_perceptron(student_fn):
+    """Exercise 3: perceptron(X, r, eta, n_epochs) -> (w, w0), from zeros, points in order."""
+    return check_function(
+        student_fn, perceptron_cases(), perceptron_reference, forbidden=(Perceptron.fit,),
+        show=_show_perceptron, what="perceptron",
+        hint="Start from w = np.zeros(D), w0 = 0. For each epoch, for t in order: if r^t (w.x^t + w0) <= 0 "
+             "(<= and not <: at w = 0 every h is 0), w += eta r^t x^t and w0 += eta r^t. Return (w, w0).",
+        right="Your perceptron gives the library's (w, w0) on all 25 random problems.")
+
+
+# Exercise 4 [K3]
 
 def check_least_squares(answer_w, answer_w0, x=(-2.0, -1.0, 1.0, 3.0), r=(-1.0, -1.0, 1.0, 1.0)):
-    """Exercise 3 [K3]: the least-squares line w x + w0 for 1-D points x with targets r."""
-    if _unanswered(answer_w) or _unanswered(answer_w0):
-        return _verdict(False, "Replace both `...` with your w and w0.")
+    """The least-squares line w x + w0 for the 1-D points x with targets r."""
     fit = LeastSquaresClassifier().fit(np.reshape(x, (-1, 1)), r)
-    ok = np.isclose(answer_w, fit.w_[0], atol=1e-4) and np.isclose(answer_w0, fit.w0_, atol=1e-4)
-    why = (f"Setting the derivatives of E_quad to zero gives the normal equations; their solution is "
-           f"w = {fit.w_[0]:.4f}, w0 = {fit.w0_:.4f}.")
-    return _verdict(ok, why if ok else "Write dE/dw = 0 and dE/dw0 = 0 (two linear equations) and solve them.")
+    expected = (fit.w_[0], fit.w0_)
+    return check_numbers((answer_w, answer_w0), expected, diagnoses=(
+        (expected[::-1], "Those are the two numbers swapped: give w first, then w0."),
+    ), hint="Write dE/dw = 0 and dE/dw0 = 0: two linear equations in (w, w0); sum x^2, sum x, sum x r, sum r are all you need.",
+        right="The normal equations [[15, 1], [1, 4]] (w, w0) = (7, 0) give w = 28/59 and w0 = -7/59.")
 
+
+# Exercise 5 [K4]
 
 def check_version_space_interval(answer_low, answer_high, X, r, w=(1.0, 1.0)):
-    """Exercise 4 [K4]: the offsets w0 of the separating lines of orientation w (S and G)."""
-    if _unanswered(answer_low) or _unanswered(answer_high):
-        return _verdict(False, "Replace both `...` with the smallest and largest w0.")
+    """The offsets w0 of the separating lines of orientation w (ends S and G)."""
+    w = np.asarray(w, dtype=float)
     low, high = version_space_offsets(X, r, w)
-    ok = np.isclose(answer_low, low, atol=1e-6) and np.isclose(answer_high, high, atol=1e-6)
-    why = (f"w0 must exceed -min over r=+1 of w.x = {low:.4f} (S touches a positive point) and stay below "
-           f"-max over r=-1 of w.x = {high:.4f} (G touches a negative point).")
-    return _verdict(ok, why if ok else "Write r^t (w.x^t + w0) > 0 for every point and solve for w0.")
+    p = X @ w
+    unit_low, unit_high = version_space_offsets(X, r, w / np.linalg.norm(w))
+    return check_numbers((answer_low, answer_high), (low, high), atol=1e-6, diagnoses=(
+        ((-low, -high), "The signs are flipped: r^t (w.x^t + w0) > 0 gives w0 > -w.x^t for the positive points."),
+        ((high, low), "The two ends are swapped: give the smallest w0 first."),
+        ((unit_low, unit_high), "You normalised w: the exercise keeps w = (1, 1) as it is."),
+        ((-p[r > 0].max(), -p[r < 0].min()), "Wrong extremes: w0 must exceed -w.x for EVERY positive point (the "
+                                              "largest -w.x, i.e. the smallest w.x)."),
+    ), hint="For the positive points w0 > -w.x^t, for the negative ones w0 < -w.x^t: take the tightest of each.",
+        right="S touches the closest positive point, G the closest negative one.")
+
+
+# Concept questions
+
+QUIZ_PERCEPTRON = (
+    "The perceptron runs on data that no line separates. What happens as the epochs go by?",
+    [
+        Choice("It converges to the line with the fewest training errors.", False,
+               "Nothing makes it converge: an epoch without update would need a line with no error, which does "
+               "not exist. The 200-epoch run above still updates in every epoch."),
+        Choice("It keeps updating forever, and its number of errors goes up and down.", True,
+               "Every epoch finds misclassified points, and each update can break points that were right: "
+               "7, 8, 5, 9, 5, 4 errors in the six frames."),
+        Choice("E_percp decreases at every epoch, as for gradient descent with a small step.", False,
+               "It went from 8.4 to 20.4 between epochs 1 and 2: one update per point, with a fixed step, "
+               "is not a descent on E_percp."),
+        Choice("It stops after the first epoch, since the data cannot be separated.", False,
+               "The perceptron does not know the data is not separable; it just keeps finding mistakes."),
+    ],
+)
+
+QUIZ_FAR_POINT = (
+    "A point of class +1 lies far away, on its own (correct) side. What does it do to the fitted line?",
+    [
+        Choice("Least squares ignores it: the point is already classified right.", False,
+               "Least squares does not look at signs: the residual r - h(x) of that point is large and squared, "
+               "so the fit turns to shrink it (43 degrees at distance 20 above)."),
+        Choice("Least squares turns towards it, and can misclassify other points.", True,
+               "It 'met l'accent sur les données éloignées': 4 errors without the point, 8 with it at distance 20."),
+        Choice("The perceptron turns towards it just as much.", False,
+               "A point with r h(x) > 0 never triggers a perceptron update: the perceptron is blind to it."),
+    ],
+)
+
+QUIZ_VERSION_SPACE = (
+    "For a fixed orientation w, every offset between S and G makes zero training errors. Which one to pick?",
+    [
+        Choice("S, the most specific hypothesis.", False,
+               "S touches a positive point: a new positive point slightly beyond it is already misclassified."),
+        Choice("G, the most general hypothesis.", False, "G touches a negative point: the same problem on the other side."),
+        Choice("The one halfway between S and G.", True,
+               "It leaves the largest margin on both sides; on 2000 fresh points it made 0 errors where S and G made "
+               "0.8% and 1%."),
+        Choice("It does not matter: all of them have the same training error.", False,
+               "Same training error, not the same error on new points: that is the slides' learning-theory argument."),
+    ],
+)
+

@@ -4,6 +4,7 @@ inactive constraints (K7), support vectors (K8), soft margins and slacks (K9).""
 import numpy as np
 
 from course_lib import data, lagrange, margins
+from course_lib.plotting.linear import shade_sides
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import (
     BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION, figure_for, grid_limits,
@@ -59,13 +60,15 @@ def circle_support_vectors(ax, X, index, label="support vectors"):
     title="Distances r h(x)/||w|| of the points to a separating line; the margin rho is the "
     "smallest",
 )
-def draw_distances(ax=None, w=(1.0, 0.6), w0=0.0):
-    """Distances r h(x)/||w|| of the points to a separating line; the margin rho is the smallest."""
+def draw_distances(ax=None, w=(1.0, 0.6), w0=None):
+    """Distances r h(x)/||w|| of the points to a separating line; the margin rho is the smallest.
+    w0 = None places the line halfway between the classes along w (margins.best_offset)."""
     fig, ax = figure_for(ax, width=6, height=5.5)
     X, r = separable_data()
     w = np.asarray(w, dtype=float)
     w0 = margins.best_offset(X, r, w) if w0 is None else w0
     xlim, ylim = grid_limits(X, 0.6)
+    shade_sides(ax, w, w0, xlim, ylim)
     plot_points(ax, X, r)
     plot_line(ax, w, w0, xlim, ylim, color=BLACK, label="$h(\\mathbf{x})=0$")
     norm = np.linalg.norm(w)
@@ -87,7 +90,9 @@ def draw_distances(ax=None, w=(1.0, 0.6), w0=0.0):
         fontsize=13,
     )
     ax.set_title("distances $r^t h(\\mathbf{x}^t)/\\|\\mathbf{w}\\| \\geq \\rho$")
-    ax.legend(loc="upper left", fontsize=9)
+    ax.legend(loc="upper left", fontsize=10)
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
     ax.set_aspect("equal")
     return fig
 
@@ -96,6 +101,7 @@ def draw_line_margin(ax, X, r, w, w0, title):
     """A separating line with its own margin band: the lines through the closest points."""
     xlim, ylim = grid_limits(X, 0.6)
     wc, w0c = margins.canonical_form(X, r, w, w0)
+    shade_sides(ax, wc, w0c, xlim, ylim)
     plot_points(ax, X, r)
     ax.fill_between(*_band(wc, w0c, xlim), color=GREY, alpha=0.15, lw=0)
     draw_margin_band(ax, wc, w0c, xlim, ylim)
@@ -104,7 +110,7 @@ def draw_line_margin(ax, X, r, w, w0, title):
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     ax.set_title(title)
-    ax.legend(loc="upper left", fontsize=9)
+    ax.legend(loc="upper left", fontsize=10)
     ax.set_aspect("equal")
 
 
@@ -147,29 +153,33 @@ def draw_maximal_margin(ax=None):
 @slide_figure(
     "K5_margin_maximisation",
     slide="Maximisation des marges géométriques",
-    title="Constraints r(w.x + w0) >= 1: the margins h = +1 and h = -1 and the width 2/||w||",
+    title="Constraints r(w.x + w0) >= 1: the margins h = +1 and h = -1, at distance rho = 1/||w|| "
+    "from the boundary",
 )
 def draw_margin_maximisation(ax=None):
-    """Constraints r(w.x + w0) >= 1: the margins h = +1 and h = -1 and the width 2/||w||."""
+    """Constraints r(w.x + w0) >= 1: the margins h = +1 and h = -1, at rho = 1/||w|| from h = 0."""
     fig, ax = figure_for(ax, width=6, height=5.5)
     X, r = separable_data()
     svm = SVM(C=np.inf, kernel="linear").fit(X, r)
     w, w0 = svm.w_, svm.w0_
     xlim, ylim = grid_limits(X, 0.6)
+    shade_sides(ax, w, w0, xlim, ylim)
     plot_points(ax, X, r)
     draw_margin_band(ax, w, w0, xlim, ylim, label_margin=False)
     norm = np.linalg.norm(w)
-    start = -(w0 + 1) * w / norm**2  # on h = -1
+    start = -w0 * w / norm**2  # on h = 0, the point closest to the origin
     ax.annotate(
         "",
-        xy=start + 2 * w / norm**2,
+        xy=start + w / norm**2,  # on h = +1, at distance 1/||w||
         xytext=start,
-        arrowprops=dict(arrowstyle="<|-|>", color=ORANGE, lw=2.5),
+        arrowprops=dict(arrowstyle="<|-|>", color=ORANGE, lw=2.5, shrinkA=0, shrinkB=0),
     )
     ax.text(
-        *(start + w / norm**2 + [0.1, -0.3]),
-        f"$2/\\|\\mathbf{{w}}\\| = {2 / norm:.2f}$",
-        color=ORANGE,
+        *(start + 0.5 * w / norm**2 + [0.15, -0.25]),
+        f"$\\rho = 1/\\|\\mathbf{{w}}\\| = {1 / norm:.2f}$",
+        color=BLACK,
+        fontsize=13,
+        bbox=dict(facecolor="white", alpha=0.85, edgecolor=ORANGE),
     )
     ax.text(
         0.98,
@@ -254,7 +264,8 @@ def draw_kkt(axes=None):
     xs = np.linspace(-1.2, 1.6, 160)
     xx, yy = np.meshgrid(xs, xs)
     grid = np.stack([xx, yy], -1)
-    for ax, (a, b) in zip(axes, [((1.0, 1.0), 1.0), ((-1.0, -1.0), -1.0)]):
+    cases = [((1.0, 1.0), 1.0, "x_1 + x_2 - 1"), ((-1.0, -1.0), -1.0, "1 - x_1 - x_2")]
+    for ax, (a, b, formula) in zip(axes, cases):
         a = np.array(a)
         ax.contour(
             xx, yy, lagrange.f(grid), levels=np.arange(-3, 1.01, 0.25), cmap="cividis", linewidths=1
@@ -263,11 +274,17 @@ def draw_kkt(axes=None):
         ax.plot(xs, (b - a[0] * xs) / a[1], color=VERMILLION)
         x, lam, status = lagrange.maximise_with_inequality(a=a, b=b)
         ax.plot(*x, "o", color=BLUE, ms=10, zorder=5)
-        ax.set_title(
-            f"{status}: $g = {a[0]:+g}x_1 {a[1]:+g}x_2 {-b:+g} \\geq 0$\n"
-            f"$\\mathbf{{x}}^* = ({x[0]:.2f}, {x[1]:.2f})$, $\\lambda = {lam:.2f}$, "
-            f"$\\lambda g = {lam * lagrange.g(x, a, b):.2f}$",
+        ax.set_title(f"{status}: $g(\\mathbf{{x}}) = {formula} \\geq 0$", fontsize=13)
+        ax.text(
+            0.03,
+            0.03,
+            f"$\\mathbf{{x}}^* = ({x[0]:.2f}, {x[1]:.2f})$\n$\\lambda = {lam:.2f}$, "
+            f"$\\lambda g(\\mathbf{{x}}^*) = {lam * lagrange.g(x, a, b):.2f}$\n"
+            "green: $g(\\mathbf{x}) \\geq 0$ allowed",
+            transform=ax.transAxes,
             fontsize=11,
+            va="bottom",
+            bbox=dict(facecolor="white", alpha=0.9, edgecolor="none"),
         )
         ax.set_aspect("equal")
         ax.set_xlim(-1.2, 1.6)
@@ -276,15 +293,21 @@ def draw_kkt(axes=None):
 
 
 SLACK_SHOWN = 5e-3  # slacks below this are the solver's tolerance on the margin, not slacks
+MAX_SLACK_LABELS = 12  # with more points in the margin, only the slacks xi > 1 are written
 
 
-def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None, legend=True):
+def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None, legend=True,
+             shade=False):
     """A fitted SVM: regions, h = 0 and h = +-1, support vectors circled, and the slacks
-    xi^t = max(0, 1 - r^t h(x^t)) written beside the points that have one. (The live demos
-    pass legend=False: a legend costs a good part of a redraw.)"""
+    xi^t = max(0, 1 - r^t h(x^t)) written beside the points that have one (only those above 1
+    when more than MAX_SLACK_LABELS points have a slack, so the labels stay readable). `shade`
+    colours the two sides of a linear SVM. (The live demos pass legend=False: a legend costs a
+    good part of a redraw.)"""
     if xlim is None:
         xlim, ylim = grid_limits(X, 0.6)
     if svm.kernel == "linear":
+        if shade:
+            shade_sides(ax, svm.w_, svm.w0_, xlim, ylim)
         ax.fill_between(*_band(svm.w_, svm.w0_, xlim), color=GREY, alpha=0.12, lw=0)
         draw_margin_band(ax, svm.w_, svm.w0_, xlim, ylim, label_margin=True)
     else:
@@ -297,19 +320,25 @@ def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None, le
         ax.scatter(
             *X[wrong].T, marker="x", s=90, color=PURPLE, zorder=5, label=f"ξ > 1 ({wrong.sum()})"
         )
-        for t in np.flatnonzero(xi > SLACK_SHOWN):
+        labelled = np.flatnonzero(xi > SLACK_SHOWN)
+        if labelled.size > MAX_SLACK_LABELS:
+            labelled = np.flatnonzero(wrong)
+        for t in labelled:
             ax.annotate(
                 f"{xi[t]:.2f}",
                 X[t],
-                xytext=(5, 4),
+                xytext=(6, 5),
                 textcoords="offset points",
-                fontsize=8,
+                fontsize=10,
                 color=PURPLE if xi[t] > 1 else BLACK,
+                bbox=dict(facecolor="white", alpha=0.7, edgecolor="none", pad=0.5),
+                zorder=6,
             )
+        shown = "" if labelled.size == np.sum(xi > SLACK_SHOWN) else "\n(ξ written for ξ > 1 only)"
         ax.text(
             0.98,
             0.98,
-            f"Σ ξ = {xi.sum():.2f}, {inside.sum()} inside the margin",
+            f"Σ ξ = {xi.sum():.2f}, {inside.sum()} inside the margin{shown}",
             transform=ax.transAxes,
             ha="right",
             va="top",
@@ -328,14 +357,14 @@ def draw_support_vectors(ax=None):
     fig, ax = figure_for(ax, width=6, height=5.5)
     X, r = separable_data()
     svm = SVM(C=np.inf, kernel="linear").fit(X, r)
-    draw_svm(ax, svm, X, r, show_slacks=False)
+    draw_svm(ax, svm, X, r, show_slacks=False, shade=True)
     for t in svm.support_:
         ax.annotate(
             f"$\\alpha={svm.alpha_[t]:.2f}$",
             X[t],
             xytext=(8, -14),
             textcoords="offset points",
-            fontsize=9,
+            fontsize=10,
             color=GREEN,
         )
     ax.set_aspect("equal")
@@ -348,6 +377,6 @@ def draw_soft_margin(ax=None, C=1.0):
     """Soft margin on overlapping data: 0 < xi < 1 inside the margin, xi > 1 misclassified."""
     fig, ax = figure_for(ax, width=6.5, height=5.5)
     X, r = soft_margin_data()
-    draw_svm(ax, SVM(C=C, kernel="linear").fit(X, r), X, r)
+    draw_svm(ax, SVM(C=C, kernel="linear").fit(X, r), X, r, shade=True)
     ax.set_title(f"soft margin, $C = {C:g}$")
     return fig

@@ -19,7 +19,7 @@ LAMBDA_RANGE = (-3, 2)  # lambda from 10^-3 to 10^2
 def draw_soft_margin_panel(ax, C, X, r):
     """Refit the linear soft-margin SVM at C and draw margins, support vectors and slacks."""
     svm = SVM(C=C, kernel="linear").fit(X, r)
-    draw_svm(ax, svm, X, r, legend=False)
+    draw_svm(ax, svm, X, r, legend=False, shade=True)
     ax.set_title(
         f"C = {C:.3g}: {len(svm.support_)} support vectors, ‖w‖ = {(svm.w_ @ svm.w_) ** 0.5:.2f}",
         fontsize=12,

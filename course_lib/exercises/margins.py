@@ -1,0 +1,298 @@
+"""Self-checks for the exercises of chapters 02 (margins, Lagrange, the hard-margin SVM) and 03
+(soft margins, SMO), and the chapters' concept questions.
+
+Each check returns a Verdict: "Right" with the reason, or "Not yet" with what is wrong, never the
+expected answer; the coding exercises run the student's function on seeded random cases against
+the library (`harness.check_function`).
+"""
+
+import numpy as np
+
+from course_lib import lagrange, margins, smo
+from course_lib.exercises import Verdict
+from course_lib.exercises.harness import Choice, check_function
+from course_lib.exercises.linear import answer_vector, check_numbers
+from course_lib.svm import SVM
+
+# Chapter 02 [K5-K8]
+
+HARD_X = np.array([[-3.0, 0.0], [-1.0, 0.0], [1.0, 0.0], [2.0, 1.0]])
+HARD_R = np.array([-1.0, -1.0, 1.0, 1.0])
+GIVEN_W, GIVEN_W0 = np.array([3.0, 1.0]), 0.0
+
+
+def check_canonical_scaling(w, w0):
+    """Exercise 1 [K5]: rescale (w, w0) = ((3, 1), 0) so that min_t r^t h(x^t) = 1 on HARD_X."""
+    expected_w, expected_w0 = margins.canonical_form(HARD_X, HARD_R, GIVEN_W, GIVEN_W0)
+    unit = GIVEN_W / np.linalg.norm(GIVEN_W)
+    verdict = check_numbers((w, w0), np.r_[expected_w, expected_w0], diagnoses=(
+        (np.r_[GIVEN_W, GIVEN_W0], "That is the given (w, w0): rescale it so that the closest point has r h(x) = 1."),
+        (np.r_[unit, 0.0], "That is w / ||w||: the canonical form divides by min_t r^t h(x^t), not by ||w||."),
+    ), hint="Compute r^t (w.x^t + w0) for the four points and divide (w, w0) by the smallest.",
+        right="min_t r^t h(x^t) = 3 for the given line; dividing by 3 gives w = (1, 1/3), w0 = 0.")
+    array, _ = answer_vector(w, w0)
+    if not verdict and array is not None and "not it" in verdict.why and array.size == 3 and margins.same_hyperplane(GIVEN_W, GIVEN_W0, array[:2], array[2]):
+        return Verdict(False, "Same hyperplane, but not the canonical scale: the closest point must have r h(x) = 1.",
+                       verdict._hint)
+    return verdict
+
+
+LAGRANGE_A, LAGRANGE_B = (1.0, 2.0), 2.0
+
+
+def check_lagrange(x1, x2, lam):
+    """Exercise 2 [K6]: maximise 1 - x1^2 - x2^2 subject to x1 + 2 x2 - 2 = 0."""
+    x, expected_lam = lagrange.solve_lagrange(a=np.array(LAGRANGE_A), b=LAGRANGE_B)
+    hint = "grad L = 0 gives -2 x1 + lambda = 0, -2 x2 + 2 lambda = 0 and x1 + 2 x2 = 2: three linear equations."
+    verdict = check_numbers((x1, x2, lam), np.r_[x, expected_lam], diagnoses=(
+        (np.r_[x, -expected_lam], "x is right; the sign of lambda is not: L = f + lambda g, so -2 x1 + lambda = 0."),
+    ), hint=hint, right="x = lambda (1/2, 1) and 5 lambda / 2 = 2: lambda = 0.8, x = (0.4, 0.8).")
+    array, _ = answer_vector(x1, x2, lam)
+    if not verdict and array is not None and "not it" in verdict.why and array.size == 3:
+        if np.allclose(array[:2], x, atol=1e-4):
+            return Verdict(False, "x is right; lambda comes from -2 x1 + lambda = 0.", hint)
+        if abs(array[0] + 2 * array[1] - 2) < 1e-4:
+            return Verdict(False, "Your point is on the constraint but is not the best one: write dL/dx1 = 0 and "
+                                  "dL/dx2 = 0.", hint)
+    return verdict
+
+
+def check_hard_margin(w, w0, support):
+    """Exercise 3 [K8]: the hard-margin SVM on HARD_X, HARD_R: w, w0 and the support vectors."""
+    svm = SVM(C=np.inf, kernel="linear", tol=1e-9).fit(HARD_X, HARD_R)
+    hint = "Find the two closest points of opposite classes: the maximal-margin line bisects them, with r h(x) = 1 on both."
+    verdict = check_numbers((w, w0), np.r_[svm.w_, svm.w0_], diagnoses=(
+        (np.r_[2 * svm.w_, 2 * svm.w0_], "That line is right but not in canonical form: r h(x) must be 1 on the support vectors."),
+    ), hint=hint)
+    if not verdict:
+        return verdict
+    try:
+        indices = np.ravel(np.asarray(support, dtype=float))
+    except (TypeError, ValueError):
+        indices = np.array([np.nan])
+    if isinstance(support, (str, bytes)) or not np.all(np.isfinite(indices)) or np.any(indices != np.round(indices)):
+        return Verdict(False, "w and w0 are right; give the support vectors as a list of indices, like [0, 3].", hint)
+    given = sorted(int(t) for t in indices)
+    if given != svm.support_.tolist():
+        return Verdict(False, "w and w0 are right; the support vectors are the points with r h(x) = 1 exactly "
+                              "(indices from 0).", hint)
+    return Verdict(True, "x^1 = (-1, 0) and x^2 = (1, 0) are the closest across the classes: the line x1 = 0 with "
+                         "w = (1, 0), w0 = 0, and alpha = 0.5 on both (w = sum alpha r x).", hint)
+
+
+def two_point_reference(x_plus, x_minus):
+    """The library's answer: the hard-margin SVM on the two points (alpha, w, w0)."""
+    svm = SVM(C=np.inf, kernel="linear", tol=1e-10).fit(np.vstack([x_plus, x_minus]), np.array([1.0, -1.0]))
+    return float(svm.alpha_[0]), svm.w_, float(svm.w0_)
+
+
+def two_point_cases(seed=0, n=20):
+    rng = np.random.default_rng(seed)
+    cases = []
+    while len(cases) < n:
+        D = int(rng.integers(1, 5))
+        x_plus, x_minus = np.round(rng.normal(size=D) * 2, 2), np.round(rng.normal(size=D) * 2, 2)
+        if np.linalg.norm(x_plus - x_minus) > 0.5:
+            cases.append(dict(x_plus=x_plus, x_minus=x_minus))
+    return cases
+
+
+def check_two_point_svm(student_fn):
+    """Exercise 4 [K8]: two_point_svm(x_plus, x_minus) -> (alpha, w, w0) for the hard margin on
+    x^1 = x_plus (r = +1) and x^2 = x_minus (r = -1), by solving the dual by hand."""
+    return check_function(
+        student_fn, two_point_cases(), two_point_reference, forbidden=(SVM.fit, smo.smo),
+        show=lambda c: f"x^1 = {c['x_plus'].tolist()} (r = +1), x^2 = {c['x_minus'].tolist()} (r = -1)",
+        hint="sum alpha r = 0 forces alpha^1 = alpha^2 = alpha. Then L_d(alpha) = 2 alpha - alpha^2 ||x^1 - x^2||^2 / 2: "
+             "maximise it, then w = alpha (x^1 - x^2) and r^1 h(x^1) = 1 gives w0.",
+        right="alpha = 2 / ||x^1 - x^2||^2, w = alpha (x^1 - x^2), w0 = 1 - w.x^1: the library agrees on all 20 pairs.")
+
+
+QUIZ_MARGIN = (
+    "In canonical form (min_t r^t h(x^t) = 1), an SVM finds a w with half the norm of another separating line's. "
+    "Its margin is:",
+    [
+        Choice("half as wide.", False, "The margin is rho = 1/||w||: a smaller ||w|| means a wider margin."),
+        Choice("twice as wide.", True, "rho = 1/||w||, so halving ||w|| doubles rho: minimising ||w|| maximises the margin."),
+        Choice("the same: rescaling (w, w0) never changes the hyperplane.", False,
+               "Rescaling does not, but the canonical form fixes the scale; two canonical forms with different "
+               "||w|| are different lines with different margins."),
+    ],
+)
+
+QUIZ_KKT = (
+    "At the maximum of f subject to g(x) >= 0, the multiplier is lambda = 0 and g(x*) = 0.7. What does that say?",
+    [
+        Choice("The constraint is active.", False, "Active means the maximum sits on g(x) = 0 with lambda > 0; here g = 0.7."),
+        Choice("The constraint is inactive: x* is the unconstrained maximum, grad f(x*) = 0.", True,
+               "lambda g = 0 holds with lambda = 0; the constraint plays no role at x*."),
+        Choice("The KKT conditions fail, since lambda g(x*) should be positive.", False,
+               "Complementary slackness asks lambda g(x*) = 0, which 0 x 0.7 satisfies."),
+    ],
+)
+
+QUIZ_SUPPORT_VECTORS = (
+    "In the hard-margin SVM, which training points have alpha^t > 0?",
+    [
+        Choice("Every training point: each one has a constraint.", False,
+               "Each has a multiplier, but complementary slackness sets alpha^t = 0 wherever r^t h(x^t) > 1."),
+        Choice("The points on the margin, where r^t h(x^t) = 1.", True,
+               "Only active constraints can have alpha^t > 0: 3 of the 24 points above."),
+        Choice("The misclassified points.", False, "The hard margin has none: every point satisfies r^t h(x^t) >= 1."),
+        Choice("The points farthest from the boundary.", False,
+               "Far points are the least constraining; removing them (10 above) changes nothing."),
+    ],
+)
+
+QUIZ_DUAL = (
+    "Why do the slides solve the dual rather than the primal?",
+    [
+        Choice("Its size depends on N, not D, and the data enter only by inner products.", True,
+               "One alpha per point, and x^t.x^s only: that is what lets a kernel replace the inner product (chapter 05)."),
+        Choice("The dual has no constraints.", False, "It keeps sum alpha r = 0 and alpha >= 0 (0 <= alpha <= C with slacks)."),
+        Choice("The primal is not convex, so only the dual has a global optimum.", False,
+               "The primal is a convex QP too; both have a global optimum, with equal values (no duality gap)."),
+    ],
+)
+
+
+# Chapter 03 [K9]
+
+SOFT_X = np.array([[2.0, 0.0], [0.5, 0.0], [-0.5, 0.0], [-3.0, 0.0]])
+SOFT_R = np.array([1.0, 1.0, 1.0, -1.0])
+SOFT_W, SOFT_W0 = np.array([1.0, 0.0]), 0.0
+
+
+def _soft_slacks():
+    return np.maximum(0.0, 1.0 - SOFT_R * (SOFT_X @ SOFT_W + SOFT_W0))
+
+
+def check_slacks(xi):
+    """Exercise 1 [K9]: the slacks xi^t of SOFT_X, SOFT_R for h(x) = x1 (w = (1, 0), w0 = 0)."""
+    return check_numbers((xi,), _soft_slacks(), diagnoses=(
+        (1.0 - SOFT_R * (SOFT_X @ SOFT_W + SOFT_W0), "Slacks are never negative: xi^t = max(0, 1 - r^t h(x^t))."),
+        (np.maximum(0.0, -SOFT_R * (SOFT_X @ SOFT_W)), "That is how far each point is on the wrong side of h = 0; "
+                                                        "the slack measures the shortfall from r h(x) = 1."),
+    ), hint="Compute r^t h(x^t) for each point first; xi^t is how far it falls short of 1 (0 if it does not).",
+        right="x^0 and x^3 are beyond the margin (xi = 0), x^1 inside it on the right side (0 < xi < 1), x^2 "
+              "misclassified (xi > 1).")
+
+
+def check_primal_objective(value, C=2.0):
+    """Exercise 2 [K9]: the soft-margin primal 1/2 ||w||^2 + C sum xi for the same (w, w0), C = 2."""
+    xi = _soft_slacks()
+    half = 0.5 * SOFT_W @ SOFT_W
+    return check_numbers((value,), half + C * xi.sum(), diagnoses=(
+        (half + xi.sum(), "You forgot to multiply the slacks by C."),
+        (SOFT_W @ SOFT_W + C * xi.sum(), "The primal has 1/2 ||w||^2, not ||w||^2."),
+        (C * xi.sum(), "Add 1/2 ||w||^2 too."),
+    ), hint="Add 1/2 ||w||^2 and C times the sum of the slacks of the previous exercise.",
+        right="1/2 ||w||^2 = 0.5 and C sum xi = 2 x 2 = 4: 4.5.")
+
+
+def smo_step_reference(alpha, i, j, K, r, C):
+    """The library's answer: SMO's own step from alpha (the cases give the pair (i, j) SMO picks)."""
+    return smo.smo(K, r, C, tol=1e-12, max_iter=1, alpha=alpha).alpha
+
+
+def smo_step_cases(seed=0, n=30):
+    """Feasible alpha reached by a few SMO steps on small random 2-D problems, with the pair
+    (i, j) SMO takes next: i gains r^i tau, j loses r^j tau. About half the steps are clipped."""
+    rng = np.random.default_rng(seed)
+    cases = []
+    while len(cases) < n:
+        N = int(rng.integers(4, 9))
+        r = np.where(np.arange(N) % 2 == 0, 1.0, -1.0)
+        X = np.round(rng.normal(size=(N, 2)) + 0.5 * r[:, None], 2)
+        K = X @ X.T
+        C = float(np.round(rng.choice([rng.uniform(0.05, 0.5), rng.uniform(0.5, 3.0)]), 2))
+        alpha = smo.smo(K, r, C, tol=1e-12, max_iter=int(rng.integers(0, 4))).alpha
+        result = smo.smo(K, r, C, tol=1e-12, max_iter=1, alpha=alpha)
+        if result.status == "converged":
+            continue
+        changed = np.flatnonzero(result.alpha != alpha)
+        if changed.size != 2:
+            continue
+        a, b = changed
+        i, j = (a, b) if r[a] * (result.alpha[a] - alpha[a]) > 0 else (b, a)
+        cases.append(dict(alpha=alpha, i=int(i), j=int(j), K=K, r=r, C=C))
+    return cases
+
+
+def _show_smo(case):
+    return (f"alpha = {np.round(case['alpha'], 4).tolist()}, (i, j) = ({case['i']}, {case['j']}), "
+            f"r = {case['r'].astype(int).tolist()}, C = {case['C']:g}, K = {np.round(case['K'], 3).tolist()}")
+
+
+def check_smo_step(student_fn):
+    """Exercise 3 [K9]: smo_step(alpha, i, j, K, r, C) -> the new alpha after one SMO step on the
+    pair (i, j): alpha^i += r^i tau, alpha^j -= r^j tau, with tau* clipped to the box [0, C]."""
+    return check_function(
+        student_fn, smo_step_cases(), smo_step_reference, forbidden=(smo.smo, SVM.fit), show=_show_smo,
+        compare=lambda expected, got: _compare_alpha(expected, got),
+        hint="E^t = r^t - sum_s alpha^s r^s K[s, t]; tau* = (E^i - E^j) / (K[i, i] + K[j, j] - 2 K[i, j]); the room "
+             "of i is C - alpha^i if r^i = +1 else alpha^i, the room of j is alpha^j if r^j = +1 else C - alpha^j; "
+             "tau = min(tau*, room_i, room_j). Do not change the alpha you were given: work on a copy.",
+        right="Your step agrees with SMO's on all 30 cases, the clipped ones included.")
+
+
+def _compare_alpha(expected, got):
+    from course_lib.exercises.harness import default_compare
+
+    reason = default_compare(expected, got, atol=1e-8, rtol=1e-6)
+    if reason is None:
+        try:
+            got = np.asarray(got, dtype=float)
+        except (TypeError, ValueError):
+            return reason
+        if np.any(got < -1e-12):
+            return "a multiplier went below 0: clip the step to the box"
+    return reason
+
+
+QUIZ_SLACK = (
+    "A point has slack xi^t = 0.4 at the soft-margin optimum. Where is it?",
+    [
+        Choice("Beyond the margin, on its class's side.", False, "There xi^t = 0: r^t h(x^t) >= 1 needs no slack."),
+        Choice("Inside the margin, on the right side of h(x) = 0.", True,
+               "r^t h(x^t) = 1 - 0.4 = 0.6: between 0 and 1, right side but inside the margin."),
+        Choice("On the wrong side of h(x) = 0, misclassified.", False, "That needs xi^t > 1 (r^t h(x^t) < 0)."),
+        Choice("Anywhere: the slack is only a penalty, not a position.", False,
+               "At the optimum xi^t = max(0, 1 - r^t h(x^t)) exactly: it says where the point is."),
+    ],
+)
+
+QUIZ_SMALL_C = (
+    "C goes from 100 down to 0.01 on overlapping data. What happens?",
+    [
+        Choice("The margin narrows and the support vectors get fewer.", False,
+               "That is C going up: slacks get expensive, so the fit buys them back with a narrower margin."),
+        Choice("The margin widens and more points become support vectors.", True,
+               "Small C makes slacks cheap: margin 0.647 -> 2.687 and 12 -> 38 support vectors above."),
+        Choice("Nothing: C only matters when the data are separable.", False,
+               "It is exactly on overlapping data that C trades margin against slacks."),
+    ],
+)
+
+QUIZ_W0 = (
+    "With a soft margin, which points give w0 = r^t - w.x^t exactly?",
+    [
+        Choice("Every support vector (alpha^t > 0), as the slides average.", False,
+               "Those at alpha^t = C may lie inside the margin or beyond: r^t h(x^t) = 1 - xi^t there, so their "
+               "r^t - w.x^t is off by r^t xi^t (a 5x error on chapter 03's data)."),
+        Choice("The free support vectors, 0 < alpha^t < C.", True, "They lie exactly on the margin: xi^t = 0 and r^t h(x^t) = 1."),
+        Choice("Every training point.", False, "Points beyond the margin have r^t h(x^t) > 1: their r^t - w.x^t is not w0."),
+    ],
+)
+
+QUIZ_LARGE_C = (
+    "On chapter 03's data, C = 10, 100 and 1000 give exactly the same (w, w0). Why?",
+    [
+        Choice("SMO stopped early at large C.", False, "Each fit converged (KKT gap below tol); the alphas at the bound do change, 10 -> 1000."),
+        Choice("Beyond some C the solution sits at a corner pinned by D + 1 = 3 points on the margin.", True,
+               "The total slack is piecewise linear; once C is large, 1/2 ||w||^2 cannot pull the solution off its corner."),
+        Choice("With large C the soft margin becomes the hard margin.", False,
+               "The data overlap: no line separates them, so there is no hard margin to become (SVM(C=np.inf) "
+               "refuses these data); the misclassified points keep their slack at every C."),
+    ],
+)
