@@ -6,7 +6,7 @@ import pytest
 from sklearn.linear_model import LogisticRegression
 from sklearn.multiclass import OneVsOneClassifier, OneVsRestClassifier
 
-from course_lib.data import forty_twenty_forty
+from course_lib.data import forty_twenty_forty, three_blobs
 from course_lib.text import bag_of_words
 from course_lib.multiclass import (
     AllPairs,
@@ -393,3 +393,29 @@ def test_reductions_around_the_course_estimators_match_explicit_loops():
         np.testing.assert_allclose(ovr.decision_function(X), by_hand)
         assert all(vars(e).items() >= vars(learner).items() for e in ovr.estimators_)
         assert not any(name.endswith("_") for name in vars(learner))  # the original stays unfitted
+
+
+@pytest.mark.parametrize("reduction", [OneVsRest, AllPairs])
+def test_reductions_compute_one_gram_matrix_for_all_their_svms(reduction, monkeypatch):
+    """The k (or k(k-1)/2) binary SVMs share one Gram matrix and reach the same solutions as
+    SVMs fitted one by one."""
+    from course_lib import kernels as kernel_module
+    from course_lib.svm import SVM
+
+    X, y = three_blobs(90, seed=2)
+    calls = []
+    gram = kernel_module.gram
+    monkeypatch.setattr(kernel_module, "gram", lambda *a, **k: calls.append(1) or gram(*a, **k))
+    model = reduction(SVM(C=1.0, kernel="gaussian", sigma=1.5)).fit(X, y)
+    assert len(calls) == 1
+    monkeypatch.setattr(kernel_module, "gram", gram)
+    for estimator, subset in zip(model.estimators_, _subsets(model, y)):
+        alone = SVM(C=1.0, kernel="gaussian", sigma=1.5).fit(X[subset], estimator.r_fit_)
+        np.testing.assert_allclose(estimator.alpha_, alone.alpha_, atol=1e-9)
+
+
+def _subsets(model, y):
+    index = np.searchsorted(model.classes_, y)
+    if isinstance(model, OneVsRest):
+        return [np.ones(len(y), bool)] * len(model.classes_)
+    return [(index == i) | (index == j) for i, j in model.pairs_]
