@@ -8,7 +8,7 @@ import numpy as np
 
 from course_lib import kernels, lagrange, margins
 from course_lib.exercises import Verdict
-from course_lib.model_selection import sigma_min
+from course_lib.exercises.harness import check_function, check_number
 from course_lib.svm_gradient import KernelHingeGD, hinge_loss
 
 
@@ -212,22 +212,21 @@ def check_rbf_value(value, x=(1.0, 2.0), m=(0.0, 0.0), s=1.0):
 
 def check_polynomial_kernel(value, x=(1.0, 2.0), y=(3.0, -1.0), q=2):
     """Exercise [K14]: K(x, y) = (x.y + 1)^q, equal to phi(x).phi(y) with the explicit map."""
-    if _unanswered(value):
-        return Verdict(False, "Replace `...` with your number.")
     X, Y = np.array([x], float), np.array([y], float)
-    expected = float(kernels.polynomial(X, Y, degree=q)[0, 0])
     dot = float(X[0] @ Y[0])
+    expected = (dot + 1.0) ** q
     why = f"x.y = {dot:g}, so (x.y + 1)^{q} = {expected:g}"
     if q == 2:
         explicit = float(
             (kernels.polynomial_map_degree2(X) @ kernels.polynomial_map_degree2(Y).T)[0, 0]
         )
         why += f"; phi(x).phi(y) with the six-term map is {explicit:g} too"
-    if _close(value, expected):
-        return Verdict(True, why + ".")
-    if _close(value, dot**q):
-        return Verdict(False, "Do not forget the + 1 inside the power.")
-    return Verdict(False, "Compute x.y = x1 y1 + x2 y2 first.")
+    return check_number(
+        value, expected, atol=1e-4,
+        diagnoses=[(dot**q, "Do not forget the + 1 inside the power.")],
+        hint="Compute x.y = x1 y1 + x2 y2 first, then add 1 and raise to the power q.",
+        right=why + ".",
+    )
 
 
 SIGMA_X = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 0.0], [1.0, 0.6], [3.0, 2.0]])
@@ -235,57 +234,133 @@ SIGMA_X = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 0.0], [1.0, 0.6], [3.0, 2.0]])
 
 def check_sigma_min(value):
     """Exercise [K17]: sigma_min of SIGMA_X (mind the duplicated point)."""
-    if _unanswered(value):
-        return Verdict(False, "Replace `...` with your number.")
-    expected = sigma_min(SIGMA_X)
-    if _close(value, expected):
-        return Verdict(
-            True,
-            f"The duplicated point gives a distance 0, which the rule excludes; the smallest "
-            f"non-zero distance is {expected:g}, so sigma in {expected:g} x (1, 2, ..., 64).",
-        )
-    if _close(value, 0.0):
-        return Verdict(False, "Distances of zero (identical points) are excluded by the rule.")
-    return Verdict(False, "List the pairwise distances and take the smallest one that is not zero.")
+    differences = SIGMA_X[:, None, :] - SIGMA_X[None, :, :]
+    distances = np.sqrt(np.sum(differences**2, axis=2))
+    expected = float(distances[distances > 0].min())
+    return check_number(
+        value, expected, atol=1e-4,
+        diagnoses=[(0.0, "Distances of zero (identical points) are excluded by the rule."),
+                   (expected**2, "That is a squared distance: take the square root.")],
+        hint="List the pairwise distances and take the smallest one that is not zero.",
+        right=f"The duplicated point gives a distance 0, which the rule excludes; the smallest "
+        f"non-zero distance is {expected:g}, so sigma in {expected:g} x (1, 2, ..., 64).",
+    )
 
 
-def check_gamma(gamma, sigma=0.5):
+def check_gamma(gamma, sigma=0.25):
     """Exercise [K22]: scikit-learn's gamma for the slides' Gaussian kernel of width sigma."""
-    if _unanswered(gamma):
-        return Verdict(False, "Replace `...` with your number.")
     expected = 1.0 / sigma**2
-    if _close(gamma, expected):
-        return Verdict(
-            True,
-            "exp(-||x-y||^2 / sigma^2) = exp(-gamma ||x-y||^2) with gamma = 1/sigma^2 = "
-            f"{expected:g}.",
-        )
-    if _close(gamma, 1.0 / (2 * sigma**2)):
-        return Verdict(
-            False,
-            "That is gamma for exp(-||x-y||^2 / (2 sigma^2)); the slides' kernel has no factor 2.",
-        )
-    return Verdict(False, "Match exp(-gamma ||x - y||^2) with exp(-||x - y||^2 / sigma^2).")
+    return check_number(
+        gamma, expected, atol=1e-6,
+        diagnoses=[(1.0 / (2 * sigma**2), "That is gamma for exp(-||x-y||^2 / (2 sigma^2)); "
+                    "the slides' kernel has no factor 2."),
+                   (sigma**2, "Upside down: gamma multiplies ||x - y||^2, sigma^2 divides it."),
+                   (1.0 / sigma, "Mind the square on sigma.")],
+        hint="Match exp(-gamma ||x - y||^2) with exp(-||x - y||^2 / sigma^2).",
+        right=f"exp(-||x-y||^2 / sigma^2) = exp(-gamma ||x-y||^2) with gamma = 1/sigma^2 = "
+        f"{expected:g}.",
+    )
 
 
 def check_kernel_distance(value, x=(0.0, 0.0), y=(1.0, 1.0), sigma=1.0):
     """Exercise [K20]: the feature-space distance d(x, y) for the Gaussian kernel."""
-    if _unanswered(value):
-        return Verdict(False, "Replace `...` with your number.")
-    X, Y = np.array([x], float), np.array([y], float)
-    expected = float(kernels.feature_space_distance(X, Y, "gaussian", sigma=sigma)[0, 0])
-    k = float(kernels.gaussian(X, Y, sigma=sigma)[0, 0])
-    if _close(value, expected):
-        return Verdict(
-            True,
-            f"K(x, x) = K(y, y) = 1 and K(x, y) = {k:.4f}, so d = sqrt(2 - 2 K(x, y)) = "
-            f"{expected:.4f} "
-            "(it never exceeds sqrt 2 with this kernel).",
-        )
-    if _close(value, expected**2):
-        return Verdict(False, "That is d^2: take the square root.")
-    return Verdict(
-        False, "Use d^2 = K(x, x) + K(y, y) - 2 K(x, y); with the Gaussian kernel K(x, x) = 1."
+    k = float(np.exp(-np.sum((np.asarray(x, float) - np.asarray(y, float)) ** 2) / sigma**2))
+    expected = float(np.sqrt(2.0 - 2.0 * k))
+    euclidean = float(np.linalg.norm(np.asarray(x, float) - np.asarray(y, float)))
+    return check_number(
+        value, expected, atol=1e-4,
+        diagnoses=[(expected**2, "That is d^2: take the square root."),
+                   (euclidean, "That is the Euclidean distance in the input space, not in the "
+                    "kernel's feature space."),
+                   (k, "That is K(x, y), a similarity: turn it into a distance.")],
+        hint="Use d^2 = K(x, x) + K(y, y) - 2 K(x, y); with the Gaussian kernel K(x, x) = 1.",
+        right=f"K(x, x) = K(y, y) = 1 and K(x, y) = {k:.4f}, so d = sqrt(2 - 2 K(x, y)) = "
+        f"{expected:.4f} (it never exceeds sqrt 2 with this kernel).",
+    )
+
+
+# The coding exercise of chapter 05 [K13, K21]: the Gram matrix and its PSD check
+
+GRAM_FORBIDDEN = (
+    kernels.gram, kernels.kernel_matrix, kernels.linear, kernels.polynomial, kernels.gaussian,
+    kernels.sigmoid, kernels.squared_distances, kernels.feature_space_distance,
+)
+
+
+def gram_cases(seed=0, n_cases=12):
+    """Random data sets X (3-8 points, 1-3 features) with each of the slides' four kernels."""
+    rng = np.random.default_rng(seed)
+    cases = []
+    for number in range(n_cases):
+        X = np.round(rng.normal(size=(int(rng.integers(3, 9)), int(rng.integers(1, 4)))), 2)
+        kernel = kernels.KERNELS[number % len(kernels.KERNELS)]
+        sigma = float(np.round(rng.uniform(0.5, 2.0), 2))
+        cases.append(dict(X=X, kernel=kernel, sigma=sigma, degree=int(rng.integers(1, 4))))
+    return cases
+
+
+def _reference_gram(X, kernel, sigma, degree):
+    return kernels.gram(X, kernel, **kernels.kernel_params(kernel, sigma, degree))
+
+
+def _show_gram_case(case):
+    detail = {"gaussian": f", σ = {case['sigma']:g}", "polynomial": f", q = {case['degree']}"}
+    return (f"kernel = {case['kernel']}{detail.get(case['kernel'], '')}, X = "
+            f"{np.array2string(case['X'], separator=', ')} (rows x^t)")
+
+
+def check_gram(student_fn, seed=0):
+    """Coding exercise [K21]: `gram_matrix(X, kernel, sigma, degree)` returns G_ts = K(x^t, x^s)
+    for the slides' four kernels, written without the library's kernel functions."""
+    return check_function(
+        student_fn, gram_cases(seed), _reference_gram,
+        forbidden=GRAM_FORBIDDEN, show=_show_gram_case,
+        hint="Loop over t and s (or broadcast X[:, None, :] against X[None, :, :]) and apply the "
+        "slide's formula of the kernel: x.y, (x.y + 1)^q, exp(-||x - y||^2 / sigma^2), "
+        "tanh(2 x.y + 1).",
+        right="Your Gram matrices equal the library's on every case.",
+    )
+
+
+def psd_cases(seed=0):
+    """Symmetric matrices, some positive semi-definite and some not: Gram matrices of the four
+    kernels, sums A A^T, and random symmetric matrices."""
+    rng = np.random.default_rng(seed)
+    cases = []
+    for number, case in enumerate(gram_cases(seed + 1, n_cases=8)):
+        cases.append(dict(G=_reference_gram(**case)))
+    for _ in range(3):
+        A = rng.normal(size=(5, 2))
+        cases.append(dict(G=A @ A.T))  # rank 2: PSD with zero eigenvalues (up to rounding)
+        B = rng.normal(size=(5, 5))
+        cases.append(dict(G=B + B.T))
+    cases.append(dict(G=np.array([[1.0, 2.0], [2.0, 1.0]])))  # eigenvalues 3 and -1
+    return cases
+
+
+def reference_is_psd(G):
+    """v^T G v >= 0 for every v <=> the smallest eigenvalue of the symmetric G is >= 0 (up to
+    rounding: -1e-10 times the largest absolute eigenvalue)."""
+    eigenvalues = np.linalg.eigvalsh(G)
+    return bool(eigenvalues[0] >= -1e-10 * max(1.0, np.abs(eigenvalues).max()))
+
+
+def _compare_bool(expected, got):
+    if not isinstance(got, (bool, np.bool_)):
+        return f"return True or False, not {type(got).__name__}"
+    return None if bool(got) == expected else "wrong verdict for this matrix"
+
+
+def check_is_psd(student_fn, seed=0):
+    """Coding exercise [K21]: `is_psd(G)` says whether the symmetric matrix G is positive
+    semi-definite (tolerant to rounding)."""
+    return check_function(
+        student_fn, psd_cases(seed), lambda G: reference_is_psd(G), compare=_compare_bool,
+        show=lambda case: "G =\n" + np.array2string(case["G"], precision=3, separator=", "),
+        hint="A symmetric matrix is PSD when its smallest eigenvalue is >= 0 (np.linalg.eigvalsh "
+        "gives them in increasing order); allow a tiny negative value from rounding, relative to "
+        "the largest one.",
+        right="Right on every matrix, including those with zero eigenvalues up to rounding.",
     )
 
 
