@@ -17,7 +17,7 @@ SETTINGS = {
         {"kernel": k, "C": c, "sigma": s, "degree": q}
         for k in ("linear", "polynomial", "gaussian", "sigmoid")
         for c in (0.01, 100.0)
-        for s, q in ((0.05, 1), (10.0, 4))
+        for s, q in ((0.05, 1), (10.0, 3))
     ],
     hinge_gd_demo: [{"lam": lam} for lam in (0.001, 0.1, 100.0)],
 }

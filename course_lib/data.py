@@ -56,6 +56,44 @@ def overlapping(n=60, seed=0, spread=1.0):
     return _two_blobs(n, (0.8, 0.8), spread, rng)
 
 
+CURVED_CENTRES = ((0.7, 0.7), (-0.5, -0.5))  # class +1, class -1
+CURVED_SPREADS = (0.55, 1.2)  # standard deviations of class +1 (tight) and class -1 (wide)
+
+
+def overlapping_curved(n=200, seed=0):
+    """Two overlapping Gaussian clouds of different spreads: class +1 tight around (0.7, 0.7)
+    (standard deviation 0.55), class -1 wide around (-0.5, -0.5) (standard deviation 1.2).
+
+    The classes overlap ("recouvrement") as on the slides, but the best possible (Bayes)
+    boundary is curved: a circle around the tight class (see `overlapping_curved_log_ratio`).
+    With equal spreads (`overlapping`) the Bayes boundary is a line, so no kernel can beat a
+    linear SVM there."""
+    n = check_int(n, "n", minimum=2)
+    rng = check_random_state(seed)
+    n_pos = n // 2
+    X = np.vstack(
+        [
+            rng.normal(loc=CURVED_CENTRES[0], scale=CURVED_SPREADS[0], size=(n_pos, 2)),
+            rng.normal(loc=CURVED_CENTRES[1], scale=CURVED_SPREADS[1], size=(n - n_pos, 2)),
+        ]
+    )
+    return X, np.r_[np.ones(n_pos), -np.ones(n - n_pos)]
+
+
+def overlapping_curved_log_ratio(X):
+    """log p(x | +1) - log p(x | -1) for `overlapping_curved` (equal priors): the Bayes
+    classifier predicts +1 where it is >= 0. Its zero set is a circle, since the two isotropic
+    Gaussians have different spreads s+ and s-:
+        -||x - m+||^2 / (2 s+^2) - 2 log s+  +  ||x - m-||^2 / (2 s-^2) + 2 log s-  =  0."""
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[1] != 2:
+        raise ValueError(f"X must have shape (n, 2); got {X.shape}.")
+    (m_pos, m_neg), (s_pos, s_neg) = np.asarray(CURVED_CENTRES), CURVED_SPREADS
+    log_pos = -np.sum((X - m_pos) ** 2, axis=1) / (2 * s_pos**2) - 2 * np.log(s_pos)
+    log_neg = -np.sum((X - m_neg) ** 2, axis=1) / (2 * s_neg**2) - 2 * np.log(s_neg)
+    return log_pos - log_neg
+
+
 def with_outlier(n=30, seed=0, outlier=(6.0, 6.0)):
     """`linearly_separable(n, seed)` plus one extra point of class +1 at `outlier`, far from the
     boundary on its own (correct) side: least squares is dragged by it, the perceptron is not."""

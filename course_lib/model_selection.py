@@ -4,8 +4,8 @@ Rules of thumb of the slides:
 - C in {10^-5, 10^-4, ..., 10^5};
 - sigma in {sigma_min, 2 sigma_min, 4 sigma_min, ..., 64 sigma_min}, where
   sigma_min = min_{x^i != x^j} ||x^i - x^j|| (the smallest non-zero distance between two points);
-- split X into X_T and X_V (50%-50%), train on X_T for every pair, keep the pair with the
-  smallest error on X_V, then train on all of X with it.
+- split X into X_T and X_V (50%-50%), train X_T coarsely ("entraîner sommairement") for every
+  pair, keep the pair with the smallest error on X_V, then train fully on all of X with it.
 """
 
 from dataclasses import dataclass
@@ -17,6 +17,7 @@ from course_lib.svm import SVM
 
 C_GRID = 10.0 ** np.arange(-5, 6)  # 10^-5 ... 10^5
 SIGMA_FACTORS = 2.0 ** np.arange(7)  # 1, 2, 4, ..., 64
+SEARCH_TOL = 1e-2  # KKT tolerance of the coarse fits of the search (full training: SVM's 1e-3)
 
 
 def sigma_min(X):
@@ -71,8 +72,14 @@ def train_validation_split(X, r, fraction=0.5, seed=0):
 
 
 def gaussian_svm(C, sigma):
-    """The default model of the grid: the from-scratch SVM with the Gaussian kernel."""
+    """The final model of the grid: the from-scratch Gaussian-kernel SVM, fully trained (its
+    default KKT tolerance 1e-3)."""
     return SVM(C=C, kernel="gaussian", sigma=sigma)
+
+
+def coarse_gaussian_svm(C, sigma):
+    """The model of the search: the same SVM trained coarsely (KKT tolerance SEARCH_TOL)."""
+    return SVM(C=C, kernel="gaussian", sigma=sigma, tol=SEARCH_TOL)
 
 
 @dataclass
@@ -87,13 +94,19 @@ class GridSearchResult:
     validation_index: np.ndarray
 
 
-def grid_search(X, r, C_values=None, sigma_values=None, seed=0, make_model=gaussian_svm):
+def grid_search(
+    X, r, C_values=None, sigma_values=None, seed=0, make_model=None, make_final=None
+):
     """The slides' grid search: errors on X_V for every (sigma, C), refit on X with the best pair.
 
     Ties go to the first minimum in reading order of `errors` (smallest sigma, then smallest C).
-    `make_model(C, sigma)` returns an unfitted estimator with fit/predict (default:
-    `gaussian_svm`, the from-scratch SVM).
+    `make_model(C, sigma)` returns an unfitted estimator with fit/predict, trained on X_T for
+    each pair (default: `coarse_gaussian_svm`); `make_final(C, sigma)` the one refitted on all of
+    X with the best pair (default: `gaussian_svm` when make_model is the default, else make_model).
     """
+    if make_model is None:
+        make_model, make_final = coarse_gaussian_svm, make_final or gaussian_svm
+    make_final = make_final or make_model
     X = check_matrix(X, "X")
     r = check_binary_targets(r, X.shape[0])
     C_values = C_GRID if C_values is None else np.asarray(C_values, dtype=float)
@@ -106,7 +119,7 @@ def grid_search(X, r, C_values=None, sigma_values=None, seed=0, make_model=gauss
             errors[i, j] = np.mean(model.predict(X[validation]) != r[validation])
     i, j = np.unravel_index(np.argmin(errors), errors.shape)
     best_C, best_sigma = float(C_values[j]), float(sigma_values[i])
-    model = make_model(best_C, best_sigma).fit(X, r)
+    model = make_final(best_C, best_sigma).fit(X, r)
     return GridSearchResult(
         C_values, sigma_values, errors, best_C, best_sigma, model, train, validation
     )

@@ -80,8 +80,27 @@ def test_from_scratch_grid_matches_sklearn_grid():
     C_values, sigma_values = [0.1, 1.0, 10.0], [0.3, 1.0, 3.0]
     ours = ms.grid_search(X, r, C_values, sigma_values, seed=2)
     theirs = ms.grid_search(X, r, C_values, sigma_values, seed=2, make_model=sklearn_model)
-    assert np.max(np.abs(ours.errors - theirs.errors)) <= 0.05  # at most one validation point
+    one_point = 1.0 / len(ours.validation_index)
+    assert np.max(np.abs(ours.errors - theirs.errors)) <= one_point + 1e-12  # at most one point
     assert ours.model.C == ours.best_C and ours.model.sigma == ours.best_sigma
+
+
+def test_the_search_trains_coarsely_and_the_final_model_fully():
+    X, r = data.overlapping(40, seed=1)
+    seen = []
+
+    def spy(C, sigma):
+        model = ms.coarse_gaussian_svm(C, sigma)
+        seen.append(model.tol)
+        return model
+
+    result = ms.grid_search(X, r, [0.1, 1.0], [0.5, 1.0], seed=2, make_final=ms.gaussian_svm,
+                            make_model=spy)
+    assert seen == [ms.SEARCH_TOL] * 4
+    assert result.model.tol == 1e-3 < ms.SEARCH_TOL
+    default = ms.grid_search(X, r, [0.1, 1.0], [0.5, 1.0], seed=2)
+    np.testing.assert_array_equal(default.errors, result.errors)
+    assert default.model.tol == 1e-3
 
 
 def test_full_slides_grid_runs_and_refits():

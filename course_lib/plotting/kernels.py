@@ -3,7 +3,7 @@
 the gradient-descent SVM (K19), kernel k-NN (K20) and the Gram matrix (K21)."""
 
 import numpy as np
-from matplotlib.patches import Circle
+from matplotlib.patches import Circle, Rectangle
 
 from course_lib import basis, data, kernels
 from course_lib.kernel_knn import KernelKNN
@@ -18,11 +18,25 @@ from course_lib.svm import SVM
 from course_lib.svm_gradient import LOSS_CRITERIA, KernelDensityClassifier, KernelHingeGD
 
 OVERLAP_C = 1.0
+MAX_STEPS = 240  # finest grid of the decision regions (a redraw stays well under a second)
 
 
 def overlapping_data(n=60):
-    """The overlapping ("recouvrement") set of the kernel chapters, seeded."""
+    """Two overlapping blobs of equal spread (chapter 06's set), seeded: the best boundary is a line."""
     return data.overlapping(n=n, seed=0)
+
+
+def curved_overlap_data(n=200):
+    """Chapter 05's overlapping ("recouvrement") set, seeded: two clouds of different spreads, so
+    the best (Bayes) boundary is a circle and a kernel can beat the line."""
+    return data.overlapping_curved(n=n, seed=0)
+
+
+def draw_bayes_boundary(ax, xlim, ylim, steps=80):
+    """The Bayes boundary of `curved_overlap_data` (where p(x | +1) = p(x | -1)), dotted."""
+    xx, yy = np.meshgrid(np.linspace(*xlim, steps), np.linspace(*ylim, steps))
+    score = data.overlapping_curved_log_ratio(np.c_[xx.ravel(), yy.ravel()]).reshape(xx.shape)
+    ax.contour(xx, yy, score, levels=[0], colors=BLACK, linewidths=1.5, linestyles="dotted")
 
 
 @slide_figure("K10_xor_points", slide="Problème du XOR")
@@ -257,11 +271,25 @@ def fit_kernel_svm(X, r, kernel="gaussian", C=OVERLAP_C, sigma=1.0, degree=2):
 
 
 def draw_kernel_svm(
-    ax, X, r, kernel="gaussian", C=OVERLAP_C, sigma=1.0, degree=2, steps=80, legend=True
+    ax, X, r, kernel="gaussian", C=OVERLAP_C, sigma=1.0, degree=2, steps=80, legend=True,
+    bayes=False, max_steps=MAX_STEPS,
 ):
-    """Refit the kernel SVM and draw its regions, margins and support vectors."""
+    """Refit the kernel SVM and draw its regions, margins and support vectors (and, with
+    `bayes`, the Bayes boundary of `curved_overlap_data`, dotted). For the Gaussian kernel the
+    grid of the regions is refined up to `max_steps` points a side so that a small sigma's
+    islands show."""
     svm = fit_kernel_svm(X, r, kernel, C, sigma, degree)
+    xlim, ylim = grid_limits(X, 0.6)
+    if kernel == "gaussian":  # a grid fine enough for the islands of a small sigma
+        span = max(xlim[1] - xlim[0], ylim[1] - ylim[0])
+        steps = int(min(max_steps, max(steps, 3 * span / sigma)))
+    if kernel == "linear":  # draw_svm draws the band of a line; shade its two sides here
+        plot_decision_regions(ax, svm.decision_function, xlim, ylim, steps=2, margins=False)
+    if bayes and legend:  # an entry for the dotted contour drawn below
+        ax.plot([], [], color=BLACK, lw=1.5, ls="dotted", label="Bayes boundary")
     draw_svm(ax, svm, X, r, steps=steps, show_slacks=False, legend=legend)
+    if bayes:
+        draw_bayes_boundary(ax, ax.get_xlim(), ax.get_ylim(), steps=steps)
     error = np.mean(svm.predict(X) != r)
     detail = {"gaussian": f", σ = {sigma:.3g}", "polynomial": f", q = {degree}"}.get(kernel, "")
     ax.set_title(
@@ -273,8 +301,9 @@ def draw_kernel_svm(
 
 def _overlap_figure(ax=None, **settings):
     fig, ax = figure_for(ax, width=6, height=5.5)
-    X, r = overlapping_data()
-    draw_kernel_svm(ax, X, r, **settings)
+    X, r = curved_overlap_data()
+    draw_kernel_svm(ax, X, r, bayes=True, **settings)
+    ax.legend(loc="lower right", fontsize=8)  # the lower right corner holds no point
     return fig
 
 
@@ -294,7 +323,7 @@ OVERLAP_SERIES = {
     ),
     "K16_gaussian_small_sigma": (
         "Données avec recouplement : noyau gaussien avec petit σ",
-        {"kernel": "gaussian", "sigma": 0.2},
+        {"kernel": "gaussian", "sigma": 0.1},
     ),
 }
 
@@ -302,7 +331,7 @@ for _stem, (_slide, _settings) in OVERLAP_SERIES.items():
     slide_figure(
         _stem,
         slide=_slide,
-        title=f"Overlapping data, C = {OVERLAP_C:g}: "
+        title=f"Overlapping data (Bayes boundary dotted), C = {OVERLAP_C:g}: "
         + ", ".join(f"{k} = {v}" for k, v in _settings.items()),
         **_settings,
     )(_overlap_figure)
@@ -316,8 +345,8 @@ for _stem, (_slide, _settings) in OVERLAP_SERIES.items():
 def draw_kernel_density(axes=None, sigma=1.0):
     """Gaussian-kernel SVM beside the all-alpha-equal-one kernel density classifier."""
     fig, axes = figure_for(axes, ncols=2, width=5.5, height=5)
-    X, r = overlapping_data()
-    draw_kernel_svm(axes[0], X, r, kernel="gaussian", sigma=sigma)
+    X, r = curved_overlap_data()
+    draw_kernel_svm(axes[0], X, r, kernel="gaussian", sigma=sigma, legend=False)
     density = KernelDensityClassifier(sigma=sigma).fit(X, r)
     xlim, ylim = grid_limits(X, 0.6)
     plot_decision_regions(axes[1], density.decision_function, xlim, ylim, steps=80, margins=False)
@@ -341,19 +370,25 @@ def draw_grid_search(ax, result):
     ax.set_xlabel("$\\log_{10} C$")
     ax.set_ylabel("$\\sigma$ ($\\sigma_{\\min} \\times 1, 2, \\ldots, 64$)")
     i, j = np.unravel_index(np.argmin(result.errors), result.errors.shape)
-    ax.plot(j, i, "*", color=ORANGE, ms=20, markeredgecolor=BLACK)
+    ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=ORANGE, lw=3, zorder=3))
     for (a, b), e in np.ndenumerate(result.errors):
+        best = (a, b) == (i, j)
         ax.text(
             b,
             a,
             f"{e:.2f}",
             ha="center",
             va="center",
-            fontsize=7,
+            fontsize=11 if best else 9,
+            fontweight="bold" if best else "normal",
             color="white" if e < 0.35 else "black",
         )
     ax.figure.colorbar(image, ax=ax, label="validation error", shrink=0.85)
-    ax.set_title(f"best: $C = {result.best_C:g}$, $\\sigma = {result.best_sigma:.3f}$", fontsize=12)
+    ax.set_title(
+        f"best (orange box): $C = {result.best_C:g}$, $\\sigma = {result.best_sigma:.3f}$, "
+        f"validation error {result.errors[i, j]:.2f}",
+        fontsize=12,
+    )
 
 
 @slide_figure(
@@ -363,8 +398,8 @@ def draw_grid_search(ax, result):
 )
 def draw_grid_search_figure(ax=None):
     """Validation error of the Gaussian-kernel SVM over the slides' grid of C and sigma."""
-    fig, ax = figure_for(ax, width=8, height=5)
-    X, r = overlapping_data()
+    fig, ax = figure_for(ax, width=10, height=5.5)
+    X, r = curved_overlap_data()
     draw_grid_search(ax, grid_search(X, r, seed=0))
     return fig
 
@@ -452,7 +487,7 @@ def draw_alpha_figure(axes=None, lam=1.0):
 def draw_kernel_knn(ax, X, r, k, kernel="gaussian", sigma=1.0, degree=2, steps=70, title=None):
     """Regions of k-NN with the feature-space distance of the kernel."""
     model = KernelKNN(k=k, kernel=kernel, sigma=sigma, degree=degree).fit(X, r)
-    xlim, ylim = grid_limits(overlapping_data()[0], 0.6)
+    xlim, ylim = grid_limits(curved_overlap_data()[0], 0.6)
     plot_decision_regions(
         ax, lambda Q: model.predict(Q).astype(float), xlim, ylim, steps=steps, margins=False
     )
@@ -464,16 +499,24 @@ def draw_kernel_knn(ax, X, r, k, kernel="gaussian", sigma=1.0, degree=2, steps=7
 @slide_figure(
     "K20_kernel_knn",
     slide="Fonctions noyau et distances",
-    title="k-NN with the Gaussian kernel distance, on all points and on the support vectors only",
+    title="k-NN with kernel distances: Gaussian (the Euclidean neighbours), polynomial (other "
+    "neighbours), and on the support vectors only",
 )
-def draw_kernel_knn_figure(axes=None, sigma=1.0, k=3):
-    """k-NN with the Gaussian kernel distance, on all points and on the support vectors only."""
-    fig, axes = figure_for(axes, ncols=2, width=5.5, height=5)
-    X, r = overlapping_data()
-    draw_kernel_knn(axes[0], X, r, k, sigma=sigma, title=f"{k}-NN on all {len(X)} points")
+def draw_kernel_knn_figure(axes=None, sigma=1.0, k=3, degree=2):
+    """k-NN with kernel distances: Gaussian (the Euclidean neighbours), polynomial (other
+    neighbours), and on the support vectors only."""
+    fig, axes = figure_for(axes, ncols=3, width=5, height=5)
+    X, r = curved_overlap_data()
+    draw_kernel_knn(
+        axes[0], X, r, k, sigma=sigma, title=f"{k}-NN, Gaussian σ = {sigma:g} (= Euclidean)"
+    )
+    draw_kernel_knn(
+        axes[1], X, r, k, kernel="polynomial", degree=degree,
+        title=f"{k}-NN, polynomial q = {degree} (other neighbours)",
+    )
     sv = fit_kernel_svm(X, r, "gaussian", sigma=sigma).support_
     draw_kernel_knn(
-        axes[1],
+        axes[2],
         X[sv],
         r[sv],
         1,
@@ -487,7 +530,7 @@ def draw_kernel_knn_figure(axes=None, sigma=1.0, k=3):
 def draw_gram(axes=None, sigma=1.0):
     """Gram matrix of the Gaussian kernel: in data order, and sorted by class (two blocks)."""
     fig, axes = figure_for(axes, ncols=2, width=5, height=4.4)
-    X, r = overlapping_data()
+    X, r = curved_overlap_data()
     order = np.random.default_rng(0).permutation(len(X))
     X, r = X[order], r[order]
     by_class = np.argsort(-r, kind="stable")
@@ -507,3 +550,17 @@ def draw_gram(axes=None, sigma=1.0):
         image, ax=axes[1], label="$K(\\mathbf{x}^t, \\mathbf{x}^s)$", shrink=0.85
     )
     return fig
+
+
+def draw_svm_scale(ax, models):
+    """Fit time against N, log-log, one curve per model: `models` maps a name to a list of
+    {"N": ..., "seconds": ...} (the results of `python -m benchmarks svm_scale_k22`)."""
+    for (name, rows), colour, marker in zip(models.items(), PALETTE, "osD^v"):
+        n = [row["N"] for row in rows]
+        ax.plot(n, [row["seconds"] for row in rows], marker=marker, color=colour, lw=2, label=name)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("number of training points $N$")
+    ax.set_ylabel("fit time (s)")
+    ax.legend(fontsize=9, loc="upper left")
+    ax.set_title("fit time against N (one fit each, shared machine)", fontsize=12)

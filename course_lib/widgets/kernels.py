@@ -1,10 +1,12 @@
 """Chapters 03-06 demos: the C slider of the soft margin (K9), the kernel SVM on overlapping data
 with a kernel choice and C, sigma, degree (K16), the lambda slider of the kernel SVM trained by
-gradient descent (K19). Each redraw refits on small data (40-60 points)."""
+gradient descent (K19). Each redraw refits on small data (40-200 points)."""
 
 import ipywidgets as widgets
 
-from course_lib.plotting.kernels import draw_hinge_gd, draw_kernel_svm, overlapping_data
+from course_lib.plotting.kernels import (
+    curved_overlap_data, draw_hinge_gd, draw_kernel_svm, overlapping_data,
+)
 from course_lib.plotting.margins import draw_svm, soft_margin_data
 from course_lib.plotting.style import plot_points
 from course_lib.svm import SVM
@@ -39,10 +41,12 @@ def soft_margin_demo(X=None, r=None, C=1.0):
 
 
 def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=2, steps=70):
-    """Kernel dropdown, C, sigma and degree on the overlapping data (sigma only matters for the
-    Gaussian kernel, degree for the polynomial one)."""
+    """Kernel dropdown, C, sigma and degree on chapter 05's overlapping data, its Bayes boundary
+    dotted (sigma only matters for the Gaussian kernel, degree for the polynomial one). The
+    sliders react on release."""
+    bayes = X is None
     if X is None:
-        X, r = overlapping_data()
+        X, r = curved_overlap_data()
     controls = {
         "kernel": widgets.Dropdown(
             options=["linear", "polynomial", "gaussian", "sigmoid"],
@@ -52,13 +56,14 @@ def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=
         "C": log_slider("C", C, *C_RANGE, step=0.1, continuous_update=False),
         "sigma": log_slider("sigma", sigma, *SIGMA_RANGE, step=0.05, continuous_update=False),
         "degree": widgets.IntSlider(
-            value=degree, min=1, max=4, description="degree", continuous_update=False
+            value=degree, min=1, max=3, description="degree", continuous_update=False
         ),
     }
 
     def draw(ax, kernel, C, sigma, degree):
         draw_kernel_svm(
-            ax, X, r, kernel=kernel, C=C, sigma=sigma, degree=degree, steps=steps, legend=False
+            ax, X, r, kernel=kernel, C=C, sigma=sigma, degree=degree, steps=steps, legend=False,
+            bayes=bayes, max_steps=steps,
         )
 
     return Demo(draw, controls, width=6.5, height=5.5)
