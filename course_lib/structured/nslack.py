@@ -5,7 +5,8 @@
 
 Each pass runs loss-augmented inference on every example and grows the working set S_i of
 example i by the constraint of y_hat_i; then the QP restricted to the working set is solved
-(line 3 of the slide's algorithm) to a duality gap below qp_tol C. Two stopping rules:
+(line 3 of the slide's algorithm): to a duality gap below qp_tol C before training may stop,
+more loosely in the early passes (see `planes_per_pass`). Two stopping rules:
 
 * "epsilon" (the default, Tsochantaridis et al.): y_hat_i joins S_i when its constraint is
   violated by more than tol beyond the current xi_i (H_i(w) > xi_i + tol); stop when a pass adds
@@ -27,6 +28,7 @@ plane is a matrix product with the working set, so the number of QP steps does n
 sweep count, only on the tolerance.
 """
 
+import itertools
 import warnings
 
 import numpy as np
@@ -45,8 +47,9 @@ class NSlackSSVM(BaseSSVM):
     stopping: "epsilon" (default: add when H_i(w) > xi_i + tol, stop when nothing is added) or
     "working_set" (the slide's: add every new y_hat_i != y_i, stop when S stops changing).
     tol: see stopping; max_iter: most passes of inference (a warning if reached).
-    qp_tol: duality gap, relative to C, to which each working-set QP is solved (early passes:
-    1% of the current primal-dual gap, which is enough to choose the next constraints).
+    qp_tol: duality gap, relative to C, to which the working-set QP is solved before training
+    may stop. Early passes only need a w good enough to choose the next constraints: their QP
+    stops at 1% of the current primal-dual gap or after planes_per_pass cutting planes.
     history_: P(w_t) and the dual value of the working-set QP (a lower bound on min P).
     Learned: w_, n_iter_ (passes), converged_ (the stopping rule held before max_iter),
     n_constraints_ (final working set), constraints_ (A, b), alpha_ and owner_ (multiplier and
@@ -54,15 +57,17 @@ class NSlackSSVM(BaseSSVM):
     """
 
     def __init__(self, model, C=1.0, rescaling="margin", max_iter=200, tol=1e-3, qp_tol=1e-5,
-                 stopping="epsilon", inactive_window=10):
+                 stopping="epsilon", inactive_window=10, planes_per_pass=5):
         super().__init__(model, C=C, rescaling=rescaling, max_iter=max_iter, tol=tol)
         self.qp_tol = qp_tol
+        self.planes_per_pass = planes_per_pass
         self.stopping = stopping
         self.inactive_window = inactive_window
 
     def fit(self, X, Y):
         d = self._check_fit_arguments(X, Y)
         window = check_int(self.inactive_window, "inactive_window", minimum=1)
+        planes_per_pass = check_int(self.planes_per_pass, "planes_per_pass", minimum=1)
         check_positive(self.qp_tol, "qp_tol")
         if self.stopping not in STOPPING_RULES:
             raise ValueError(f"stopping must be one of {STOPPING_RULES}; got {self.stopping!r}.")
@@ -104,7 +109,7 @@ class NSlackSSVM(BaseSSVM):
                 self.converged_ = True
                 break
             target = self.qp_tol * C if added == 0 else max(self.qp_tol * C, 0.01 * (primal - dual))
-            w, dual, qp_gap = self._solve_qp(w, n, C, target)
+            w, dual, qp_gap = self._solve_qp(w, n, C, target, planes_per_pass)
             if not slide_rule:
                 self._forget_inactive(window)
         if not self.converged_:
@@ -140,19 +145,21 @@ class NSlackSSVM(BaseSSVM):
         np.maximum.at(xi, self._owner[:self._K], self._violations(w))
         return xi
 
-    def _solve_qp(self, w, n, C, tol):
+    def _solve_qp(self, w, n, C, tol, max_planes):
         """Cutting planes on the working-set QP (see the module docstring) until its duality gap
-        is below tol; returns (w, D(alpha), gap)."""
+        is below tol or, in an early pass (tol above qp_tol C), max_planes planes were added;
+        returns (w, D(alpha), gap)."""
         K, owner, b = self._K, self._owner[:self._K], self._b[:self._K]
         planes = self._planes
-        while True:
+        final = tol <= self.qp_tol * C
+        for added in itertools.count():
             g = b - self._A[:K] @ w
             xi = np.zeros(n)
             np.maximum.at(xi, owner, g)
             alpha = planes.alpha(K)
             dual = float(alpha @ b) - 0.5 * float(w @ w)
             gap = 0.5 * float(w @ w) + C / n * xi.sum() - dual
-            if gap <= tol or planes.stalled:
+            if gap <= tol or planes.stalled or (added >= max_planes and not final):
                 break
             # per example, the most violated constraint of S_i (none if no violation)
             hit = np.flatnonzero((g > 0) & (g >= xi[owner]))
