@@ -7,7 +7,8 @@ import pytest
 
 from course_lib.data import load_ocr_letters
 from course_lib.structured.base import StructuredModel, augmented_score
-from course_lib.structured.chain import ChainModel
+from course_lib.structured.chain import ChainModel, fit_hmm, hmm_chain_scores
+from course_lib.structured.viterbi import viterbi_batch
 
 
 def random_words(n, q, n_features, seed, max_length=4):
@@ -199,22 +200,55 @@ def test_hmm_scores_are_log_joint_probabilities():
 
 # --- the cached OCR models, their figures and demo ----------------------------------------------
 
-def test_cached_models_reproduce_their_stated_accuracy():
+def _ocr_split(models, which):
+    words, labels, folds = load_ocr_letters()
+    keep = {"train": folds == models["train_fold"], "validation": folds == models["validation_fold"],
+            "test": (folds != models["train_fold"]) & (folds != models["validation_fold"])}[which]
+    return [x for x, k in zip(words, keep) if k], [y for y, k in zip(labels, keep) if k]
+
+
+def test_cached_models_are_within_one_percent_of_their_optimum():
+    from course_lib.structured.chain import chain_model_of, load_ocr_chain_models
+    from course_lib.structured.learners import OneSlackSSVM
+
+    models = load_ocr_chain_models()
+    X, Y = _ocr_split(models, "train")
+    assert len(X) == 704
+    for kind, transitions in (("chain", True), ("letters", False)):
+        model = chain_model_of(models, transitions)
+        for C, w, stated, lower in zip(models["C"], models[f"w_{kind}"], models[f"objective_{kind}"],
+                                       models[f"lower_bound_{kind}"]):
+            # P(w) recomputed from the stored weights, by loss-augmented inference on every word
+            primal = OneSlackSSVM(model, C=C).objective(X, Y, w)
+            assert primal == pytest.approx(stated, rel=1e-6)
+            # the lower bound is the dual value of a working-set QP: min P >= lower, so
+            # P(w) - min P <= P(w) - lower
+            assert lower <= primal
+            assert primal - lower <= 0.01 * primal, f"C = {C:g}, {kind}: more than 1% above the optimum"
+
+
+def test_cached_models_reproduce_their_stated_accuracies():
     from course_lib.structured.chain import chain_model_of, load_ocr_chain_models
 
     models = load_ocr_chain_models()
-    words, labels, folds = load_ocr_letters()
-    test = folds != models["train_fold"]
-    X = [x for x, keep in zip(words, test) if keep]
-    Y = np.concatenate([y for y, keep in zip(labels, test) if keep])
-    assert len(X) == 6173 and models["w_chain"].shape == (len(models["C"]), 26 * 128 + 26 * 26)
-    for kind, transitions in (("chain", True), ("letters", False)):
-        model = chain_model_of(models, transitions)
-        for w, stated in zip(models[f"w_{kind}"], models[f"test_accuracy_{kind}"]):
-            accuracy = np.mean(np.concatenate(model.batch_inference(X, w)) == Y)
-            assert abs(accuracy - stated) < 1e-4
-    # the chapter's claim: the transitions help at every C
-    assert np.all(models["test_accuracy_chain"] > models["test_accuracy_letters"])
+    assert models["w_chain"].shape == (len(models["C"]), 26 * 128 + 26 * 26)
+    for which, size in (("train", 704), ("validation", 684), ("test", 5489)):
+        X, Y = _ocr_split(models, which)
+        assert len(X) == size
+        Y = np.concatenate(Y)
+        for kind, transitions in (("chain", True), ("letters", False)):
+            model = chain_model_of(models, transitions)
+            for w, stated in zip(models[f"w_{kind}"], models[f"{which}_accuracy_{kind}"]):
+                accuracy = np.mean(np.concatenate(model.batch_inference(X, w)) == Y)
+                assert abs(accuracy - stated) < 1e-4
+
+
+def test_chain_beats_letters_at_every_C_on_validation_and_test():
+    from course_lib.structured.chain import load_ocr_chain_models
+
+    models = load_ocr_chain_models()
+    for which in ("validation", "test"):
+        assert np.all(models[f"{which}_accuracy_chain"] > models[f"{which}_accuracy_letters"] + 0.02)
 
 
 def test_chain_figures_build():
@@ -263,3 +297,37 @@ def test_transition_scale_demo_at_both_ends_of_its_sliders():
     for word, scale in ((0, 0.0), (0, 5.0), (top, 0.0), (top, 5.0)):
         demo.set(word=word, scale=scale)
         assert demo.image.value
+
+
+def test_chain_beats_letters_on_each_test_fold_at_the_validated_C():
+    """The chapter's claim (the chain reads more letters right than each letter alone, at the C
+    chosen on validation) holds on each of the eight test folds, not only on their union."""
+    from course_lib.structured.chain import chain_model_of, load_ocr_chain_models, validated_index
+
+    models = load_ocr_chain_models()
+    words, labels, folds = load_ocr_letters()
+    chain, letters = chain_model_of(models, True), chain_model_of(models, False)
+    w_chain = models["w_chain"][validated_index(models, "chain")]
+    w_letters = models["w_letters"][validated_index(models, "letters")]
+    test_folds = [f for f in range(10) if f not in (models["train_fold"], models["validation_fold"])]
+    assert len(test_folds) == 8
+    for fold in test_folds:
+        X = [x for x, f in zip(words, folds) if f == fold]
+        Y = np.concatenate([y for y, f in zip(labels, folds) if f == fold])
+        acc_chain = np.mean(np.concatenate(chain.batch_inference(X, w_chain)) == Y)
+        acc_letters = np.mean(np.concatenate(letters.batch_inference(X, w_letters)) == Y)
+        assert acc_chain > acc_letters + 0.02, f"fold {fold}: {acc_chain:.4f} vs {acc_letters:.4f}"
+
+
+@pytest.mark.parametrize("train_fold", [0, 1, 3, 5, 7])
+def test_transitions_help_the_hmm_for_several_training_folds(train_fold):
+    words, labels, folds = load_ocr_letters()
+    X = [x for x, f in zip(words, folds) if f == train_fold]
+    Y = [y for y, f in zip(labels, folds) if f == train_fold]
+    X_test = [x for x, f in zip(words, folds) if f != train_fold][:1500]
+    Y_test = np.concatenate([y for y, f in zip(labels, folds) if f != train_fold][:1500])
+    hmm = fit_hmm(X, Y)
+    emissions = [hmm_chain_scores(hmm, x)[0] for x in X_test]
+    with_transitions = np.mean(np.concatenate(viterbi_batch(emissions, hmm["log_transition"])) == Y_test)
+    alone = np.mean(np.concatenate([e.argmax(axis=1) for e in emissions]) == Y_test)
+    assert with_transitions > alone

@@ -273,3 +273,78 @@ def test_subgradient_with_slack_rescaling_approaches_the_optimum():
                               history_every=0, seed=1).fit(X, Y)
     assert optimum - 1e-6 <= learner.objective(X, Y) <= optimum * 1.05
     assert learner.history_["primal"] == [pytest.approx(learner.objective(X, Y))]
+
+
+# --- n-slack at large C/n: converged or said ----------------------------------------------------
+
+def iris_problem():
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    return X, y
+
+
+def small_ocr_problem(n_words):
+    from course_lib.data import load_ocr_letters
+
+    words, labels, folds = load_ocr_letters()
+    train = np.flatnonzero(folds == 1)[:n_words]
+    return [words[i] for i in train], [labels[i] for i in train]
+
+
+def nslack_kkt_gap(learner, n):
+    """Duality gap of the n-slack working-set QP at the learner's (alpha, w), after checking the
+    dual feasibility: alpha >= 0, sum_{k in S_i} alpha_k <= C/n, w = sum_k alpha_k a_k."""
+    A, b = learner.constraints_
+    alpha, owner, cap = learner.alpha_, learner.owner_, learner.C / n
+    assert np.all(alpha >= 0)
+    assert np.all(np.bincount(owner, weights=alpha, minlength=n) <= cap * (1 + 1e-9))
+    np.testing.assert_allclose(alpha @ A, learner.w_, atol=1e-8 * max(1.0, np.abs(learner.w_).max()))
+    g = b - A @ learner.w_
+    xi = np.zeros(n)
+    np.maximum.at(xi, owner, g)
+    return cap * xi.sum() - float(alpha @ g)
+
+
+@pytest.mark.parametrize("stopping", ["epsilon", "working_set"])
+def test_nslack_reaches_the_oneslack_optimum_on_iris_at_large_C(stopping):
+    from course_lib.structured.models import MulticlassModel
+
+    X, y = iris_problem()
+    C = 100.0 * len(X)  # C/n = 100
+    reference = OneSlackSSVM(MulticlassModel(3), C=C, tol=1e-6).fit(X, y)
+    optimum_bound = max(reference.history_["dual"])
+    learner = NSlackSSVM(MulticlassModel(3), C=C, tol=1e-6, stopping=stopping).fit(X, y)
+    assert learner.converged_
+    ours = learner.objective(X, y)
+    assert ours <= reference.objective(X, y) * 1.001
+    assert ours >= optimum_bound - 1e-6  # no objective below a certified lower bound
+    assert nslack_kkt_gap(learner, len(X)) <= learner.qp_tol * C + 1e-9
+
+
+def test_nslack_reaches_the_oneslack_optimum_on_a_small_ocr_chain_problem():
+    from course_lib.structured.chain import ChainModel
+
+    X, Y = small_ocr_problem(12)
+    C = 1.0 * len(X)  # C/n = 1 with features and loss divided by r (the cached models' setting)
+    reference = OneSlackSSVM(ChainModel(), C=C, tol=1e-4).fit(X, Y)
+    learner = NSlackSSVM(ChainModel(), C=C, tol=1e-4).fit(X, Y)
+    assert learner.converged_
+    ours, theirs = learner.objective(X, Y), reference.objective(X, Y)
+    assert abs(ours - theirs) <= 1e-3 * theirs
+    assert nslack_kkt_gap(learner, len(X)) <= learner.qp_tol * C + 1e-9
+
+
+def test_nslack_says_when_it_stops_at_max_iter():
+    from course_lib.structured.models import MulticlassModel
+
+    X, y = iris_problem()
+    with pytest.warns(RuntimeWarning, match="max_iter=2"):
+        learner = NSlackSSVM(MulticlassModel(3), C=100.0 * len(X), max_iter=2).fit(X, y)
+    assert learner.converged_ is False
+
+
+def test_nslack_stopping_rule_is_validated():
+    X, y = multiclass_data(n=9)
+    with pytest.raises(ValueError, match="stopping must be one of"):
+        NSlackSSVM(Multiclass(3), stopping="never").fit(X, y)

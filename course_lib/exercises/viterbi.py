@@ -1,13 +1,18 @@
 """Self-checks for the chapter 11 exercises (Viterbi on handwritten words).
 
-Each check returns a Verdict: true when the answer is right, and shown with its reason.
-The small chain of exercises 2-4 has q = 2 letters ('a' = 0, 'b' = 1) and r = 3 positions.
+Each check returns a Verdict: true when the answer is right, and shown with its reason; any
+input (a string, None, NaN, a wrong shape) gets "Not yet" with the reason, never a traceback.
+Exercise 1 is the student's own Viterbi with the tables M and I, checked on random tables
+against the library (whose functions it must not call). The small chain of exercises 2-5 has
+q = 2 letters ('a' = 0, 'b' = 1) and r = 3 positions.
 """
 
 import numpy as np
 
 from course_lib.exercises import Verdict as _verdict
-from course_lib.structured.viterbi import hamming_unary, viterbi
+from course_lib.exercises.harness import check_function
+from course_lib.structured import viterbi as _library
+from course_lib.structured.chain import ChainModel as _ChainModel
 
 UNARY = np.array([[2.0, 1.0], [0.0, 3.0], [1.0, 1.0]])  # UNARY[t, s]: score of letter s at t
 PAIRWISE = np.array([[1.0, -2.0], [0.0, 2.0]])           # PAIRWISE[a, b]: b following a
@@ -17,11 +22,109 @@ def _unanswered(*answers):
     return any(answer is None or answer is Ellipsis for answer in answers)
 
 
+def _integer(answer):
+    """The answer as an int, or None if it is not a whole number (a string, NaN, an array...)."""
+    try:
+        value = float(answer)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return int(value) if np.isfinite(value) and value == int(value) else None
+
+
+def _table(answer, shape):
+    """The answer as a float array, or None if it cannot be read as numbers."""
+    try:
+        table = np.asarray(answer, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return table if table.ndim == len(shape) and np.all(np.isfinite(table)) else None
+
+
+# --- exercise 1: Viterbi with the tables M and I ---------------------------------------------
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def viterbi_cases(seed=11, n_cases=30):
+    """Random chains: r in 1..6 positions, q in 2..5 letters, unary (r, q) and pairwise (q, q)
+    scores drawn from N(0, 1) (no ties), the first cases small."""
+    rng = np.random.default_rng(seed)
+    cases = []
+    for k in range(n_cases):
+        r, q = (min(k + 1, 3), 2) if k < 3 else (int(rng.integers(1, 7)), int(rng.integers(2, 6)))
+        cases.append(dict(unary=np.round(rng.normal(size=(r, q)), 2), pairwise=np.round(rng.normal(size=(q, q)), 2)))
+    return cases
+
+
+def _viterbi_reference(unary, pairwise):
+    return _library.viterbi(unary, pairwise, return_tables=True)
+
+
+def _show_chain(case):
+    unary, pairwise = case["unary"], case["pairwise"]
+    r, q = unary.shape
+    return (f"r = {r} positions, q = {q} letters ({', '.join(LETTERS[:q])}), unary[t, s] (row t = 1..{r}) = "
+            f"{unary.tolist()}, pairwise[s', s] (s follows s') = {pairwise.tolist()}")
+
+
+def _compare_tables(expected, got):
+    """None when (y, M, I) agree (I only from tau = 2 on: I[s, 1] is undefined), else where
+    they first differ, in the slides' notation."""
+    y, M, I = expected
+    q, r = M.shape
+    if not isinstance(got, (tuple, list)) or len(got) != 3:
+        return "return the three results (y, M, I) as a tuple"
+    try:
+        y_got, M_got, I_got = (np.asarray(part, dtype=float) for part in got)
+    except (TypeError, ValueError):
+        return "y, M and I must be arrays of numbers"
+    if M_got.shape != (q, r):
+        transposed = " (transposed? one row per letter s, one column per position tau)" if M_got.shape == (r, q) else ""
+        return f"M must have shape (q, r) = ({q}, {r}){transposed}, yours has shape {M_got.shape}"
+    if I_got.shape != (q, r):
+        return f"I must have shape (q, r) = ({q}, {r}), yours has shape {I_got.shape}"
+    if y_got.shape != (r,):
+        return f"y must hold r = {r} letters, yours has shape {y_got.shape}"
+    wrong = np.argwhere(~np.isclose(M_got, M, rtol=1e-9, atol=1e-9))
+    if len(wrong):
+        s, tau = (int(v) for v in wrong[np.argsort(wrong[:, 1], kind="stable")][0])
+        where = "M[s, 1] is the unary score of s at position 1" if tau == 0 else \
+            f"M[s, tau] = max over s' of M[s', tau-1] + pairwise[s', s], plus unary[tau, s]"
+        return f"M[{LETTERS[s]}, {tau + 1}] should be {M[s, tau]:.4g}, yours is {M_got[s, tau]:.4g} ({where})"
+    wrong = np.argwhere(I_got[:, 1:] != I[:, 1:])
+    if len(wrong):
+        s, tau = (int(v) for v in wrong[np.argsort(wrong[:, 1], kind="stable")][0])
+        return (f"I[{LETTERS[s]}, {tau + 2}] should be {I[s, tau + 1]} (letter {LETTERS[I[s, tau + 1]]}), yours is "
+                f"{I_got[s, tau + 1]:g}: the s' reaching the max for M[{LETTERS[s]}, {tau + 2}]")
+    if not np.array_equal(y_got, y):
+        return ("M and I are right but the reading y is not: y_r = argmax_s M[s, r], then "
+                "y_(tau-1) = I[y_tau, tau] going back (letters as 0-based indices)")
+    return None
+
+
+def check_viterbi_tables(student_fn):
+    """Exercise 1 [V4]: `student_fn(unary, pairwise)` returns (y, M, I) as the slides define them,
+    checked on random chains against the library, without calling it."""
+    return check_function(
+        student_fn, viterbi_cases(), _viterbi_reference, compare=_compare_tables, show=_show_chain,
+        forbidden=(_library.viterbi, _library.viterbi_batch, _library.brute_force, _library.viterbi_by_hamming,
+                   _ChainModel.inference, _ChainModel.batch_inference),
+        hint="Fill M column by column: M[:, 0] = unary[0]; for tau >= 1 the candidates "
+             "M[s', tau-1] + pairwise[s', s] form a q x q array (rows s', columns s); its max over "
+             "the rows plus unary[tau] is M[:, tau], its argmax I[:, tau]. Then back-track from the "
+             "last column.",
+        right="Your Viterbi gives the same readings and the same tables M and I as the library on "
+              "all the random chains.")
+
+
 def check_counts(n_sequences, n_candidates, r=8, q=26):
     """Exercise 1 [V4]: for a word of r letters over q letters, the number of sequences brute
     force scores, and the number of candidates M[s', tau-1] + <w, phi(x, s, s')> Viterbi forms."""
     if _unanswered(n_sequences, n_candidates):
         return _verdict(False, "Replace both `...` with your two counts.")
+    n_sequences, n_candidates = _integer(n_sequences), _integer(n_candidates)
+    if n_sequences is None or n_candidates is None:
+        return _verdict(False, "Not yet: both answers must be whole numbers, e.g. 1000 or 26 ** 2.")
     sequences, candidates = q ** r, (r - 1) * q * q
     right = (n_sequences == sequences, n_candidates == candidates)
     why = (f"q^r = {q}^{r} = {sequences:,} sequences; Viterbi forms q^2 = {q * q} candidates for each of "
@@ -43,8 +146,10 @@ def check_M_table(M, unary=UNARY, pairwise=PAIRWISE):
     """Exercise 2 [V4]: the table M (q rows s, r columns tau) of the small chain."""
     if _unanswered(M):
         return _verdict(False, "Replace `...` with your 2 x 3 table M, one row per letter.")
-    _, expected, _ = viterbi(unary, pairwise, return_tables=True)
-    M = np.asarray(M, dtype=float)
+    _, expected, _ = _library.viterbi(unary, pairwise, return_tables=True)
+    M = _table(M, expected.shape)
+    if M is None:
+        return _verdict(False, "Not yet: M must be a table of numbers, e.g. [[1, 2, 3], [4, 5, 6]].")
     if M.shape != expected.shape:
         if M.shape == expected.T.shape:
             return _verdict(False, "Transposed: the slides' M has one row per letter s and one column per "
@@ -64,8 +169,10 @@ def check_backtrack(y, unary=UNARY, pairwise=PAIRWISE):
     """Exercise 3 [V4]: the decoded word, as a string over 'ab', by back-tracking through I."""
     if _unanswered(y):
         return _verdict(False, "Replace `...` with the decoded word, e.g. 'aab'.")
-    expected, M, I = viterbi(unary, pairwise, return_tables=True)
+    expected, M, I = _library.viterbi(unary, pairwise, return_tables=True)
     word = "".join("ab"[s] for s in expected)
+    if not isinstance(y, str) or len(y) != len(word) or set(y) - set("ab"):
+        return _verdict(False, f"Not yet: write the reading as a string of {len(word)} letters 'a' or 'b', e.g. 'aab'.")
     if str(y) == word:
         return _verdict(True, f"y_3 = argmax_s M[s, 3] = '{word[2]}', then y_2 = I[y_3, 3] = '{word[1]}' "
                         f"and y_1 = I[y_2, 2] = '{word[0]}'.")
@@ -80,11 +187,13 @@ def check_loss_augmented_unary(augmented, y=(0, 1, 1), unary=UNARY):
     with the Hamming loss Delta = number of wrong letters."""
     if _unanswered(augmented):
         return _verdict(False, "Replace `...` with your 3 x 2 array of augmented unary scores.")
-    augmented = np.asarray(augmented, dtype=float)
-    expected = unary + hamming_unary(np.asarray(y), unary.shape[1])
+    expected = unary + _library.hamming_unary(np.asarray(y), unary.shape[1])
+    augmented = _table(augmented, expected.shape)
+    if augmented is None:
+        return _verdict(False, "Not yet: write a 3 x 2 table of numbers.")
     if augmented.shape == expected.shape and np.allclose(augmented, expected):
         return _verdict(True, "Delta(y, y') = sum_t 1[y'_t != y_t] is a sum over positions, so it adds 1 to "
                         "every unary score of a letter different from y_t; Viterbi then runs unchanged.")
-    if augmented.shape == expected.shape and np.allclose(augmented, unary + 1 - hamming_unary(np.asarray(y), 2)):
+    if augmented.shape == expected.shape and np.allclose(augmented, unary + 1 - _library.hamming_unary(np.asarray(y), 2)):
         return _verdict(False, "Reversed: the loss rewards the letters that *differ* from y_t.")
     return _verdict(False, "Add 1 to unary[t, s] for every letter s different from y_t; leave s = y_t as is.")

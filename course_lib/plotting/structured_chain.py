@@ -9,10 +9,11 @@ from matplotlib.patches import Circle, Rectangle
 from course_lib.data import ALPHABET, letters_to_string, load_ocr_letters
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import BLUE, GREEN, GREY, VERMILLION, new_figure
-from course_lib.structured.chain import chain_model_of, load_ocr_chain_models
+from course_lib.structured.chain import chain_model_of, load_ocr_chain_models, validated_index
 from course_lib.structured.viterbi import viterbi
 
 LETTER_SHAPE = (16, 8)  # a letter image: 16 rows, 8 columns of pixels
+TRAIN_FOLD, VALIDATION_FOLD = 1, 2  # those of the cached models; the eight others are the test set
 
 
 @functools.lru_cache(maxsize=1)
@@ -23,12 +24,12 @@ def _ocr_letters():
 
 @functools.lru_cache(maxsize=1)
 def distinct_test_words(min_length=5):
-    """Indices of the test words (fold other than 1) with at least min_length letters, one per
-    distinct spelling, in file order (cached: the demo reads them at every redraw)."""
+    """Indices of the test words (folds other than 1 and 2) with at least min_length letters,
+    one per distinct spelling, in file order (cached: the demo reads them at every redraw)."""
     words, labels, folds = _ocr_letters()
     seen, indices = set(), []
     for i, (x, y, fold) in enumerate(zip(words, labels, folds)):
-        if fold != 1 and len(x) >= min_length and letters_to_string(y) not in seen:
+        if fold not in (TRAIN_FOLD, VALIDATION_FOLD) and len(x) >= min_length and letters_to_string(y) not in seen:
             seen.add(letters_to_string(y))
             indices.append(i)
     return tuple(indices)
@@ -150,7 +151,7 @@ def plot_chain_graph(ax, x, y):
     r = len(x)
     for t in range(r):
         ax.imshow(x[t].reshape(LETTER_SHAPE), cmap="Greys", vmin=0, vmax=1,
-                  extent=(2 * t - 0.4, 2 * t + 0.4, -0.2, -1.8), interpolation="nearest")
+                  extent=(2 * t - 0.4, 2 * t + 0.4, -1.8, -0.2), interpolation="nearest")
         ax.plot([2 * t, 2 * t], [0.05, 0.75], color=BLUE)
         ax.add_patch(Circle((2 * t, 1.0), 0.28, facecolor="white", edgecolor="black", lw=1.5))
         ax.text(2 * t, 1.0, ALPHABET[int(y[t])], ha="center", va="center", fontsize=15)
@@ -163,16 +164,18 @@ def plot_chain_graph(ax, x, y):
     ax.set_ylim(-2.0, 1.5)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.set_title("emissions f_e(x_t, y_t) (blue), transitions f_t(y_{t-1}, y_t) (green)")
+    ax.set_title("emissions f_e(x_t, y_t) (blue), transitions f_t(y_{t-1}, y_t) (green)\n"
+                 "transitions: q x q weights (here), or Potts: one for 'same letter', one for 'change'",
+                 fontsize=11)
 
 
 # --- the registered figures of the slides ---------------------------------------------------
 
 def example_word(index=None):
-    """(x, y) of OCR word `index`; by default the first test word (fold other than 1) with at
-    least 6 letters."""
+    """(x, y) of OCR word `index`; by default the first test word (folds other than 1 and 2)
+    with at least 6 letters."""
     words, labels, folds = _ocr_letters()
-    test = [i for i in range(len(words)) if folds[i] != 1]
+    test = [i for i in range(len(words)) if folds[i] not in (TRAIN_FOLD, VALIDATION_FOLD)]
     if index is None:
         index = next(i for i in test if len(words[i]) >= 6)
     return words[index], labels[index]
@@ -190,10 +193,10 @@ def handwritten_word_figure(index=None):
 
 def cached_weights(C=None, transitions=True):
     """(ChainModel, w, C) of a cached OCR model (`load_ocr_chain_models`): the given C, or the
-    C with the best chain test accuracy."""
+    C chosen on the validation fold (best chain validation accuracy)."""
     models = load_ocr_chain_models()
     if C is None:
-        index = int(np.argmax(models["test_accuracy_chain"]))
+        index = validated_index(models)
     else:
         index = int(np.argmin(np.abs(np.log(models["C"]) - np.log(C))))
     w = models["w_chain" if transitions else "w_letters"][index]
@@ -246,16 +249,19 @@ def transition_weights_figure(C=None):
 
 
 def plot_accuracy_vs_C(ax, models, C=None):
-    """Test letter accuracy of the cached chain and per-letter models against C."""
-    ax.semilogx(models["C"], 100 * models["test_accuracy_chain"], "o-", color=BLUE,
-                label="chain (Viterbi)")
-    ax.semilogx(models["C"], 100 * models["test_accuracy_letters"], "s--", color=VERMILLION,
-                label="each letter alone")
+    """Letter accuracy of the cached chain and per-letter models against C: on the validation
+    fold (thin, dotted: where C is chosen) and on the test folds (thick)."""
+    for kind, colour, marker, label in (("chain", BLUE, "o", "chain (Viterbi)"),
+                                        ("letters", VERMILLION, "s", "each letter alone")):
+        ax.semilogx(models["C"], 100 * models[f"test_accuracy_{kind}"], marker + "-", color=colour,
+                    label=f"{label}, test")
+        ax.semilogx(models["C"], 100 * models[f"validation_accuracy_{kind}"], marker + ":", color=colour,
+                    lw=1, mfc="none", label=f"{label}, validation")
     if C is not None:
         ax.axvline(C, color=GREY, lw=1.5)
-    ax.set_xlabel("C")
-    ax.set_ylabel("test letter accuracy (%)")
-    ax.legend(loc="lower right")
+    ax.set_xlabel("C (models trained to their optimum)")
+    ax.set_ylabel("letter accuracy (%)")
+    ax.legend(loc="lower right", fontsize=9)
 
 
 def words_fixed_by_the_chain(C=None, n_words=4):

@@ -17,11 +17,13 @@ following letter a. Then <w, Psi(x, y)> = sum_t phi(x, y_t, y_{t-1}) with
 a chain score that `viterbi` maximises.
 """
 
+import io
 from importlib import resources
 
 import numpy as np
 
 from course_lib._validation import check_int
+from course_lib.data import read_checked
 from course_lib.structured.base import StructuredModel, check_rescaling
 from course_lib.structured.viterbi import (
     check_sequence, hamming_unary, slack_rescaled_viterbi, viterbi, viterbi_batch,
@@ -225,20 +227,34 @@ class ChainModel(StructuredModel):
 
 
 OCR_MODELS_FILE = "ocr_chain_models.npz"
+OCR_MODELS_SHA256 = "bde399749455f174ffc3535c4f4cd16cb7252412114580dd7aeb7c0cab6eaefe"
 
 
 def load_ocr_chain_models():
-    """The chain models trained on fold 1 of the OCR letters by `tools/train_ocr_chain.py`, read
-    without pickle from course_lib/resources/ocr_chain_models.npz: a dict with `C` (k,), the
-    weights `w_chain` (k, 26*128 + 26^2) and `w_letters` (k, 26*128, no transitions), their
-    stated letter accuracies on the other nine folds `test_accuracy_chain`,
-    `test_accuracy_letters` (k,) (and on fold 1, `train_accuracy_*`), the objective P(w) reached
-    `objective_*` (k,), and the training settings (`normalize`, `normalize_loss`, `learner`,
-    `n_epochs`, `seed`, `train_fold`)."""
+    """The chain models trained to their optimum on fold 1 of the OCR letters by
+    `tools/train_ocr_chain.py` (one-slack), read without pickle and checked by sha256 from
+    course_lib/resources/ocr_chain_models.npz: a dict with `C` (k,), the weights `w_chain`
+    (k, 26*128 + 26^2) and `w_letters` (k, 26*128, no transitions); per kind (`_chain`,
+    `_letters`): the objective P(w) reached `objective_*`, a certified lower bound on its
+    minimum `lower_bound_*` and their difference `gap_*`, the cutting planes `n_planes_*`, and
+    the letter accuracies on fold 1 `train_accuracy_*`, on the validation fold
+    `validation_accuracy_*` (to choose C) and on the eight other folds `test_accuracy_*`; and
+    the training settings (`normalize`, `normalize_loss`, `learner`, `tol`, `train_fold`,
+    `validation_fold`)."""
     path = resources.files("course_lib") / "resources" / OCR_MODELS_FILE
-    with path.open("rb") as handle, np.load(handle, allow_pickle=False) as archive:
+    raw = read_checked(path, OCR_MODELS_SHA256, "The cached OCR chain models",
+                       missing_fix="Restore it from git or rebuild it with `python tools/train_ocr_chain.py`")
+    with np.load(io.BytesIO(raw), allow_pickle=False) as archive:
         models = {name: archive[name] for name in archive.files}
     return {name: (value.item() if value.ndim == 0 else value) for name, value in models.items()}
+
+
+def validated_index(models, kind="chain"):
+    """Index of the C with the best letter accuracy on the validation fold (never the test
+    folds) for the cached `kind` ("chain" or "letters") models."""
+    if kind not in ("chain", "letters"):
+        raise ValueError(f"kind must be 'chain' or 'letters'; got {kind!r}.")
+    return int(np.argmax(models[f"validation_accuracy_{kind}"]))
 
 
 def chain_model_of(models, transitions=True):

@@ -23,7 +23,7 @@ import numpy as np
 
 from course_lib._validation import check_int, check_non_negative
 from course_lib.structured.qp import dual_value, solve_simplex_qp
-from course_lib.structured.ssvm_base import BaseSSVM
+from course_lib.structured.ssvm_base import BaseSSVM, output_key
 
 
 class OneSlackSSVM(BaseSSVM):
@@ -105,7 +105,7 @@ class OneSlackSSVM(BaseSSVM):
         rows = np.empty(len(X), dtype=int)
         for i, (x, y, y_hat) in enumerate(zip(X, Y, Y_hat)):
             rows[i] = self._cache.find(i, y_hat)
-            if rows[i] < 0 and _Cache.key(y_hat) != _Cache.key(y):
+            if rows[i] < 0 and output_key(y_hat) != output_key(y):
                 a, b = self.constraint(x, y, y_hat, self._psi_true[i])
                 rows[i] = self._cache.add(i, y_hat, a, b)
         return self._cache.aggregate(rows)
@@ -121,22 +121,17 @@ class _Cache:
         self.keys = [[] for _ in range(n)]
         self.next = np.zeros(n, dtype=int)  # slot to overwrite when full (oldest first)
 
-    @staticmethod
-    def key(y):
-        y = np.asarray(y)
-        return y.dtype.str, y.shape, y.tobytes()
-
     def find(self, i, y):
-        key = self.key(y)
+        key = output_key(y)
         return self.keys[i].index(key) if key in self.keys[i] else -1
 
     def add(self, i, y, a, b):
         size = self.b.shape[1]
         slot = len(self.keys[i]) if len(self.keys[i]) < size else self.next[i]
         if slot == len(self.keys[i]):
-            self.keys[i].append(self.key(y))
+            self.keys[i].append(output_key(y))
         else:
-            self.keys[i][slot] = self.key(y)
+            self.keys[i][slot] = output_key(y)
             self.next[i] = (slot + 1) % size
         self.a[i, slot], self.b[i, slot] = a, b
         return slot

@@ -26,6 +26,13 @@ from course_lib.structured.base import check_rescaling
 CONTRACT = ("initialize", "joint_feature", "loss", "inference", "loss_augmented_inference")
 
 
+def output_key(y):
+    """A hashable key of an output y (its dtype, shape and bytes): to recognise an output seen
+    before in a working set or a cache."""
+    y = np.asarray(y)
+    return y.dtype.str, y.shape, y.tobytes()
+
+
 def check_model(model):
     missing = [name for name in CONTRACT if not callable(getattr(model, name, None))]
     if missing:
