@@ -43,7 +43,18 @@ class _PsiLinearClassifier:
         psi = self.feature_map_
         w = np.zeros(psi.dimension_)
         w_sum = np.zeros_like(w)
-        draws = rng.integers(len(X), size=self.n_iter)
+        one_pass = getattr(self, "one_pass", False)
+        if not isinstance(one_pass, (bool, np.bool_)):
+            raise TypeError(f"one_pass must be True or False; got {one_pass!r}.")
+        if one_pass:
+            if self.n_iter != len(X):
+                raise ValueError(
+                    f"one_pass=True visits each of the {len(X)} examples once: n_iter must be "
+                    f"{len(X)}; got {self.n_iter}."
+                )
+            draws = np.arange(len(X))
+        else:
+            draws = rng.integers(len(X), size=self.n_iter)
         for t, i in enumerate(draws, start=1):
             w_sum += w
             x = X[i:i + 1]
@@ -142,10 +153,12 @@ class HingeRiskSGD(_PsiLinearClassifier):
         w^(t+1) = w^(t) - eta [Psi(x, y_hat) - Psi(x, y)],   output w_bar = (1/T) sum_t w^(t),
 
     with (x, y) drawn uniformly from the training set at each step. Parameters: eta (> 0),
-    n_iter (T), seed, feature_map, cost (as for MulticlassSVM).
+    n_iter (T), seed, feature_map, cost (as for MulticlassSVM), one_pass: when True, the T = n_iter
+    rows of X are visited once each, in order, as the corollary's T fresh draws (x, y) ~ D.
     """
 
-    def __init__(self, eta=0.1, n_iter=1000, seed=0, feature_map=None, cost=None):
+    def __init__(self, eta=0.1, n_iter=1000, seed=0, feature_map=None, cost=None, one_pass=False):
+        self.one_pass = one_pass
         self.eta = eta
         self.n_iter = n_iter
         self.seed = seed
