@@ -214,7 +214,8 @@ def cost_of_averaging_figure(sizes=(1_000, 10_000, 100_000, 200_000)):
     axes[0].set_xlabel("number of features d")
     axes[0].set_ylabel("additions to entries of a")
     axes[0].legend(fontsize=9, loc="upper left")
-    axes[0].set_title(f"{results[0][2]:,} examples, {results[0][1]:,} errors", fontsize=12)
+    errors = [r[1] for r in results]
+    axes[0].set_title(f"{results[0][2]:,} examples, one epoch, {min(errors):,}-{max(errors):,} errors", fontsize=12)
     for variant in ("on_error", "lazy"):
         axes[1].plot(sizes, [r[0]["naive"] / r[0][variant] for r in results], **VARIANT_STYLE[variant])
     axes[1].axhline(1, color=BLACK, linewidth=1)
