@@ -385,7 +385,7 @@ def margin_perceptron(X, y, feature_map, margin=1.0, max_updates=100_000):
 
     Perceptron with a margin: sweep the examples; where the closest rival y_hat violates the
     margin, w <- w + Psi(x_i, y_i) - Psi(x_i, y_hat). If some u satisfies the constraints, this
-    stops after at most (R^2 + 2 margin) ||u||^2 / margin updates, R = max ||Psi(x_i, y_i) -
+    stops after at most (R^2 + 2 margin) ||u||^2 / margin^2 updates, R = max ||Psi(x_i, y_i) -
     Psi(x_i, y)|| (the perceptron's proof: <w, u> grows by >= margin per update, ||w||^2 by
     <= 2 margin + R^2). Returns (w, number of updates); raises when max_updates is reached
     (then the problem may be infeasible: the data are not linearly separable by this Psi).
