@@ -4,31 +4,73 @@ import numbers
 
 import numpy as np
 
+# The library promises correct results for features of magnitude at most MAX_ABS: squared
+# distances, inner products and their sums then stay far from float64's overflow (~1e308).
+MAX_ABS = 1e100
+
+
+class NotFittedError(ValueError, AttributeError, RuntimeError):
+    """A model used before fit: scikit-learn's NotFittedError is also a ValueError and an
+    AttributeError, so code written for scikit-learn catches it too."""
+
 
 def check_matrix(X, name="X", n_features=None):
-    """Return X as a finite 2-D float array with at least one row."""
+    """Return X as a finite 2-D float array with at least one row and one column, and entries
+    of magnitude at most MAX_ABS."""
+    if X is None:
+        raise TypeError(f"{name} is None: pass an array of shape (n_samples, n_features).")
+    if hasattr(X, "toarray"):
+        raise TypeError(
+            f"{name} is a sparse matrix: sparse input is not supported here; pass {name}.toarray()."
+        )
     try:
-        X = np.asarray(X, dtype=float)
-    except (TypeError, ValueError) as exc:
+        X = np.asarray(X)
+        if np.iscomplexobj(X):
+            raise ValueError(
+                f"Complex data not supported: {name} holds complex numbers, the models work on real "
+                "features only."
+            )
+        X = X.astype(float, copy=False)
+    except (TypeError, ValueError) as exc:  # numpy's message, or ours just above
+        if "Complex" in str(exc):
+            raise
         raise TypeError(f"{name} must be an array of numbers ({exc}).") from None
     if X.ndim != 2:
         raise ValueError(
-            f"{name} must be 2-D (n_samples, n_features); got shape {X.shape}. "
-            "Use X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a single sample."
+            f"{name} must be 2-D (n_samples, n_features); got shape {X.shape}. Reshape your data: "
+            f"{name}.reshape(-1, 1) for a single feature or {name}.reshape(1, -1) for a single sample."
         )
     if X.shape[0] == 0:
         raise ValueError(f"{name} is empty: it needs at least one row (sample).")
+    if X.shape[1] == 0:
+        raise ValueError(
+            f"{name} has 0 feature(s) (shape={X.shape}) while a minimum of 1 is required: it needs "
+            "at least one column."
+        )
     if not np.all(np.isfinite(X)):
         raise ValueError(f"{name} contains NaN or inf: remove or impute those entries first.")
+    largest = float(np.max(np.abs(X)))
+    if largest > MAX_ABS:
+        raise ValueError(
+            f"{name} has entries as large as {largest:.3g}, beyond {MAX_ABS:g}: products and squared "
+            "distances would overflow. Rescale X first (e.g. divide each feature by its standard "
+            "deviation)."
+        )
     if n_features is not None and X.shape[1] != n_features:
         raise ValueError(
-            f"{name} has {X.shape[1]} features but the model was fitted with {n_features}."
+            f"{name} has {X.shape[1]} features, but predict is expecting {n_features} features as "
+            f"input (the model was fitted with {n_features}): pass the same columns as in fit."
         )
     return X
 
 
 def check_binary_targets(r, n_samples, name="r"):
     """Return r as a float vector in {-1, +1} of length n_samples holding both classes."""
+    if r is None:
+        raise ValueError(
+            f"fit requires {name} to be passed, but the target {name} is None: pass one target in "
+            "{-1, +1} per sample."
+        )
     r = np.asarray(r)
     if r.ndim != 1:
         raise ValueError(f"{name} must be 1-D with one target per sample; got shape {r.shape}.")
@@ -41,15 +83,20 @@ def check_binary_targets(r, n_samples, name="r"):
     except (TypeError, ValueError):
         raise ValueError(f"{name} must hold the numbers -1 and +1.") from None
     bad = ~np.isin(r, (-1.0, 1.0))
+    if np.any(r != np.round(r)):
+        raise ValueError(
+            f"{name} holds continuous values ({r[bad][0]:g}, ...): a classifier needs the targets "
+            "-1 and +1 (the slides' r^t)."
+        )
     if bad.any():
         found = np.unique(r[bad])[:5]
         raise ValueError(
-            f"{name} must contain only -1 and +1 (the slides' r^t); found {found.tolist()}. "
+            f"Only binary classification is supported here: {name} must contain only -1 and +1 (the slides' r^t); found {found.tolist()}. "
             "Map labels with np.where(y == positive_class, 1, -1)."
         )
     if np.unique(r).size < 2:
         raise ValueError(
-            f"{name} holds a single class ({r[0]:+.0f}): a discriminant needs examples of both -1 and +1."
+            f"{name} holds a single class (1 class, {r[0]:+.0f}): a discriminant needs examples of both -1 and +1."
         )
     return r
 
@@ -87,7 +134,7 @@ def check_int(value, name, minimum):
 def check_fitted(estimator, attribute):
     """Raise a clear error when a learned attribute is missing (fit was not called)."""
     if not hasattr(estimator, attribute):
-        raise RuntimeError(
+        raise NotFittedError(
             f"This {type(estimator).__name__} is not fitted yet: call fit(X, y) before using it."
         )
 
@@ -96,6 +143,60 @@ def check_random_state(seed):
     """Return a numpy Generator from None, an int seed or a Generator."""
     if isinstance(seed, np.random.Generator):
         return seed
-    if seed is None or (isinstance(seed, numbers.Integral) and not isinstance(seed, bool)):
+    if seed is None:
+        return np.random.default_rng()
+    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+        if seed < 0:
+            raise ValueError(f"seed must be an integer >= 0 (or None); got {seed}.")
         return np.random.default_rng(seed)
-    raise TypeError(f"seed must be None, an int or a numpy Generator; got {seed!r}.")
+    raise TypeError(f"seed must be None, an int >= 0 or a numpy Generator; got {seed!r}.")
+
+
+def check_labels(y, n_samples, name="y", min_classes=2):
+    """Return (classes, indices): the sorted distinct labels of y (numbers, or strings, not a
+    mix) and each sample's index into classes."""
+    if y is None:
+        raise ValueError(
+            f"fit requires {name} to be passed, but the target {name} is None: pass one label per sample."
+        )
+    if isinstance(y, (list, tuple)):  # a list mixing 1 and "a" would silently become strings
+        y = np.asarray(y, dtype=object)
+        if y.ndim != 1:
+            y = np.asarray(y.tolist())
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"{name} must be 1-D with one label per sample; got shape {y.shape}.")
+    if y.shape[0] != n_samples:
+        raise ValueError(
+            f"{name} has {y.shape[0]} labels but X has {n_samples} samples: lengths must match."
+        )
+    if y.dtype.kind == "c":
+        raise TypeError(f"{name} holds complex numbers: labels are integers or strings.")
+    if y.dtype.kind == "O":
+        kinds = {"number" if isinstance(v, numbers.Real) else
+                 "string" if isinstance(v, str) else type(v).__name__ for v in y}
+        if kinds - {"number", "string"}:
+            raise TypeError(
+                f"{name} holds labels of type {', '.join(sorted(kinds - {'number', 'string'}))}: "
+                "labels must be integers or strings."
+            )
+        if len(kinds) > 1:
+            raise TypeError(
+                f"{name} mixes numbers and strings: use labels of one kind, all integers or all "
+                "strings."
+            )
+        y = y.astype(float if kinds == {"number"} else str)
+    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+        raise ValueError(f"{name} contains NaN or inf: every sample needs a real label.")
+    if y.dtype.kind == "f" and np.any(y != np.round(y)):
+        raise ValueError(
+            f"{name} holds continuous values ({y[y != np.round(y)][0]:g}, ...): a classifier needs "
+            "class labels (integers or strings), not a regression target."
+        )
+    classes, indices = np.unique(y, return_inverse=True)
+    if classes.size < min_classes:
+        raise ValueError(
+            f"{name} holds {classes.size} class(es) ({classes.tolist()}): the model needs at "
+            f"least {min_classes}."
+        )
+    return classes, indices

@@ -7,7 +7,14 @@ h(x) = sum_j w_j phi_j(x) + w0.
 
 import numpy as np
 
-from course_lib._validation import check_int, check_matrix, check_positive, check_random_state
+from course_lib._validation import (
+    NotFittedError,
+    check_binary_targets,
+    check_int,
+    check_matrix,
+    check_positive,
+    check_random_state,
+)
 
 
 def xor_map(X):
@@ -20,6 +27,8 @@ def xor_map(X):
 
 def square_map(x):
     """phi(x) = (x, x^2): projects a 1-D problem (x of shape (n, 1) or (n,)) to 2-D."""
+    if np.ndim(x) == 2 and np.shape(x)[1] != 1:
+        raise ValueError(f"x must be 1-D points, of shape (n,) or (n, 1); got shape {np.shape(x)}.")
     x = check_matrix(np.reshape(x, (-1, 1)), "x", n_features=1)
     return np.c_[x, x**2]
 
@@ -109,9 +118,7 @@ class RBFNetwork:
 
     def fit(self, X, r):
         X = check_matrix(X, "X")
-        r = np.asarray(r, dtype=float).reshape(-1)
-        if r.shape[0] != X.shape[0]:
-            raise ValueError(f"r has {r.shape[0]} targets but X has {X.shape[0]} samples.")
+        r = check_binary_targets(r, X.shape[0], "r")
         check_positive(self.s, "s")
         ridge = float(self.ridge)
         if not ridge >= 0:
@@ -122,12 +129,13 @@ class RBFNetwork:
         penalty[-1, -1] = 0.0  # do not shrink w0
         coef = np.linalg.solve(Z.T @ Z + penalty + 1e-12 * np.eye(Z.shape[1]), Z.T @ r)
         self.w_, self.w0_ = coef[:-1], float(coef[-1])
+        self.n_features_in_ = X.shape[1]
         return self
 
     def transform(self, X):
         """The K-dimensional representation phi(x) = (phi_1(x), ..., phi_K(x))."""
         if not hasattr(self, "centres_"):
-            raise RuntimeError("This RBFNetwork is not fitted yet: call fit(X, r) first.")
+            raise NotFittedError("This RBFNetwork is not fitted yet: call fit(X, r) first.")
         return rbf_features(X, self.centres_, self.s)
 
     def decision_function(self, X):

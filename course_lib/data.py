@@ -10,7 +10,7 @@ from importlib import resources
 
 import numpy as np
 
-from course_lib._validation import check_int, check_random_state
+from course_lib._validation import check_int, check_matrix, check_non_negative, check_random_state
 
 OCR_SHA256 = "f6cfb01d839b6c6475704f803eb1a4f836f70d50e9a9ea6c2a1309a4828c2144"
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
@@ -35,6 +35,7 @@ def linearly_separable(n=30, seed=0, gap=0.6):
     geometric margin at least gap / 2.
     """
     n = check_int(n, "n", minimum=2)
+    gap = check_non_negative(gap, "gap")
     rng = check_random_state(seed)
     direction = np.array([1.0, 1.0]) / np.sqrt(2)
     X, r = _two_blobs(n, (1.0, 1.0), 0.55, rng)
@@ -50,6 +51,7 @@ def overlapping(n=60, seed=0, spread=1.0):
     """Two Gaussian blobs around (+0.8, +0.8) and (-0.8, -0.8) with standard deviation `spread`:
     the classes overlap ("recouvrement"), so no line separates them."""
     n = check_int(n, "n", minimum=2)
+    spread = check_non_negative(spread, "spread")
     rng = check_random_state(seed)
     return _two_blobs(n, (0.8, 0.8), spread, rng)
 
@@ -58,6 +60,7 @@ def with_outlier(n=30, seed=0, outlier=(6.0, 6.0)):
     """`linearly_separable(n, seed)` plus one extra point of class +1 at `outlier`, far from the
     boundary on its own (correct) side: least squares is dragged by it, the perceptron is not."""
     X, r = linearly_separable(n, seed)
+    outlier = check_matrix(np.reshape(np.asarray(outlier, dtype=float), (1, -1)), "outlier", n_features=2)[0]
     return np.vstack([X, np.asarray(outlier, dtype=float)]), np.r_[r, 1.0]
 
 
@@ -71,6 +74,7 @@ def xor():
 def noisy_xor(n=80, seed=0, noise=0.25):
     """n points spread around the four XOR corners (-1 or +1 in each coordinate); r = -sign(x1 x2)."""
     n = check_int(n, "n", minimum=4)
+    noise = check_non_negative(noise, "noise")
     rng = check_random_state(seed)
     corners = np.array([[-1.0, -1.0], [-1.0, 1.0], [1.0, -1.0], [1.0, 1.0]])
     which = np.arange(n) % 4
@@ -135,7 +139,16 @@ def load_ocr_letters():
 
 def letters_to_string(labels):
     """Spell a sequence of letter indices 0..25 as a string ('a'..'z')."""
-    return "".join(ALPHABET[int(i)] for i in labels)
+    labels = np.asarray(labels)
+    if labels.size == 0:
+        return ""
+    if labels.dtype.kind == "f" and np.all(np.isfinite(labels)) and np.all(labels == np.round(labels)):
+        labels = labels.astype(np.int64)
+    if labels.ndim != 1 or labels.dtype.kind not in "iu" or np.any((labels < 0) | (labels > 25)):
+        raise ValueError(
+            f"labels must be a 1-D sequence of integers 0..25 (a..z); got {labels.tolist()!r:.80}."
+        )
+    return "".join(ALPHABET[i] for i in labels.tolist())
 
 
 def zipf_sparse(n=1000, n_features=10_000, n_labels=12, active=(20, 50), seed=0):
@@ -149,6 +162,8 @@ def zipf_sparse(n=1000, n_features=10_000, n_labels=12, active=(20, 50), seed=0)
     n_features = check_int(n_features, "n_features", 1)
     n_labels = check_int(n_labels, "n_labels", 2)
     low, high = (check_int(k, "active", 1) for k in active)
+    if low > high:
+        raise ValueError(f"active must be (fewest, most) words per example with fewest <= most; got {active}.")
     rng = check_random_state(seed)
     cdf = np.cumsum(1.0 / np.arange(1, n_features + 1))
     hidden = rng.normal(size=(n_labels, n_features))
@@ -171,6 +186,7 @@ def forty_twenty_forty(n=200, seed=0, shares=(0.4, 0.2, 0.4), noise=0.0):
     three-class set for the demos). Returns (X, y) with y in {1, 2, 3}.
     """
     n = check_int(n, "n", minimum=3)
+    noise = check_non_negative(noise, "noise")
     rng = check_random_state(seed)
     shares = np.asarray(shares, dtype=float)
     if shares.shape != (3,) or np.any(shares <= 0) or not np.isclose(shares.sum(), 1.0):
@@ -193,6 +209,7 @@ def three_blobs(n=150, seed=0, spread=1.3):
     (the remainder to the first classes), shuffled.
     """
     n = check_int(n, "n", minimum=3)
+    spread = check_non_negative(spread, "spread")
     rng = check_random_state(seed)
     centres = np.array([[0.0, 2.0], [-1.7, -1.0], [1.7, -1.0]])
     y = np.arange(n) % 3

@@ -8,7 +8,7 @@ support vectors of an SVM only uses them as prototypes.
 
 import numpy as np
 
-from course_lib._validation import check_fitted, check_int, check_matrix
+from course_lib._validation import check_fitted, check_int, check_labels, check_matrix
 from course_lib.kernels import feature_space_distance, kernel_params
 
 
@@ -27,17 +27,13 @@ class KernelKNN:
 
     def fit(self, X, y):
         X = check_matrix(X, "X")
-        y = np.asarray(y).reshape(-1)
-        if y.shape[0] != X.shape[0]:
-            raise ValueError(
-                f"y has {y.shape[0]} labels but X has {X.shape[0]} samples: lengths must match."
-            )
+        self.classes_, self._codes = check_labels(y, X.shape[0], "y", min_classes=1)
         k = check_int(self.k, "k", minimum=1)
         if k > X.shape[0]:
-            raise ValueError(f"k = {k} neighbours but only {X.shape[0]} training points: lower k.")
+            raise ValueError(f"k = {k} neighbours but only {X.shape[0]} sample(s) to learn from: lower k.")
         kernel_params(self.kernel, self.sigma, self.degree)
-        self.X_, self.y_ = X, y
-        self.classes_, self._codes = np.unique(y, return_inverse=True)
+        self.X_, self.y_ = X, self.classes_[self._codes]
+        self.n_features_in_ = X.shape[1]
         return self
 
     def distances(self, X):

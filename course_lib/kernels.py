@@ -38,7 +38,26 @@ def polynomial(X, Y, degree=2):
     """K(x, y) = (x^T y + 1)^q with q = degree (an integer >= 1)."""
     X, Y = _check_pair(X, Y)
     degree = check_int(degree, "degree", minimum=1)
-    return (X @ Y.T + 1.0) ** degree
+    with np.errstate(over="ignore", invalid="ignore"):
+        K = _integer_power(X @ Y.T + 1.0, degree)
+    if not np.all(np.isfinite(K)):
+        raise ValueError(
+            f"the polynomial kernel (x.y + 1)^q overflows for degree={degree} on this data (values "
+            "beyond 1e308): lower the degree, or rescale X so that |x.y| stays below 1."
+        )
+    return K
+
+
+def _integer_power(B, q):
+    """B**q elementwise by repeated squaring (a few products instead of q-fold pow calls)."""
+    result, base = None, B
+    while q:
+        if q & 1:
+            result = base.copy() if result is None else np.multiply(result, base, out=result)
+        q >>= 1
+        if q:
+            base = base * base
+    return result
 
 
 def squared_distances(X, Y):
@@ -61,7 +80,14 @@ def gaussian(X, Y, sigma=1.0):
     """K(x, y) = exp(-||x - y||^2 / sigma^2) (scikit-learn: rbf with gamma = 1 / sigma^2)."""
     sigma = check_positive(sigma, "sigma")
     K = squared_distances(X, Y)
-    K *= -1.0 / sigma**2
+    if 1e-150 < sigma < 1e150:
+        K *= -1.0 / sigma**2
+    else:  # sigma^2 would underflow to 0 or overflow: divide the distance, then square
+        np.sqrt(K, out=K)
+        K /= sigma
+        with np.errstate(over="ignore"):
+            K **= 2
+        K *= -1.0
     return np.exp(K, out=K)
 
 

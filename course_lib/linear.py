@@ -86,6 +86,7 @@ class Perceptron(LinearDiscriminant):
                 self.converged_ = True
                 break
         self.w_, self.w0_ = w, w0
+        self.n_features_in_ = X.shape[1]
         self.history_ = history
         self.update_epoch_ = np.array(update_epoch)
         self.update_index_ = np.array(update_index)
@@ -115,6 +116,7 @@ class LeastSquaresClassifier(LinearDiscriminant):
         A = np.c_[X, np.ones(len(X))]
         theta, *_ = np.linalg.lstsq(A, r, rcond=None)
         self.w_, self.w0_ = theta[:-1], float(theta[-1])
+        self.n_features_in_ = X.shape[1]
         self.criterion_ = 0.5 * float(np.sum((r - A @ theta) ** 2))
         return self
 

@@ -23,13 +23,21 @@ def sigma_min(X):
     """The smallest non-zero Euclidean distance between two rows of X."""
     X = check_matrix(X, "X")
     sq = np.sum(X**2, axis=1)
-    d2 = sq[:, None] + sq[None, :] - 2.0 * X @ X.T
-    # exact zeros for identical rows, whatever the rounding of the expansion above
-    same = np.all(X[:, None, :] == X[None, :, :], axis=2)
-    positive = d2[~same & (d2 > 0)]
-    if positive.size == 0:
+    # identical rows get the same group id: their distance is exactly 0 whatever the rounding
+    _, group = np.unique(X, axis=0, return_inverse=True)
+    group = group.reshape(-1)
+    smallest = np.inf
+    rows = max(1, 4_000_000 // X.shape[0])  # a block of rows at a time: bounded memory
+    for start in range(0, X.shape[0], rows):
+        stop = start + rows
+        d2 = sq[start:stop, None] + sq[None, :] - 2.0 * X[start:stop] @ X.T
+        same = group[start:stop, None] == group[None, :]
+        positive = d2[~same & (d2 > 0)]
+        if positive.size:
+            smallest = min(smallest, float(positive.min()))
+    if np.isinf(smallest):
         raise ValueError("X needs at least two distinct points to define sigma_min.")
-    return float(np.sqrt(positive.min()))
+    return float(np.sqrt(smallest))
 
 
 def sigma_grid(X):

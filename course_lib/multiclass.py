@@ -12,30 +12,10 @@ from itertools import combinations
 
 import numpy as np
 
-from course_lib._validation import check_fitted, check_matrix
+from course_lib._validation import check_fitted, check_labels, check_matrix
 
 
 # ---------------------------------------------------------------- labels and binary learners
-
-
-def check_labels(y, n_samples, name="y", min_classes=2):
-    """Return (classes, indices): the sorted distinct labels of y and each label's index."""
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ValueError(f"{name} must be 1-D with one label per sample; got shape {y.shape}.")
-    if y.shape[0] != n_samples:
-        raise ValueError(
-            f"{name} has {y.shape[0]} labels but X has {n_samples} samples: lengths must match."
-        )
-    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
-        raise ValueError(f"{name} contains NaN or inf: every sample needs a real label.")
-    classes, indices = np.unique(y, return_inverse=True)
-    if classes.size < min_classes:
-        raise ValueError(
-            f"{name} holds {classes.size} class(es) ({classes.tolist()}): a multiclass "
-            f"classifier needs at least {min_classes}."
-        )
-    return classes, indices
 
 
 def clone(estimator):
@@ -58,6 +38,16 @@ def _rebuild(obj):
     return type(obj)(**{name: getattr(obj, name) for name in names})
 
 
+def _shared_gram(estimator, X):
+    """The Gram matrix the binary estimator would form on X, if it can share one (the SVM)."""
+    shared_gram = getattr(estimator, "shared_gram", None)
+    return shared_gram(X) if callable(shared_gram) else None
+
+
+def _fit(estimator, X, r, K):
+    return estimator.fit(X, r) if K is None else estimator.fit(X, r, gram=K)
+
+
 def _confidence(estimator, X):
     values = np.asarray(estimator.decision_function(X), dtype=float)
     return values.reshape(len(X))
@@ -77,8 +67,9 @@ class OneVsRest:
     def fit(self, X, y):
         X = check_matrix(X)
         self.classes_, y_index = check_labels(y, X.shape[0])
+        K = _shared_gram(self.binary_estimator, X)  # one Gram matrix for the k problems
         self.estimators_ = [
-            clone(self.binary_estimator).fit(X, np.where(y_index == i, 1.0, -1.0))
+            _fit(clone(self.binary_estimator), X, np.where(y_index == i, 1.0, -1.0), K)
             for i in range(len(self.classes_))
         ]
         self.n_features_in_ = X.shape[1]
@@ -122,11 +113,13 @@ class AllPairs:
         X = check_matrix(X)
         self.classes_, y_index = check_labels(y, X.shape[0])
         self.pairs_ = list(combinations(range(len(self.classes_)), 2))
+        K = _shared_gram(self.binary_estimator, X)  # each pair's Gram matrix is a block of it
         self.estimators_ = []
         for i, j in self.pairs_:
             mask = (y_index == i) | (y_index == j)
             r = np.where(y_index[mask] == i, 1.0, -1.0)
-            self.estimators_.append(clone(self.binary_estimator).fit(X[mask], r))
+            K_ij = None if K is None else K[np.ix_(mask, mask)]
+            self.estimators_.append(_fit(clone(self.binary_estimator), X[mask], r, K_ij))
         self.n_features_in_ = X.shape[1]
         return self
 

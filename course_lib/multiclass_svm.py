@@ -190,34 +190,54 @@ def psi_radius(feature_map, X):
     return 2.0 * float(feature_map.norms(X).max())
 
 
+def _check_counts(m, name):
+    """A sample size or iteration count (a number or an array of them), each >= 1 and finite."""
+    try:
+        m = np.asarray(m, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a number >= 1 (or an array of them); got {m!r}.") from None
+    if m.size == 0 or not np.all(np.isfinite(m)) or np.any(m < 1):
+        raise ValueError(f"{name} must be finite and >= 1 (a count); got {m.tolist()!r:.80}.")
+    return m
+
+
 def svm_lambda(rho, B, m):
     """The corollary's lambda = (rho / B) sqrt(2 / m)."""
     rho, B = check_positive(rho, "rho"), check_positive(B, "B")
-    return rho / B * np.sqrt(2.0 / np.asarray(m, dtype=float))
+    return rho / B * np.sqrt(2.0 / _check_counts(m, "m"))
 
 
 def svm_excess_bound(rho, B, m):
     """sqrt(8 rho^2 B^2 / m): E L_D^Delta(h_w) <= min_{||u|| <= B} L_D^g-hinge(u) + this."""
     rho, B = check_positive(rho, "rho"), check_positive(B, "B")
-    return np.sqrt(8.0 * rho**2 * B**2 / np.asarray(m, dtype=float))
+    return np.sqrt(8.0 * rho**2 * B**2 / _check_counts(m, "m"))
+
+
+MAX_ITERATIONS = 1e15  # beyond this, no computation will ever run T steps
 
 
 def sgd_iterations(B, rho, eps):
     """The smallest integer T with T >= (B rho / eps)^2."""
     B, rho, eps = check_positive(B, "B"), check_positive(rho, "rho"), check_positive(eps, "eps")
+    log10_T = 2 * (math.log10(B) + math.log10(rho) - math.log10(eps))
+    if log10_T > math.log10(MAX_ITERATIONS):
+        raise ValueError(
+            f"eps={eps:g} needs T = (B rho / eps)^2 = 1e{log10_T:.0f} iterations, more than any run "
+            f"can make (> {MAX_ITERATIONS:g}): choose eps >= {B * rho / math.sqrt(MAX_ITERATIONS):.3g}."
+        )
     return math.ceil((B * rho / eps) ** 2 - 1e-9)
 
 
 def sgd_eta(B, rho, T):
     """The corollary's step size eta = B / (rho sqrt(T))."""
     B, rho = check_positive(B, "B"), check_positive(rho, "rho")
-    return B / (rho * np.sqrt(np.asarray(T, dtype=float)))
+    return B / (rho * np.sqrt(_check_counts(T, "T")))
 
 
 def sgd_excess_bound(B, rho, T):
     """The eps reached after T iterations (T = (B rho / eps)^2 solved for eps): B rho / sqrt(T)."""
     B, rho = check_positive(B, "B"), check_positive(rho, "rho")
-    return B * rho / np.sqrt(np.asarray(T, dtype=float))
+    return B * rho / np.sqrt(_check_counts(T, "T"))
 
 
 def best_hinge_in_ball(X, y, feature_map, B, Delta=None, n_steps=400):

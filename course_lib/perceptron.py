@@ -225,6 +225,8 @@ def sparse_rows(X, columns=None, name="X"):
 
 
 def _check_labels(y, n):
+    if y is None:
+        raise TypeError("y is None: pass one label per example.")
     if isinstance(y, np.ndarray) and y.ndim != 1:
         raise ValueError(f"y must be 1-D with one label per example; got shape {y.shape}.")
     y = list(y.tolist()) if isinstance(y, np.ndarray) else list(y)

@@ -23,12 +23,17 @@ After a step the whole cache is refreshed with the two Gram columns K[:, i] and 
 
 Also here: `polish`, one exact linear solve of the KKT system once SMO's sets have settled, tried
 every 10 N + 1000 steps; `bias`, w0 from the cache; `separable`, the test the hard margin needs.
-Memory: the Gram matrix and the inverse pair curvatures, 2 N^2 floats (a few thousand points).
+Memory: K may be the whole Gram matrix (then the inverse pair curvatures are formed too, 2 N^2
+floats, fine for a few thousand points) or course_lib.kernel_cache.KernelRows, rows computed on
+demand in a bounded cache (each step then computes its inverse curvatures from row i).
 """
 
 from dataclasses import dataclass
 
 import numpy as np
+
+from course_lib._validation import check_binary_targets, check_matrix, check_positive
+from course_lib.kernel_cache import KernelRows, diagonal
 
 TAU = 1e-12  # curvature used when K_ii + K_jj - 2 K_ij <= 0 (non-PSD kernel or duplicate points)
 
@@ -47,6 +52,7 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
     (C may be np.inf: the hard margin), starting from `alpha` (default 0; it must be feasible).
     Stops when the KKT gap is below `tol`, after `max_iter` steps (default max(10^7, 100 N)), or
     as soon as sum alpha exceeds `alpha_sum_limit`."""
+    K, r, alpha = _check_problem(K, r, C, tol, alpha)
     n = r.shape[0]
     if max_iter is None:
         max_iter = max(10_000_000, 100 * n)
@@ -55,13 +61,9 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
     else:
         alpha = np.array(alpha, dtype=float)
         E = r - K @ (alpha * r)
-    # 1 / (K_ii + K_jj - 2 K_ij) = 1 / ||phi(x^i) - phi(x^j)||^2: the inverse curvature of L_d
-    # along each pair direction (kept >= TAU for non-PSD kernels and duplicate points)
-    inverse_curvature = K * -2.0
-    inverse_curvature += np.diag(K)[:, None]
-    inverse_curvature += np.diag(K)[None, :]
-    np.maximum(inverse_curvature, TAU, out=inverse_curvature)
-    np.divide(1.0, inverse_curvature, out=inverse_curvature)
+    # row i of 1 / (K_ii + K_jj - 2 K_ij) = 1 / ||phi(x^i) - phi(x^j)||^2: the inverse curvature
+    # of L_d along each pair direction (kept >= TAU for non-PSD kernels and duplicate points)
+    inverse_curvature = _inverse_curvature_rows(K)
     # membership of I_up / I_low as additive masks: 0 inside, -inf / +inf outside
     positive = (r > 0).tolist()
     alpha_list = alpha.tolist()
@@ -95,10 +97,11 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
         # j: among I_low with E^j < E^i, the largest gain b^2 / (K_ii + K_jj - 2 K_ij) (WSS 3)
         np.maximum(b, 0.0, out=b)
         np.multiply(b, b, out=E_low)
-        E_low *= inverse_curvature[i]
+        inverse_curvature_i = inverse_curvature(i)
+        E_low *= inverse_curvature_i
         j = int(E_low.argmax())
         # the step tau > 0 maximising L_d along (r^i, -r^j), clipped to the box
-        tau = float(b[j] * inverse_curvature[i, j])
+        tau = float(b[j] * inverse_curvature_i[j])
         a_i, a_j = alpha_list[i], alpha_list[j]
         room_i = C - a_i if positive[i] else a_i
         room_j = a_j if positive[j] else C - a_j
@@ -124,6 +127,43 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
             status = "alpha_sum_limit"
             break
     return SMOResult(alpha=np.array(alpha_list), E=E, gap=gap, n_iter=n_iter, status=status)
+
+
+def _inverse_curvature_rows(K):
+    """i -> the row 1 / max(K_ii + K_jj - 2 K_ij, TAU) over j: all rows computed at once for a
+    Gram matrix in memory, one row per call (from K's cached rows) for KernelRows."""
+    d = diagonal(K)
+    if isinstance(K, KernelRows):
+        def row(i):
+            inverse = K[i] * -2.0
+            inverse += d[i]
+            inverse += d
+            np.maximum(inverse, TAU, out=inverse)
+            return np.divide(1.0, inverse, out=inverse)
+        return row
+    inverse = K * -2.0
+    inverse += d[:, None]
+    inverse += d[None, :]
+    np.maximum(inverse, TAU, out=inverse)
+    np.divide(1.0, inverse, out=inverse)
+    return inverse.__getitem__
+
+
+def _check_problem(K, r, C, tol, alpha):
+    """The inputs of smo, checked: a finite square K, targets in {-1, +1}, C > 0, tol > 0 and a
+    feasible starting alpha (0 <= alpha <= C, sum alpha r = 0)."""
+    if not isinstance(K, KernelRows):  # KernelRows come from checked X
+        K = check_matrix(K, "K")
+    if K.shape[0] != K.shape[1]:
+        raise ValueError(f"K must be a square Gram matrix (N x N); got shape {K.shape}.")
+    r = check_binary_targets(r, K.shape[0], "r")
+    check_positive(C, "C", allow_inf=True)
+    check_positive(tol, "tol")
+    if alpha is not None:
+        alpha = check_matrix(np.reshape(alpha, (1, -1)), "alpha", n_features=K.shape[0])[0]
+        if np.any(alpha < 0) or np.any(alpha > C) or abs(alpha @ r) > 1e-8 * max(1.0, alpha.sum()):
+            raise ValueError("alpha must be feasible: 0 <= alpha <= C and sum alpha r = 0.")
+    return K, r, alpha
 
 
 def kkt_gap(E, alpha, r, C):

@@ -18,6 +18,7 @@ from course_lib._validation import (
     check_matrix,
     check_positive,
 )
+from course_lib.kernel_cache import KernelRows, diagonal
 from course_lib.smo import bias, separable, smo
 
 # The hard margin (C = np.inf) exists only when the classes are separable in feature space; a
@@ -25,12 +26,20 @@ from course_lib.smo import bias, separable, smo
 MIN_RELATIVE_MARGIN = 1e-3
 
 
+# Up to this many points the whole Gram matrix (8 N^2 bytes, 18 MB) is computed at once, which
+# is fastest; beyond, SMO usually needs the rows of a small share of the points only.
+WHOLE_GRAM_MAX_N = 1500
+
+
 class SVM:
     """Soft- or hard-margin kernel SVM (the slides' dual), scikit-learn style.
 
     Parameters: C (> 0, np.inf for the hard margin), kernel ("linear", "polynomial", "gaussian",
     "sigmoid"), sigma (Gaussian width), degree (polynomial order q), tol (KKT tolerance of SMO),
-    max_iter (SMO steps; None: max(10^7, 100 N)).
+    max_iter (SMO steps; None: max(10^7, 100 N)), cache_mb (memory for the Gram matrix: above
+    WHOLE_GRAM_MAX_N points, or when 8 N^2 bytes exceed it, its rows are computed on demand and
+    the most recently used kept, see course_lib.kernel_cache; the hard margin always forms the
+    whole matrix).
 
     Learned: alpha_ (one per training point, zeros included), support_ (indices with alpha > 0:
     SMO sets a multiplier that reaches a bound exactly to 0 or C), w0_, w_ (linear kernel only),
@@ -43,13 +52,15 @@ class SVM:
     as libsvm does (see course_lib.smo.bias).
     """
 
-    def __init__(self, C=1.0, kernel="linear", sigma=1.0, degree=2, tol=1e-3, max_iter=None):
+    def __init__(self, C=1.0, kernel="linear", sigma=1.0, degree=2, tol=1e-3, max_iter=None,
+                 cache_mb=200.0):
         self.C = C
         self.kernel = kernel
         self.sigma = sigma
         self.degree = degree
         self.tol = tol
         self.max_iter = max_iter
+        self.cache_mb = cache_mb
 
     def _kernel_params(self):
         kernel = kernels.check_kernel(self.kernel)
@@ -59,15 +70,32 @@ class SVM:
         C = check_positive(self.C, "C", allow_inf=True)
         tol = check_positive(self.tol, "tol")
         max_iter = None if self.max_iter is None else check_int(self.max_iter, "max_iter", 1)
+        check_positive(self.cache_mb, "cache_mb")
         kernel, params = self._kernel_params()
         return C, tol, max_iter, kernel, params
 
-    def fit(self, X, r):
-        """Solve the dual on (X, r), r in {-1, +1}; returns self."""
+    def shared_gram(self, X):
+        """The whole Gram matrix of X for this SVM's kernel when fit would form it, else None:
+        the multiclass reductions compute it once for all their binary problems."""
+        C, _, _, kernel, params = self._check_params()
+        X = check_matrix(X, "X")
+        n = X.shape[0]
+        if np.isinf(C) or (n <= WHOLE_GRAM_MAX_N and 8 * n**2 <= self.cache_mb * 1e6):
+            return kernels.gram(X, kernel, **params)  # small: the whole Gram matrix at once
+        return None
+
+    def fit(self, X, r, gram=None):
+        """Solve the dual on (X, r), r in {-1, +1}; returns self. `gram`: the Gram matrix of X
+        from shared_gram, when the caller already has it."""
         C, tol, max_iter, kernel, params = self._check_params()
         X = check_matrix(X, "X")
         r = check_binary_targets(r, X.shape[0], "r")
-        K = kernels.gram(X, kernel, **params)
+        K = self.shared_gram(X) if gram is None else gram
+        if K is None:  # rows on demand, the most recently used kept within cache_mb (as libsvm)
+            K = KernelRows(X, kernel, params, self.cache_mb)
+        elif K.shape != (X.shape[0], X.shape[0]):
+            raise ValueError(f"gram must be the {X.shape[0]} x {X.shape[0]} Gram matrix of X; got {K.shape}.")
+        _check_C_resolvable(C, K)
         if np.isinf(C):
             result = _solve_hard(K, r, tol, max_iter, kernel)
         elif kernel in ("linear", "polynomial"):
@@ -89,6 +117,7 @@ class SVM:
         self.dual_objective_ = float(alpha.sum() - 0.5 * v @ K_sv @ v)
         self.n_iter_ = result.n_iter
         self.X_fit_ = X
+        self.n_features_in_ = X.shape[1]
         self.r_fit_ = r
         self._kernel_name, self._params = kernel, params
         return self
@@ -127,6 +156,24 @@ class SVM:
         return np.maximum(0.0, 1.0 - r * self.decision_function(X))
 
 
+# SMO's tolerance is absolute on E^t = r^t - sum_s alpha^s r^s K(x^s, x^t); with alpha^t up to C,
+# float64 keeps about 16 digits of terms as large as C max_t K(x^t, x^t), so beyond this bound the
+# gap test is below rounding and the solver could stop anywhere.
+MAX_C_SCALE = 1e12
+
+
+def _check_C_resolvable(C, K):
+    """Refuse a finite C that double precision cannot resolve on this Gram matrix."""
+    scale = max(float(np.max(np.abs(diagonal(K)))), 1.0)
+    if np.isfinite(C) and C * scale > MAX_C_SCALE:
+        raise ValueError(
+            f"C={C:g} is too large for this data: C max_t K(x^t, x^t) = {C * scale:.3g} exceeds "
+            f"{MAX_C_SCALE:g}, beyond what double precision resolves. Lower C (the margin stops "
+            "changing long before), or use C=np.inf for the hard margin if the classes are "
+            "separable, or rescale X."
+        )
+
+
 def _check_r(r, X):
     """Targets in {-1, +1} of the right length; one class is fine when measuring slacks."""
     r = np.asarray(r, dtype=float)
@@ -135,17 +182,23 @@ def _check_r(r, X):
     return r
 
 
+# Below this C max_t K(x^t, x^t), SMO from alpha = 0 takes fewer steps than the path of C values.
+PATH_MIN_C_SCALE = 1e3
+
+
 def _solve_along_C(K, r, C, tol, max_iter):
     """SMO along a path of C values: C0 = C / 10^m (the first with C0 max_t K(x^t, x^t) <= 1),
     then 10 C0, ..., C, each started from the previous alpha times 10 (used for the linear and
-    polynomial kernels).
+    polynomial kernels when C max_t K(x^t, x^t) > PATH_MIN_C_SCALE).
 
     In their finite-dimensional feature spaces overlapping classes stay overlapping: many
     multipliers sit at the bound C and w grows almost in proportion to C, so the scaled solution
     is nearly optimal for the next C. Started from 0, SMO would need a number of steps growing
     with C (millions at C = 10^5 for the linear kernel, thousands along the path)."""
     C_k = C
-    while C_k * np.max(np.diag(K)) > 1.0:
+    if C * np.max(diagonal(K)) <= PATH_MIN_C_SCALE:  # small C: straight from 0 is quicker
+        return smo(K, r, C, tol, max_iter)
+    while C_k * np.max(diagonal(K)) > 1.0:
         C_k /= 10.0
     result = smo(K, r, C_k, tol, max_iter)
     n_iter = result.n_iter

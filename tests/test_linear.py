@@ -128,7 +128,7 @@ def test_bad_input_is_named(model):
     with pytest.raises(RuntimeError, match="not fitted"):
         type(model)().predict(X)
     model.fit(X, r)
-    with pytest.raises(ValueError, match="3 features but the model was fitted with 2"):
+    with pytest.raises(ValueError, match="3 features, but predict is expecting 2 features"):
         model.predict(np.ones((2, 3)))
 
 

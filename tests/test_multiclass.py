@@ -6,7 +6,7 @@ import pytest
 from sklearn.linear_model import LogisticRegression
 from sklearn.multiclass import OneVsOneClassifier, OneVsRestClassifier
 
-from course_lib.data import forty_twenty_forty
+from course_lib.data import forty_twenty_forty, three_blobs
 from course_lib.text import bag_of_words
 from course_lib.multiclass import (
     AllPairs,
@@ -462,3 +462,29 @@ def test_margin_perceptron_validates():
         margin_perceptron(np.ones((2, 2)), ["a", "b"], psi)
     with pytest.raises(ValueError, match="margin"):
         margin_perceptron(np.ones((2, 2)), [0, 1], psi, margin=0)
+
+
+@pytest.mark.parametrize("reduction", [OneVsRest, AllPairs])
+def test_reductions_compute_one_gram_matrix_for_all_their_svms(reduction, monkeypatch):
+    """The k (or k(k-1)/2) binary SVMs share one Gram matrix and reach the same solutions as
+    SVMs fitted one by one."""
+    from course_lib import kernels as kernel_module
+    from course_lib.svm import SVM
+
+    X, y = three_blobs(90, seed=2)
+    calls = []
+    gram = kernel_module.gram
+    monkeypatch.setattr(kernel_module, "gram", lambda *a, **k: calls.append(1) or gram(*a, **k))
+    model = reduction(SVM(C=1.0, kernel="gaussian", sigma=1.5)).fit(X, y)
+    assert len(calls) == 1
+    monkeypatch.setattr(kernel_module, "gram", gram)
+    for estimator, subset in zip(model.estimators_, _subsets(model, y)):
+        alone = SVM(C=1.0, kernel="gaussian", sigma=1.5).fit(X[subset], estimator.r_fit_)
+        np.testing.assert_allclose(estimator.alpha_, alone.alpha_, atol=1e-9)
+
+
+def _subsets(model, y):
+    index = np.searchsorted(model.classes_, y)
+    if isinstance(model, OneVsRest):
+        return [np.ones(len(y), bool)] * len(model.classes_)
+    return [(index == i) | (index == j) for i, j in model.pairs_]

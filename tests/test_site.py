@@ -26,6 +26,9 @@ def site(tmp_path_factory):
                       "Demo(lambda ax, C: ax.plot([0, 1], [0, C]), {'C': log_slider('C', 1.0, -2, 2)})"),
         new_markdown_cell("## Loss criteria [K18]"),
         new_code_cell("print(2 + 2)"),
+        new_code_cell("from course_lib.exercises.harness import Choice, Quiz\n"
+                      "Quiz('Which points are support vectors?', [Choice('every point', False, 'Only alpha > 0.'),"
+                      " Choice('alpha > 0', True, 'They alone make w.')])", metadata={"tags": ["quiz"]}),
     ])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     path = folder / "99_small.ipynb"
@@ -75,3 +78,30 @@ def test_index_lists_sections_by_chapter_and_syllabus_id(site):
     anchors = re.findall(r"href='99_small\.html#([^']+)'", html)
     page = (site / "99_small.html").read_text(encoding="utf-8")
     assert anchors and all(f'id="{a}"' in page for a in anchors), anchors
+
+
+def test_a_quiz_reads_as_text_with_its_explanations_folded(site):
+    page = (site / "99_small.html").read_text(encoding="utf-8")
+    assert "Which points are support vectors?" in page and "every point" in page
+    details = page.index("<details>")
+    assert details < page.index("<b>right</b>: They alone make w.") < page.index("</details>")
+    assert page.count("course-frozen-demo") == 1  # the Demo only: the quiz is not a frozen widget
+
+
+def test_site_and_refresh_keep_the_quiz_rendering_and_drop_other_views():
+    spec = importlib.util.spec_from_file_location("refresh_notebooks", ROOT / "tools" / "refresh_notebooks.py")
+    refresh_notebooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(refresh_notebooks)
+    from course_lib.exercises.harness import Choice
+    from course_lib.widgets.quiz import WIDGET_VIEW, Quiz
+
+    choices = [Choice("all", False, "Only alpha > 0."), Choice("alpha > 0", True, "They make w.")]
+    quiz_output = nbformat.v4.new_output("display_data", data=Quiz("Q?", choices)._repr_mimebundle_())
+    cell = nbformat.v4.new_code_cell("Quiz(...)", outputs=[quiz_output])
+    notebook = build_site.freeze_widgets(nbformat.v4.new_notebook(cells=[cell]))
+    data = notebook.cells[0].outputs[0]["data"]
+    assert WIDGET_VIEW not in data and "<details>" in data["text/html"]
+    saved = refresh_notebooks.static(quiz_output)["data"]
+    assert WIDGET_VIEW not in saved and "<details>" in saved["text/html"]
+    demo_output = nbformat.v4.new_output("display_data", data={WIDGET_VIEW: {"model_id": "x"}, "text/plain": "Demo"})
+    assert WIDGET_VIEW not in refresh_notebooks.static(demo_output)["data"]

@@ -45,13 +45,18 @@ CASES = [
 ]
 
 
+# the whole Gram matrix (the default), and rows on demand in a 2-row cache that evicts at every step
+CACHES = [200.0, 1e-4]
+
+
+@pytest.mark.parametrize("cache_mb", CACHES)
 @pytest.mark.parametrize("seed, kernel, C", CASES)
-def test_dual_objective_and_predictions_match_libsvm(seed, kernel, C):
+def test_dual_objective_and_predictions_match_libsvm(seed, kernel, C, cache_mb):
     X, r = random_problem(seed)
     rng = np.random.default_rng(seed + 1000)
     params = {"linear": {}, "polynomial": {"degree": int(rng.integers(2, 4))}, "sigmoid": {},
               "gaussian": {"sigma": float(rng.uniform(0.5, 2.0))}}[kernel]
-    ours = SVM(C=C, kernel=kernel, tol=1e-6, **params).fit(X, r)
+    ours = SVM(C=C, kernel=kernel, tol=1e-6, cache_mb=cache_mb, **params).fit(X, r)
     svc = SVC(C=C, tol=1e-8, **SKLEARN_KERNEL[kernel](params)).fit(X, r)
     reference = libsvm_dual_objective(svc, X, kernel, params)
     assert ours.dual_objective_ == pytest.approx(reference, rel=1e-4)
@@ -85,10 +90,11 @@ def test_sigmoid_dual_objective_matches_libsvm_on_most_sets():
         ("gaussian", 0.5), ("gaussian", 50.0),
     ],
 )
-def test_kkt_conditions_hold_at_the_solution(kernel, C):
+@pytest.mark.parametrize("cache_mb", CACHES)
+def test_kkt_conditions_hold_at_the_solution(kernel, C, cache_mb):
     X, r = data.overlapping(80, seed=3)
     tol = 1e-3
-    model = SVM(C=C, kernel=kernel, tol=tol).fit(X, r)
+    model = SVM(C=C, kernel=kernel, tol=tol, cache_mb=cache_mb).fit(X, r)
     alpha, margin = model.alpha_, r * model.decision_function(X)
     assert np.all((alpha >= 0) & (alpha <= C))
     assert abs(alpha @ r) < 1e-9 * max(1.0, alpha.sum())
@@ -254,7 +260,7 @@ def test_validation():
     with pytest.raises(RuntimeError, match="not fitted"):
         SVM().decision_function(X)
     model = SVM().fit(X, r)
-    with pytest.raises(ValueError, match="X has 3 features but the model was fitted with 2"):
+    with pytest.raises(ValueError, match="X has 3 features, but predict is expecting 2 features"):
         model.predict(np.ones((4, 3)))
     with pytest.raises(ValueError, match="r must be"):
         model.slacks(X, np.zeros(20))
@@ -277,3 +283,22 @@ def test_constructor_stores_arguments_and_fit_returns_self():
     assert isinstance(fitted, SVM)
     assert fitted.alpha_.shape == (20,) and fitted.n_iter_ > 0
     assert fitted.X_fit_.shape == (20, 2) and fitted.r_fit_.shape == (20,)
+
+
+@pytest.mark.parametrize("kernel, params", [("linear", {}), ("gaussian", {"sigma": 0.7}),
+                                            ("polynomial", {"degree": 3})])
+def test_kernel_rows_answer_as_the_gram_matrix_within_their_cache(kernel, params):
+    from course_lib.kernel_cache import KernelRows
+
+    X = np.random.default_rng(0).normal(size=(50, 3))
+    K = kernels.gram(X, kernel, **params)
+    rows = KernelRows(X, kernel, params, cache_mb=8 * 50 * 5 / 1e6)  # 5 rows
+    assert rows.capacity == 5
+    for i in [3, 7, 3, 11, 13, 17, 19, 23, 3]:
+        np.testing.assert_allclose(rows[i], K[i], rtol=1e-12, atol=1e-12)
+    assert len(rows._rows) <= 5 and rows.hits == 1 and rows.misses == 8
+    a, b = [1, 4, 9], [0, 2]
+    np.testing.assert_allclose(rows[np.ix_(a, b)], K[np.ix_(a, b)], rtol=1e-12)
+    v = np.where(np.arange(50) % 3 == 0, np.arange(50.0), 0.0)
+    np.testing.assert_allclose(rows @ v, K @ v, rtol=1e-10)
+    np.testing.assert_allclose(rows.diagonal(), np.diag(K), rtol=1e-12)

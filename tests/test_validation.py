@@ -16,7 +16,7 @@ def test_check_matrix():
         v.check_matrix([[np.nan]], name="W")
     with pytest.raises(TypeError, match="array of numbers"):
         v.check_matrix([["a"]])
-    with pytest.raises(ValueError, match="3 features but the model was fitted with 2"):
+    with pytest.raises(ValueError, match="3 features, but predict is expecting 2 features"):
         v.check_matrix(np.ones((1, 3)), n_features=2)
 
 

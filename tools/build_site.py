@@ -7,7 +7,8 @@ another host (MathJax is copied from the installed jupyter-server-mathjax packag
 
 A live widget cannot run in a static page, so each Demo is shown as what it draws at its
 initial values (its figure, taken from the saved widget state, and the values of its
-controls); the static grid beside every Demo shows the other settings.
+controls); the static grid beside every Demo shows the other settings. A widget whose output carries its
+own HTML rendering (a concept question, `course_lib.widgets.quiz.Quiz`) is shown as that.
 """
 
 import argparse
@@ -88,6 +89,12 @@ def _freeze(model_id, models):
     return images, controls
 
 
+def static_output(output):
+    """A widget output without its view: what it carries for pages without widgets."""
+    data = {key: value for key, value in output["data"].items() if key != WIDGET_VIEW}
+    return nbformat.v4.new_output("display_data", data=data, metadata=output.get("metadata", {}))
+
+
 def freeze_widgets(notebook):
     """Replace every widget view by its figure at the initial values; drop the widget state
     (it would make the page load the widget manager from a CDN)."""
@@ -100,6 +107,9 @@ def freeze_widgets(notebook):
             view = output.get("data", {}).get(WIDGET_VIEW)
             if view is None:
                 outputs.append(output)
+                continue
+            if "text/html" in output["data"]:  # a widget with its own static rendering (a Quiz)
+                outputs.append(static_output(output))
                 continue
             images, controls = _freeze(view["model_id"], models)
             caption = ("Interactive in JupyterLab (<code>make lab</code>) or in class "

@@ -4,7 +4,8 @@
     python tools/refresh_notebooks.py            # every notebook in notebooks/
 
 Widget views are dropped from the saved outputs (their live state is not stored, so a saved
-view could only show "model not found"); everything else, text and figures, is kept so the
+view could only show "model not found"), except a widget's own HTML rendering (a Quiz's
+question and choices), kept in its place; everything else, text and figures, is kept so the
 notebook reads well before it is run and `# NBVAL_CHECK_OUTPUT` cells have their reference.
 Execution counts stay: nbval refuses stored outputs of a cell that has none.
 """
@@ -20,6 +21,15 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def static(output):
+    """An output without its widget view; a widget with its own HTML rendering (a Quiz) keeps it."""
+    if WIDGET_VIEW in output.get("data", {}):
+        output = nbformat.v4.new_output(output.output_type, data={
+            key: value for key, value in output.data.items() if key != WIDGET_VIEW}, metadata=output.metadata,
+            **({"execution_count": output.execution_count} if output.output_type == "execute_result" else {}))
+    return output
+
+
 def refresh(path):
     notebook = nbformat.read(path, as_version=4)
     start = time.perf_counter()
@@ -29,7 +39,8 @@ def refresh(path):
     ).execute()
     for cell in notebook.cells:
         if cell.cell_type == "code":
-            cell.outputs = [out for out in cell.outputs if WIDGET_VIEW not in out.get("data", {})]
+            cell.outputs = [static(out) for out in cell.outputs
+                            if WIDGET_VIEW not in out.get("data", {}) or "text/html" in out["data"]]
             cell.metadata.pop("execution", None)  # timings of an earlier run
     notebook.metadata.pop("widgets", None)
     nbformat.write(notebook, path)

@@ -282,6 +282,8 @@ def sgd_panel(ax, learner="svm", rate=0.05, n_iter=2000, seed=0, cost_on_two=1.0
     """Regions of the averaged output of MulticlassSVM (rate = lambda) or HingeRiskSGD
     (rate = eta) on the noisy 40/20/40 data, with its vectors w_y; `cost_on_two` is
     Delta(y', 2) for every y' != 2. Returns the fitted model."""
+    if learner not in ("svm", "hinge"):
+        raise ValueError(f"learner must be 'svm' (MulticlassSVM) or 'hinge' (HingeRiskSGD); got {learner!r}.")
     X, y = noisy_forty_twenty_forty()
     Delta = zero_one_cost(3)
     Delta[[0, 2], 1] = cost_on_two

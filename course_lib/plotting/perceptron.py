@@ -6,6 +6,7 @@ from functools import lru_cache
 import numpy as np
 from matplotlib.colors import to_rgba
 
+from course_lib._validation import check_int
 from course_lib.data import load_ocr_letters, three_blobs, zipf_sparse
 from course_lib.perceptron import (AveragedPerceptron, accuracy_by_epoch, averaging_work, sparse_rows,
                                    weights_by_epoch)
@@ -84,6 +85,7 @@ def _draw_weights(ax, classes, weights, which, n_epochs, seed, data_seed):
 
 def draw_plain_vs_averaged(axes, n_epochs=5, seed=0, data_seed=0):
     """Two panels: the plain perceptron's last w and the average a after n_epochs (shuffle `seed`)."""
+    n_epochs = check_int(n_epochs, "n_epochs", minimum=1)
     classes, w, a = blob_epochs(seed, max(30, n_epochs), data_seed)[n_epochs - 1]
     _draw_weights(axes[0], classes, w, "plain w", n_epochs, seed, data_seed)
     _draw_weights(axes[1], classes, a, "averaged a", n_epochs, seed, data_seed)
@@ -91,6 +93,9 @@ def draw_plain_vs_averaged(axes, n_epochs=5, seed=0, data_seed=0):
 
 def draw_one_of_both(ax, n_epochs=5, seed=0, which="averaged a", data_seed=0):
     """One panel of draw_plain_vs_averaged: which = "plain w" or "averaged a" (for static grids)."""
+    n_epochs = check_int(n_epochs, "n_epochs", minimum=1)
+    if which not in ("plain w", "averaged a"):
+        raise ValueError(f"which must be 'plain w' or 'averaged a'; got {which!r}.")
     classes, w, a = blob_epochs(seed, max(30, n_epochs), data_seed)[n_epochs - 1]
     _draw_weights(ax, classes, w if which == "plain w" else a, which, n_epochs, seed, data_seed)
 

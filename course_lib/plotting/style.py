@@ -83,8 +83,14 @@ def grid_limits(X, pad=0.5):
 
 def plot_points(ax, X, r, size=60, edge=True):
     """Scatter binary data with the slides' r in {-1, +1}: blue circles +1, vermillion squares -1."""
+    r = np.asarray(r)
+    if r.dtype == bool or r.shape != (np.shape(X)[0],) or not np.all(np.isin(r, (-1, 1))):
+        raise ValueError(
+            "r must hold one target in {-1, +1} per point (for a boolean mask m, pass "
+            f"np.where(m, 1, -1)); got dtype {r.dtype} and shape {r.shape} for {np.shape(X)[0]} points."
+        )
     for label, style in CLASS_STYLE.items():
-        mask = np.asarray(r) == label
+        mask = r == label
         ax.scatter(
             X[mask, 0], X[mask, 1], s=size, color=style["color"], marker=style["marker"],
             label=style["label"], edgecolor="black" if edge else "none", linewidth=0.8, zorder=3,

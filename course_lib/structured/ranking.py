@@ -12,7 +12,13 @@ items of the same relevance.  With P the pairs (i, j) the truth orders,
 
 import numpy as np
 
-from course_lib._validation import check_matrix, check_positive, check_random_state, check_int
+from course_lib._validation import (
+    check_int,
+    check_matrix,
+    check_non_negative,
+    check_positive,
+    check_random_state,
+)
 from course_lib.structured.base import StructuredModel, check_rescaling
 
 
@@ -242,15 +248,23 @@ def learn_metric(X, Y, lam=0.01, n_iter=200, psd=True):
 def toy_ranking_queries(n_queries=6, n_items=12, n_features=3, noise=0.5, seed=0):
     """Queries of items with features phi(o_i) ~ N(0, I); item i is relevant when
     <w_true, phi(o_i)> + noise > 0 (at least one of each).  Returns (X, R, w_true)."""
+    n_queries = check_int(n_queries, "n_queries", 1)
+    n_items = check_int(n_items, "n_items", 2)  # one relevant and one irrelevant item at least
+    n_features = check_int(n_features, "n_features", 1)
+    noise = check_non_negative(noise, "noise")
     rng = check_random_state(seed)
     w_true = np.linspace(1.0, -0.5, n_features)
     X, R = [], []
-    while len(X) < n_queries:
+    for _ in range(1000 * n_queries):
         Phi = rng.normal(size=(n_items, n_features))
         r = np.where(Phi @ w_true + noise * rng.normal(size=n_items) > 0, 1, -1)
         if np.unique(r).size == 2:
             X.append(Phi)
             R.append(r)
+            if len(X) == n_queries:
+                break
+    else:
+        raise RuntimeError("could not draw queries with both relevant and irrelevant items.")
     return X, R, w_true
 
 
@@ -258,13 +272,19 @@ def toy_metric_queries(n_queries=8, n_items=10, seed=0):
     """2-D points: an item is relevant to the query when they agree on the first coordinate
     (|b_q1 - b_i1| < 0.5); the second coordinate is large noise, so the Euclidean distance ranks
     poorly and a good metric weighs coordinate 1 only.  Returns (list of (query, items), R)."""
+    n_queries = check_int(n_queries, "n_queries", 1)
+    n_items = check_int(n_items, "n_items", 2)  # one relevant and one irrelevant item at least
     rng = check_random_state(seed)
     X, R = [], []
-    while len(X) < n_queries:
+    for _ in range(1000 * n_queries):
         query = rng.uniform(-2, 2, size=2)
         items = np.c_[rng.uniform(-2, 2, n_items), rng.uniform(-4, 4, n_items)]
         r = np.where(np.abs(items[:, 0] - query[0]) < 0.5, 1, -1)
         if np.unique(r).size == 2:
             X.append((query, items))
             R.append(r)
+            if len(X) == n_queries:
+                break
+    else:
+        raise RuntimeError("could not draw queries with both relevant and irrelevant items.")
     return X, R

@@ -63,6 +63,29 @@ def all_boxes(H, W):
     return boxes
 
 
+def boxes_from_row(r0, H, W):
+    """Every box of an H x W image whose top row is r0, in the order of all_boxes."""
+    c0, c1 = np.triu_indices(W + 1, k=1)
+    r1 = np.arange(r0 + 1, H + 1)
+    boxes = np.stack(np.broadcast_arrays(r0, c0[:, None], r1[None, :], c1[:, None]),
+                     axis=-1).reshape(-1, 4)
+    return boxes[np.lexsort(boxes.T[::-1])]
+
+
+def best_box(H, W, score):
+    """argmax of score(boxes) over every box of an H x W image (the first in all_boxes order on
+    ties), one top row r0 at a time: memory O(H W^2) instead of O(H^2 W^2) for all boxes at once
+    (4 GB for a 150 x 150 image)."""
+    best, best_value = None, -np.inf
+    for r0 in range(H):
+        boxes = boxes_from_row(r0, H, W)
+        values = score(boxes)
+        k = int(np.argmax(values))
+        if best is None or values[k] > best_value:
+            best, best_value = boxes[k], values[k]
+    return best.copy()
+
+
 def box_area(box):
     r0, c0, r1, c1 = np.asarray(box).T
     return (r1 - r0) * (c1 - c0)
@@ -125,17 +148,22 @@ class LocalisationModel(StructuredModel):
         return boxes, box_sum(integral_image(x @ _check_w(w, x.shape[2])), boxes)
 
     def inference(self, x, w):
-        boxes, s = self.box_scores(x, w)
-        return boxes[np.argmax(s)].copy()
+        x = self._x(x)
+        S = integral_image(x @ _check_w(w, x.shape[2]))
+        return best_box(*x.shape[:2], lambda boxes: box_sum(S, boxes))
 
     def loss_augmented_inference(self, x, y, w, rescaling="margin"):
         check_rescaling(rescaling)
-        boxes, s = self.box_scores(x, w)
-        y = _check_box(y, *np.asarray(x).shape[:2])
-        delta = 1.0 - overlap(y, boxes)
-        s_true = box_sum(integral_image(self._x(x) @ w), y)
-        value = delta + s if rescaling == "margin" else delta * (1.0 + s - s_true)
-        return boxes[np.argmax(value)].copy()
+        x = self._x(x)
+        y = _check_box(y, *x.shape[:2])
+        S = integral_image(x @ _check_w(w, x.shape[2]))
+        s_true = box_sum(S, y)
+
+        def value(boxes):
+            delta, s = 1.0 - overlap(y, boxes), box_sum(S, boxes)
+            return delta + s if rescaling == "margin" else delta * (1.0 + s - s_true)
+
+        return best_box(*x.shape[:2], value)
 
 
 def toy_localisation(n=10, size=10, n_words=4, seed=0):

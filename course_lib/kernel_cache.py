@@ -1,0 +1,75 @@
+"""Rows of the Gram matrix on demand, kept in a bounded least-recently-used cache (as libsvm does).
+
+SMO reads two rows K(x^i, .) and K(x^j, .) per step. For N points the whole Gram matrix costs
+8 N^2 bytes (800 MB at N = 10,000); most steps reuse the rows of a few hundred support vectors,
+so computing rows when first asked and keeping the most recently used ones within `cache_mb`
+megabytes gives the same solution in bounded memory. `KernelRows` answers the few operations
+course_lib.smo asks of a Gram matrix: K[i] (a row), K[np.ix_(a, b)] (a block), K @ v, and
+np.diag(K) through `diagonal()`.
+"""
+
+from collections import OrderedDict
+
+import numpy as np
+
+from course_lib import kernels
+
+
+class KernelRows:
+    """The Gram matrix of X for `kernel` (with its params), computed a row at a time."""
+
+    def __init__(self, X, kernel, params, cache_mb=200.0):
+        self.X, self.kernel, self.params = X, kernel, params
+        n = X.shape[0]
+        self.shape = (n, n)
+        self.capacity = max(2, int(cache_mb * 1e6 // (8 * n)))  # rows that fit in cache_mb
+        self._rows = OrderedDict()
+        self._diagonal = kernels.kernel_diagonal(X, kernel, **params)
+        self.hits = self.misses = 0
+
+    def diagonal(self):
+        """K(x^t, x^t) for every t."""
+        return self._diagonal
+
+    def _block(self, rows, columns):
+        A, B = self.X[rows], self.X[columns]
+        if A.shape[0] == 0 or B.shape[0] == 0:
+            return np.zeros((A.shape[0], B.shape[0]))
+        return kernels.kernel_matrix(A, B, self.kernel, **self.params)
+
+    def row(self, i):
+        """K(x^i, x^t) for every t: from the cache, else computed (evicting the oldest row)."""
+        row = self._rows.get(i)
+        if row is not None:
+            self._rows.move_to_end(i)
+            self.hits += 1
+            return row
+        self.misses += 1
+        row = self._block([i], slice(None))[0]
+        row.flags.writeable = False
+        self._rows[i] = row
+        if len(self._rows) > self.capacity:
+            self._rows.popitem(last=False)
+        return row
+
+    def __getitem__(self, index):
+        if isinstance(index, tuple):  # K[np.ix_(a, b)]: a block, computed directly
+            rows, columns = index
+            return self._block(np.ravel(rows), np.ravel(columns))
+        return self.row(int(index))
+
+    def __matmul__(self, v):
+        """K @ v, summed over the non-zero entries of v in blocks of bounded memory."""
+        v = np.asarray(v, dtype=float)
+        nonzero = np.flatnonzero(v)
+        total = np.zeros(self.shape[0])
+        step = max(1, self.capacity)
+        for start in range(0, nonzero.size, step):
+            block = nonzero[start:start + step]
+            total += self._block(slice(None), block) @ v[block]
+        return total
+
+
+def diagonal(K):
+    """The diagonal of a Gram matrix given as an array or as KernelRows."""
+    return K.diagonal() if isinstance(K, KernelRows) else np.diag(K)
