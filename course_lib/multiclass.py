@@ -131,13 +131,7 @@ class AllPairs:
 
     def votes(self, X):
         """Matrix (n, k): the number of pairwise problems won by each class (the vote formula)."""
-        decisions = self.pairwise_decisions(X)
-        votes = np.zeros((decisions.shape[0], len(self.classes_)), dtype=int)
-        for column, (i, j) in enumerate(self.pairs_):
-            says_i = decisions[:, column] >= 0  # h_ij(x) = +1, as the binary learner's predict
-            votes[:, i] += says_i
-            votes[:, j] += ~says_i
-        return votes
+        return pairwise_votes(self.pairwise_decisions(X), len(self.classes_))
 
     decision_function = votes
 
@@ -145,6 +139,22 @@ class AllPairs:
         """The class with the most votes; ties go to the smallest class index."""
         votes = self.votes(X)
         return self.classes_[np.argmax(votes, axis=1)]
+
+
+def pairwise_votes(decisions, n_classes):
+    """The vote formula (M3): votes (n, k) from the decisions (n, k(k-1)/2) of the pairs i < j in
+    the order (0, 1), (0, 2), ..., (k-2, k-1); h_ij(x) = +1 (a vote for i) when the decision is >= 0,
+    -1 (a vote for j) otherwise."""
+    decisions = np.asarray(decisions, dtype=float)
+    pairs = list(combinations(range(n_classes), 2))
+    if decisions.ndim != 2 or decisions.shape[1] != len(pairs):
+        raise ValueError(f"decisions must have one column per pair i < j: shape (n, {len(pairs)}).")
+    votes = np.zeros((decisions.shape[0], n_classes), dtype=int)
+    for column, (i, j) in enumerate(pairs):
+        says_i = decisions[:, column] >= 0  # h_ij(x) = +1, as the binary learner's predict
+        votes[:, i] += says_i
+        votes[:, j] += ~says_i
+    return votes
 
 
 class HalfspaceERM:
