@@ -122,5 +122,11 @@ def test_numeric_checks_never_raise():
         assert_junk_never_raises(check)
 
 
-def test_all_pairs_votes_uses_pairwise_votes():
-    assert AllPairs.votes is not pairwise_votes
+def test_the_exercise_reference_is_what_all_pairs_votes_with():
+    """The check's reference (pairwise_votes) counts the same votes as AllPairs on fitted learners."""
+    from course_lib.data import three_blobs
+    from course_lib.linear import LeastSquaresClassifier
+
+    X, y = three_blobs(n=90, seed=4)
+    pairs = AllPairs(LeastSquaresClassifier()).fit(X, y)
+    np.testing.assert_array_equal(pairs.votes(X), _votes(pairs.pairwise_decisions(X), 3))
