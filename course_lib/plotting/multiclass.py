@@ -42,7 +42,7 @@ def plot_classes(ax, X, y, classes, size=40):
                    edgecolor="black", linewidth=0.5, label=f"class {label}", zorder=3)
 
 
-def draw_regions(ax, region_of, n_classes, xlim, ylim, steps=300):
+def draw_regions(ax, region_of, n_classes, xlim, ylim, steps=220):
     """Tint the regions of region_of(points): either a class index per point (-1: undecided, grey)
     or, for an argmax rule, the (n, k) matrix of scores. With scores, each boundary is drawn as the
     level 0 of s_k - max_{j != k} s_j, interpolated between grid points (straight for linear
