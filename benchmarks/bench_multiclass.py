@@ -1,6 +1,6 @@
 """The multiclass SVM by SGD against scikit-learn's LinearSVC on the OCR letters (one letter = one
 example; train on the letters of the fold-1 words, test on the nine other folds): accuracies,
-training times and their ratio, from one run."""
+training times and their ratio, each time the minimum over REPEATS fits."""
 
 import time
 
@@ -21,10 +21,17 @@ def ocr_split():
     return X, y, X_test, y_test
 
 
-def timed_fit(model, X, y):
-    start = time.perf_counter()
-    model.fit(X, y)
-    return model, time.perf_counter() - start
+REPEATS = 3
+
+
+def timed_fit(model, X, y, repeats=REPEATS):
+    """The fitted model and the minimum fit time over `repeats` fits (the least disturbed)."""
+    best = np.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        model.fit(X, y)
+        best = min(best, time.perf_counter() - start)
+    return model, best
 
 
 def main():

@@ -89,7 +89,7 @@ class OneVsRest:
     def predict_with_signs(self, X):
         """argmax_i sign(h_i(x)): what the reduction does without confidences. Where several or
         no h_i say +1 the signs tie, and the first of the tied classes is returned."""
-        signs = np.where(self.decision_function(X) > 0, 1, -1)
+        signs = np.where(self.decision_function(X) >= 0, 1, -1)  # sign(0) = +1, as the binary predict
         return self.classes_[np.argmax(signs, axis=1)]
 
 
@@ -99,8 +99,9 @@ class AllPairs:
 
         h(x) = argmax_i ( sum_{j > i} 1[h_ij(x) = +1] + sum_{j < i} 1[h_ji(x) = -1] ),
 
-    with h_ij(x) = +1 when decision_function(x) > 0. Ties in the vote go to the smallest class
-    index (the first of classes_).
+    with h_ij(x) = +1 when decision_function(x) >= 0: the rule of the binary learners' own
+    predict (sign(0) = +1, class i), so a pairwise decision of exactly 0 votes for i. Ties in the
+    vote go to the smallest class index (the first of classes_).
 
     Learned: classes_, pairs_ (the k(k-1)/2 index pairs (i, j)), estimators_ (one per pair).
     """
@@ -130,13 +131,7 @@ class AllPairs:
 
     def votes(self, X):
         """Matrix (n, k): the number of pairwise problems won by each class (the vote formula)."""
-        decisions = self.pairwise_decisions(X)
-        votes = np.zeros((decisions.shape[0], len(self.classes_)), dtype=int)
-        for column, (i, j) in enumerate(self.pairs_):
-            says_i = decisions[:, column] > 0
-            votes[:, i] += says_i
-            votes[:, j] += ~says_i
-        return votes
+        return pairwise_votes(self.pairwise_decisions(X), len(self.classes_))
 
     decision_function = votes
 
@@ -144,6 +139,22 @@ class AllPairs:
         """The class with the most votes; ties go to the smallest class index."""
         votes = self.votes(X)
         return self.classes_[np.argmax(votes, axis=1)]
+
+
+def pairwise_votes(decisions, n_classes):
+    """The vote formula (M3): votes (n, k) from the decisions (n, k(k-1)/2) of the pairs i < j in
+    the order (0, 1), (0, 2), ..., (k-2, k-1); h_ij(x) = +1 (a vote for i) when the decision is >= 0,
+    -1 (a vote for j) otherwise."""
+    decisions = np.asarray(decisions, dtype=float)
+    pairs = list(combinations(range(n_classes), 2))
+    if decisions.ndim != 2 or decisions.shape[1] != len(pairs):
+        raise ValueError(f"decisions must have one column per pair i < j: shape (n, {len(pairs)}).")
+    votes = np.zeros((decisions.shape[0], n_classes), dtype=int)
+    for column, (i, j) in enumerate(pairs):
+        says_i = decisions[:, column] >= 0  # h_ij(x) = +1, as the binary learner's predict
+        votes[:, i] += says_i
+        votes[:, j] += ~says_i
+    return votes
 
 
 class HalfspaceERM:
@@ -368,6 +379,57 @@ def hinge_subgradient(w, x, y, feature_map, Delta):
     x = np.atleast_2d(x)
     y_hat = loss_augmented_argmax(feature_map.scores(x, w), np.array([y]), Delta)[0][0]
     return feature_map.psi(x[0], y_hat) - feature_map.psi(x[0], y)
+
+
+def margin_perceptron(X, y, feature_map, margin=1.0, max_updates=100_000):
+    """Solve the realisable case (M7) as the linear feasibility problem with margin 1:
+
+        find w with <w, Psi(x_i, y_i) - Psi(x_i, y)> >= margin for every i and every y != y_i.
+
+    Perceptron with a margin: sweep the examples; where the closest rival y_hat violates the
+    margin, w <- w + Psi(x_i, y_i) - Psi(x_i, y_hat). If some u satisfies the constraints, this
+    stops after at most (R^2 + 2 margin) ||u||^2 / margin^2 updates, R = max ||Psi(x_i, y_i) -
+    Psi(x_i, y)|| (the perceptron's proof: <w, u> grows by >= margin per update, ||w||^2 by
+    <= 2 margin + R^2). Returns (w, number of updates); raises when max_updates is reached
+    (then the problem may be infeasible: the data are not linearly separable by this Psi).
+    feature_map must be fitted; y holds class indices 0..k-1.
+    """
+    X = check_matrix(X)
+    y = np.asarray(y)
+    if y.shape != (X.shape[0],) or y.dtype.kind not in "iu":
+        raise ValueError("y must hold one class index (an integer 0..k-1) per row of X.")
+    if not (np.isfinite(margin) and margin > 0):
+        raise ValueError(f"margin must be a positive number; got {margin!r}.")
+    w = np.zeros(feature_map.dimension_)
+    updates = 0
+    while True:
+        clean_sweep = True
+        for i in range(len(X)):
+            scores = feature_map.scores(X[i:i + 1], w)[0]
+            rivals = np.where(np.arange(len(scores)) == y[i], -np.inf, scores)
+            y_hat = int(np.argmax(rivals))
+            if scores[y[i]] - rivals[y_hat] < margin:
+                if updates == max_updates:
+                    raise RuntimeError(
+                        f"no w with every margin >= {margin:g} after {max_updates} updates: the "
+                        "constraints may be infeasible (data not separable); raise max_updates to try longer."
+                    )
+                feature_map.add_psi(w, X[i], y[i], 1.0)
+                feature_map.add_psi(w, X[i], y_hat, -1.0)
+                updates += 1
+                clean_sweep = False
+        if clean_sweep:
+            return w, updates
+
+
+def class_margins(w, X, y, feature_map):
+    """min over y != y_i of <w, Psi(x_i, y_i) - Psi(x_i, y)> for each example (class indices y)."""
+    scores = feature_map.scores(check_matrix(X), w)
+    y = np.asarray(y)
+    rows = np.arange(len(y))
+    rivals = scores.copy()
+    rivals[rows, y] = -np.inf
+    return scores[rows, y] - rivals.max(axis=1)
 
 
 def predict_index(w, X, feature_map):

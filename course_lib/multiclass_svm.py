@@ -43,7 +43,18 @@ class _PsiLinearClassifier:
         psi = self.feature_map_
         w = np.zeros(psi.dimension_)
         w_sum = np.zeros_like(w)
-        draws = rng.integers(len(X), size=self.n_iter)
+        one_pass = getattr(self, "one_pass", False)
+        if not isinstance(one_pass, (bool, np.bool_)):
+            raise TypeError(f"one_pass must be True or False; got {one_pass!r}.")
+        if one_pass:
+            if self.n_iter != len(X):
+                raise ValueError(
+                    f"one_pass=True visits each of the {len(X)} examples once: n_iter must be "
+                    f"{len(X)}; got {self.n_iter}."
+                )
+            draws = np.arange(len(X))
+        else:
+            draws = rng.integers(len(X), size=self.n_iter)
         for t, i in enumerate(draws, start=1):
             w_sum += w
             x = X[i:i + 1]
@@ -142,10 +153,12 @@ class HingeRiskSGD(_PsiLinearClassifier):
         w^(t+1) = w^(t) - eta [Psi(x, y_hat) - Psi(x, y)],   output w_bar = (1/T) sum_t w^(t),
 
     with (x, y) drawn uniformly from the training set at each step. Parameters: eta (> 0),
-    n_iter (T), seed, feature_map, cost (as for MulticlassSVM).
+    n_iter (T), seed, feature_map, cost (as for MulticlassSVM), one_pass: when True, the T = n_iter
+    rows of X are visited once each, in order, as the corollary's T fresh draws (x, y) ~ D.
     """
 
-    def __init__(self, eta=0.1, n_iter=1000, seed=0, feature_map=None, cost=None):
+    def __init__(self, eta=0.1, n_iter=1000, seed=0, feature_map=None, cost=None, one_pass=False):
+        self.one_pass = one_pass
         self.eta = eta
         self.n_iter = n_iter
         self.seed = seed
@@ -225,3 +238,42 @@ def sgd_excess_bound(B, rho, T):
     """The eps reached after T iterations (T = (B rho / eps)^2 solved for eps): B rho / sqrt(T)."""
     B, rho = check_positive(B, "B"), check_positive(rho, "rho")
     return B * rho / np.sqrt(_check_counts(T, "T"))
+
+
+def best_hinge_in_ball(X, y, feature_map, B, Delta=None, n_steps=400):
+    """min_{||u|| <= B} L_S^g-hinge(u), the comparison term of both corollaries, on a sample.
+
+    Projected subgradient descent on the mean generalised hinge (multi-vector Psi, class indices
+    y), u <- Proj_B(u - eta_t g_t) with eta_t = B / (rho sqrt(t)). Returns (u, upper, lower):
+    `upper` the risk of the best iterate u, `lower` a certified lower bound on the minimum:
+    for convex f and any subgradient g_t at u_t, f(v) >= f(u_t) + <g_t, v - u_t>
+    >= f(u_t) - <g_t, u_t> - B ||g_t|| for every ||v|| <= B (the gap upper - lower says how far
+    from the optimum the descent stopped).
+    """
+    if not isinstance(feature_map, MultiVector):
+        raise TypeError("best_hinge_in_ball needs a fitted MultiVector feature map.")
+    X = check_matrix(X)
+    B = check_positive(B, "B")
+    n_steps = check_int(n_steps, "n_steps", minimum=1)
+    y = np.asarray(y)
+    k = feature_map.n_classes_
+    Delta = zero_one_cost(k) if Delta is None else check_cost(Delta, k)
+    rows = np.arange(len(y))
+    rho = psi_radius(feature_map, X)
+    u = np.zeros(feature_map.dimension_)
+    upper, best, lower = np.inf, u.copy(), -np.inf
+    for t in range(1, n_steps + 1):
+        y_hat, losses = loss_augmented_argmax(feature_map.scores(X, u), y, Delta)
+        risk = float(losses.mean())
+        direction = np.zeros((len(y), k))
+        direction[rows, y_hat] += 1.0
+        direction[rows, y] -= 1.0
+        g = (feature_map._extend(X).T @ direction).T.ravel() / len(y)  # mean Psi(x, y_hat) - Psi(x, y)
+        if risk < upper:
+            upper, best = risk, u.copy()
+        lower = max(lower, risk - g @ u - B * np.linalg.norm(g))
+        u = u - B / (rho * np.sqrt(t)) * g
+        norm = np.linalg.norm(u)
+        if norm > B:
+            u *= B / norm
+    return best, upper, lower

@@ -12,8 +12,9 @@ argmax). Three ways to compute the same a:
 
 Examples are sparse: a dict {feature: value} holds only the active features (a dense row is
 read as {column: value} for its non-zero columns). The dict-of-dicts w[label][feature] of the
-notes is a matrix w[label, j] here, the column j of each feature being fixed once at fit, so
-that the three variants share the same scoring code and make the same predictions.
+notes is a matrix w[label, j] in the fast variants, the column j of each feature being fixed
+once at fit, so that they share the same scoring code and make the same predictions.
+`lazy_update` and `lazy_dicts` are the notes' own version on dictionaries (slower, same weights).
 
 Conventions: each epoch visits the examples in the order `rng.permutation(n)` with
 `rng = np.random.default_rng(seed)`, the same for every variant (epoch k's order does not
@@ -103,6 +104,75 @@ def lazy_epochs(rows, gold, shape, orders):
 
 
 TRAINERS = {"naive": naive_epochs, "on_error": on_error_epochs, "lazy": lazy_epochs}
+
+
+def lazy_update(a, w, last_update, x, gold, pred, n_examples):
+    """The notes' lazy update on dictionaries, at an error (pred != gold), in place:
+
+    for each active feature f of x, bring a[gold][f] and a[pred][f] up to date with
+    a[v][f] += (n_examples - last_update[v, f]) * w[v][f], stamp last_update[v, f] = n_examples,
+    then correct w: w[gold][f] += x[f], w[pred][f] -= x[f].
+    a and w are dicts of dicts {label: {feature: value}}, last_update a dict {(label, feature): n};
+    missing entries count 0.
+    """
+    for feat, value in x.items():
+        for label in (gold, pred):
+            a_v, w_v = a.setdefault(label, {}), w.setdefault(label, {})
+            a_v[feat] = a_v.get(feat, 0) + (n_examples - last_update.get((label, feat), 0)) * w_v.get(feat, 0)
+            last_update[label, feat] = n_examples
+        w[gold][feat] = w[gold].get(feat, 0) + value
+        w[pred][feat] = w[pred].get(feat, 0) - value
+
+
+def lazy_dicts(X, y, n_epochs=1, shuffle=True, seed=0):
+    """The averaged perceptron with the notes' data structures: returns (a, w) as dicts of dicts.
+
+    Same orders (rng.permutation per epoch), same tie rule (first of the sorted labels) as
+    AveragedPerceptron, hence exactly the same weights; `lazy_update` at each error, then the
+    final flush a[v][f] += (n_examples - last_update[v, f]) * w[v][f] over every entry.
+    """
+    model = AveragedPerceptron(n_epochs=n_epochs, shuffle=shuffle, seed=seed)
+    rows, gold, _, orders = model._prepare(X, y)  # checks X, y and draws the same orders
+    labels = model.classes_.tolist()
+    examples = [X[i] if isinstance(X[i], dict) else {j: X[i][j] for j in idx} for i, (idx, _) in enumerate(rows)]
+    a, w, last_update = {v: {} for v in labels}, {v: {} for v in labels}, {}
+    n_examples = 0
+    for order in orders:
+        for i in order:
+            x, y_gold = examples[i], labels[gold[i]]
+            scores = [sum(w[v].get(f, 0) * value for f, value in x.items()) for v in labels]
+            y_pred = labels[int(np.argmax(scores))]
+            if y_pred != y_gold:
+                lazy_update(a, w, last_update, x, y_gold, y_pred, n_examples)
+            n_examples += 1
+    for v in labels:  # the final flush: "une dernière mise à jour de a"
+        for feat, weight in w[v].items():
+            a[v][feat] = a[v].get(feat, 0) + (n_examples - last_update.get((v, feat), 0)) * weight
+    return a, w
+
+
+def averaging_work(rows, gold, shape, orders):
+    """How many entries of a each variant adds to over one run (the cost the speed-ups save).
+
+    naive: every entry after every example (n_steps |V| d); on_error: every entry at each error
+    and once at the end; lazy: the active entries of the two labels at each error, then every
+    entry once (the final flush). Returns (counts by variant, number of errors, number of steps).
+    """
+    w = np.zeros(shape, dtype=rows[0][1].dtype)
+    errors = steps = touched = 0
+    for order in orders:
+        for i in order:
+            idx, x = rows[i]
+            y_star = predict_one(w, idx, x)
+            if y_star != gold[i]:
+                w[gold[i], idx] += x
+                w[y_star, idx] -= x
+                errors += 1
+                touched += 2 * len(idx)
+            steps += 1
+    size = shape[0] * shape[1]
+    counts = {"naive": steps * size, "on_error": (errors + 1) * size, "lazy": touched + size}
+    return counts, errors, steps
 
 
 def _value_dtype(values):
@@ -296,9 +366,18 @@ def accuracy_by_epoch(X, y, X_held, y_held, max_epoch, seed=0):
     y_held = np.asarray(y_held)
     if len(y_held) != len(held):
         raise ValueError(f"y_held has {len(y_held)} labels but X_held has {len(held)} examples.")
+    n_columns = len(model._columns)
+    dense_held = None
+    if len(held) * n_columns <= 20_000_000 and all(x.dtype.kind == "i" for _, x in held):
+        dense_held = np.zeros((len(held), n_columns), dtype=np.int64)  # exact integer scores at once
+        for i, (idx, x) in enumerate(held):
+            dense_held[i, idx] = x
     plain, averaged = [], []
     for w, a in epochs:
         for weights, out in ((w, plain), (a, averaged)):
-            predicted = model.classes_[[predict_one(weights, idx, x) for idx, x in held]]
+            if dense_held is not None and weights.dtype.kind == "i":
+                predicted = model.classes_[np.argmax(dense_held @ weights.T, axis=1)]
+            else:
+                predicted = model.classes_[[predict_one(weights, idx, x) for idx, x in held]]
             out.append(float(np.mean(predicted == y_held)))
     return np.array(plain), np.array(averaged)

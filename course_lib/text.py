@@ -81,3 +81,33 @@ def bag_of_words(documents, min_df=1, vocabulary=None):
     keep = set(vocabulary)
     bags = [{word: n for word, n in sorted(c.items()) if word in keep} for c in counts]
     return bags, vocabulary
+
+
+def docstring_group(name):
+    """The Python class (or module-level function) a docstring belongs to, from its source name:
+    "email.message Message.get_payload" -> "email.message Message". Siblings share a group."""
+    module, _, qualified = name.partition(" ")
+    return f"{module} {qualified.split('.')[0]}"
+
+
+def split_docstrings(names, grouped=False, seed=0):
+    """The corpus's one split, used by chapters 08 and 09: (train, held_out, test) index arrays,
+    60% / 20% / 20%.
+
+    Default: documents dealt at random, part = rng.permutation(m) % 5 with
+    rng = np.random.default_rng(seed) (parts 0-2 train, 3 held-out, 4 test). Sibling docstrings
+    (the methods of one class) then fall on both sides and share rare words, which flatters the
+    test accuracy. With grouped=True whole groups (`docstring_group`) are dealt instead, so no
+    class has docstrings on both sides.
+    """
+    if isinstance(names, str) or not all(isinstance(n, str) for n in names):
+        raise TypeError("names must be the list of source names of load_stdlib_docstrings(return_names=True).")
+    rng = np.random.default_rng(seed)
+    if grouped:
+        groups = [docstring_group(n) for n in names]
+        keys = sorted(set(groups))
+        part_of = {keys[k]: p % 5 for p, k in enumerate(rng.permutation(len(keys)))}
+        part = np.array([part_of[g] for g in groups])
+    else:
+        part = rng.permutation(len(names)) % 5
+    return np.flatnonzero(part <= 2), np.flatnonzero(part == 3), np.flatnonzero(part == 4)

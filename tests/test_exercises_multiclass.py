@@ -51,3 +51,82 @@ def test_first_sgd_step():
 def test_pac_sgd():
     assert ex.check_pac_sgd(1600, 0.05)
     assert not ex.check_pac_sgd(40, 0.05)
+
+
+# ---------------------------------------------------------------- coding exercises and robustness
+
+from itertools import combinations  # noqa: E402
+
+import numpy as np  # noqa: E402
+from exercise_testing import assert_caught, assert_junk_never_raises, assert_passes  # noqa: E402
+
+from course_lib.multiclass import AllPairs, loss_augmented_argmax, pairwise_votes  # noqa: E402
+
+
+def _votes(decisions, k):
+    votes = np.zeros((len(decisions), k), dtype=int)
+    for c, (i, j) in enumerate(combinations(range(k), 2)):
+        votes[:, i] += decisions[:, c] >= 0
+        votes[:, j] += decisions[:, c] < 0
+    return votes
+
+
+def test_all_pairs_votes_coding_exercise():
+    assert_passes(ex.check_all_pairs_votes, _votes)
+    assert_caught(ex.check_all_pairs_votes, lambda decisions, k: _votes(-decisions, k), "differ")  # sign
+    assert_caught(ex.check_all_pairs_votes,  # ties sent to j: decision > 0 instead of >= 0
+                  lambda decisions, k: _votes(np.where(decisions == 0, -1.0, decisions), k), "differ")
+    assert_caught(ex.check_all_pairs_votes, lambda decisions, k: _votes(decisions, k)[:, ::-1], "differ")  # index
+    assert_caught(ex.check_all_pairs_votes, pairwise_votes, "write it yourself")
+    assert_caught(ex.check_all_pairs_votes, lambda decisions, k: pairwise_votes(decisions, k), "write it yourself")
+    assert_junk_never_raises(ex.check_all_pairs_votes)
+
+
+def _augmented(scores, y, Delta):
+    rows = np.arange(len(y))
+    return np.argmax(Delta[:, y].T + scores - scores[rows, y][:, None], axis=1)
+
+
+def _step(W, t, x, y, lam, Delta):
+    y_hat = _augmented((W @ x)[None], np.array([y]), Delta)[0]
+    W = (1 - 1 / t) * W
+    W[y_hat] -= x / (2 * lam * t)
+    W[y] += x / (2 * lam * t)
+    return W
+
+
+def test_loss_augmented_argmax_coding_exercise():
+    assert_passes(ex.check_loss_augmented_argmax, _augmented)
+    assert_caught(ex.check_loss_augmented_argmax, lambda scores, y, Delta: _augmented(-scores, y, Delta), "differ")
+    assert_caught(ex.check_loss_augmented_argmax, lambda scores, y, Delta: _augmented(scores, y, Delta.T), "differ")
+    assert_caught(ex.check_loss_augmented_argmax, lambda scores, y, Delta: np.argmax(scores, axis=1), "differ")
+    assert_caught(ex.check_loss_augmented_argmax,
+                  lambda scores, y, Delta: loss_augmented_argmax(scores, y, Delta)[0], "write it yourself")
+    assert_junk_never_raises(ex.check_loss_augmented_argmax)
+
+
+def test_sgd_step_coding_exercise():
+    assert_passes(ex.check_sgd_step, _step)
+    assert_caught(ex.check_sgd_step, lambda W, t, x, y, lam, Delta: _step(W, t, -x, y, lam, Delta), "differ")
+    assert_caught(ex.check_sgd_step, lambda W, t, x, y, lam, Delta: _step(W, t + 1, x, y, lam, Delta), "differ")
+    assert_caught(ex.check_sgd_step,
+                  lambda W, t, x, y, lam, Delta: _step(W, t, x, y, lam, Delta) + 0 * loss_augmented_argmax(
+                      (W @ x)[None], np.array([y]), Delta)[0][0], "write it yourself")
+    assert_junk_never_raises(ex.check_sgd_step)
+
+
+def test_numeric_checks_never_raise():
+    for check in (lambda a: ex.check_problem_counts(a, a), lambda a: ex.check_region_boundaries(a, a),
+                  lambda a: ex.check_votes(a, a), lambda a: ex.check_ovr_confidences(a, a), ex.check_multi_vector,
+                  lambda a: ex.check_hinge(a, a), ex.check_first_sgd_step, lambda a: ex.check_pac_sgd(a, a)):
+        assert_junk_never_raises(check)
+
+
+def test_the_exercise_reference_is_what_all_pairs_votes_with():
+    """The check's reference (pairwise_votes) counts the same votes as AllPairs on fitted learners."""
+    from course_lib.data import three_blobs
+    from course_lib.linear import LeastSquaresClassifier
+
+    X, y = three_blobs(n=90, seed=4)
+    pairs = AllPairs(LeastSquaresClassifier()).fit(X, y)
+    np.testing.assert_array_equal(pairs.votes(X), _votes(pairs.pairwise_decisions(X), 3))

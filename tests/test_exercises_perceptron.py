@@ -1,36 +1,86 @@
-"""Chapter 09 self-checks: right answers pass, typical mistakes fail with a hint."""
+"""Chapter 09 self-checks: right answers pass, typical mistakes fail with their reason, junk never
+raises, and a wrong answer never shows the answer."""
+
+import copy
+
+from exercise_testing import (assert_caught, assert_junk_never_raises, assert_no_answer_leak, assert_passes,
+                              number_strings)
 
 from course_lib.exercises import perceptron as ex
+from course_lib.perceptron import lazy_dicts, lazy_update
 
 
-def test_multiclass_update(capsys):
+def test_multiclass_update():
     # scores: A 0, B 2, C 2 -> tie -> B (first label); gold A: w_A + x, w_B - x
     right = {"A": {"f1": 2, "f2": 1, "f3": 0}, "B": {"f1": -1, "f2": 1, "f3": -1}, "C": {"f1": -1, "f2": 1, "f3": 2}}
-    assert ex.check_multiclass_update(right)
-    assert not ex.check_multiclass_update(ex.W_EXERCISE)
-    assert "Nothing changed" in capsys.readouterr().out
+    assert_passes(ex.check_multiclass_update, right)
+    assert_caught(ex.check_multiclass_update, ex.W_EXERCISE, "Nothing changed")
     wrong_tie = {"A": {"f1": 2, "f2": 1, "f3": 0}, "B": {"f1": 0, "f2": 2, "f3": 0}, "C": {"f1": -2, "f2": 0, "f3": 1}}
     assert not ex.check_multiclass_update(wrong_tie)
-    assert not ex.check_multiclass_update(...)
+    assert_junk_never_raises(ex.check_multiclass_update, extra=({"A": "b"}, {"A": {"f1": "x"}}))
 
 
-def test_average(capsys):
-    # by hand: w after each example: 0; (A: -y, B: y); (A: x, B: -x); (A: x - 2y, B: -x + 2y)
-    assert ex.check_average({"A": {"x": 2, "y": -3}, "B": {"x": -2, "y": 3}})
-    assert not ex.check_average({"A": {"x": 1, "y": -2}, "B": {"x": -1, "y": 2}})
-    assert "last w" in capsys.readouterr().out
-    assert not ex.check_average(None)
+def test_average():
+    assert_passes(ex.check_average, {"A": {"x": 2, "y": -3}, "B": {"x": -2, "y": 3}})
+    assert_caught(ex.check_average, {"A": {"x": 1, "y": -2}, "B": {"x": -1, "y": 2}}, "last w")
+    assert_junk_never_raises(ex.check_average, extra=({"A": {"x": "1"}},))
 
 
-def test_lazy_catch_up(capsys):
-    assert ex.check_lazy_catch_up(5 + 7 * 2)
-    assert not ex.check_lazy_catch_up(5 + 8 * 2)
-    assert "One too many" in capsys.readouterr().out
-    assert not ex.check_lazy_catch_up(...)
+def test_lazy_catch_up():
+    assert_passes(ex.check_lazy_catch_up, 5 + 7 * 2)
+    assert_caught(ex.check_lazy_catch_up, 5 + 8 * 2, "One too many")
+    assert_caught(ex.check_lazy_catch_up, 7 * 2, "old value of a")
+    assert_junk_never_raises(ex.check_lazy_catch_up)
+    for wrong in (0, 5 + 8 * 2, 14, "19"):
+        assert_no_answer_leak(ex.check_lazy_catch_up, wrong, number_strings(19) + ["5 + 7"])
 
 
-def test_accumulator_cost(capsys):
-    assert ex.check_accumulator_cost(5000, 121)
-    assert not ex.check_accumulator_cost(5000, 120)
-    assert "catch-up" in capsys.readouterr().out
-    assert not ex.check_accumulator_cost(1000, 121)
+def test_accumulator_cost():
+    assert_passes(lambda a: ex.check_accumulator_cost(*a), (5000, 121))
+    assert_caught(lambda a: ex.check_accumulator_cost(*a), (5000, 120), "catch-up")
+    assert_junk_never_raises(lambda a: ex.check_accumulator_cost(a, a))
+    for wrong in ((0, 0), (1000, 120), (5000, 0)):
+        assert_no_answer_leak(lambda a: ex.check_accumulator_cost(*a), wrong, ["5000", "5,000", "121"])
+
+
+def _solution(a, w, last_update, x, gold, pred, n_examples):
+    for feat, value in x.items():
+        for label in (gold, pred):
+            a_v, w_v = a.setdefault(label, {}), w.setdefault(label, {})
+            a_v[feat] = a_v.get(feat, 0) + (n_examples - last_update.get((label, feat), 0)) * w_v.get(feat, 0)
+            last_update[label, feat] = n_examples
+        w[gold][feat] = w[gold].get(feat, 0) + value
+        w[pred][feat] = w[pred].get(feat, 0) - value
+
+
+def test_lazy_update_coding_exercise():
+    assert_passes(ex.check_lazy_update, _solution)
+
+    def wrong_sign(a, w, last_update, x, gold, pred, n_examples):  # gold and pred swapped: off by a sign
+        _solution(a, w, last_update, x, pred, gold, n_examples)
+
+    def off_by_one(a, w, last_update, x, gold, pred, n_examples):  # a wrong index: n_examples + 1
+        _solution(a, w, last_update, x, gold, pred, n_examples + 1)
+
+    def forgets_stamp(a, w, last_update, x, gold, pred, n_examples):
+        saved = dict(last_update)
+        _solution(a, w, last_update, x, gold, pred, n_examples)
+        last_update.clear()
+        last_update.update(saved)
+
+    assert_caught(ex.check_lazy_update, wrong_sign, "differs")
+    assert_caught(ex.check_lazy_update, off_by_one, "a differs")
+    assert_caught(ex.check_lazy_update, forgets_stamp, "last_update differs")
+    assert_caught(ex.check_lazy_update, lazy_update, "write it yourself")
+    assert_caught(ex.check_lazy_update, lazy_dicts, "write it yourself")
+    assert_caught(ex.check_lazy_update,
+                  lambda a, w, last_update, x, gold, pred, n_examples:
+                  lazy_update(a, w, last_update, x, gold, pred, n_examples), "write it yourself")
+    assert_junk_never_raises(ex.check_lazy_update)
+
+
+def test_lazy_update_check_leaves_the_cases_untouched():
+    cases = ex._lazy_cases()
+    before = copy.deepcopy(cases)
+    ex.check_lazy_update(_solution)
+    assert ex._lazy_cases() == before

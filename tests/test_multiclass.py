@@ -395,6 +395,75 @@ def test_reductions_around_the_course_estimators_match_explicit_loops():
         assert not any(name.endswith("_") for name in vars(learner))  # the original stays unfitted
 
 
+def test_all_pairs_tie_rule_is_the_binary_learners_predict():
+    """A pairwise decision of exactly 0 is h_ij = +1 (class i), as the binary learner's own predict
+    (sign(0) = +1 in course_lib.linear); one-vs-rest's signs follow the same rule."""
+    from course_lib.linear import LeastSquaresClassifier
+
+    class Zero(LeastSquaresClassifier):
+        def decision_function(self, X):
+            return np.zeros(len(X))
+
+    X = np.random.default_rng(0).normal(size=(12, 2))
+    y = np.arange(12) % 3 + 1
+    pairs = AllPairs(Zero()).fit(X, y)
+    assert all(np.all(e.predict(X[:2]) == 1.0) for e in pairs.estimators_)
+    np.testing.assert_array_equal(pairs.votes(X[:2]), [[2, 1, 0], [2, 1, 0]])
+    assert np.all(pairs.predict(X[:2]) == 1)
+    ovr = OneVsRest(Zero()).fit(X, y)
+    assert np.all(ovr.predict_with_signs(X[:2]) == 1)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4])
+def test_margin_perceptron_solves_the_feasibility_problem_and_agrees_with_linprog(seed):
+    """Realisable data: our w meets every margin >= 1, and scipy's LP solver also finds the
+    constraints feasible; shuffled labels: both say infeasible (linprog) / no solution (ours)."""
+    from scipy.optimize import linprog
+
+    from course_lib.multiclass import class_margins, margin_perceptron
+
+    rng = np.random.default_rng(seed)
+    W_true = rng.normal(size=(3, 3))
+    X = np.c_[rng.normal(size=(60, 2)), np.ones(60)]
+    scores = X @ W_true.T
+    top2 = np.sort(scores, axis=1)
+    keep = top2[:, -1] - top2[:, -2] > 0.3  # a strictly separable set
+    X, y = X[keep], np.argmax(scores[keep], axis=1)
+    psi = MultiVector().fit(X, y, 3)
+
+    def lp_feasible(X, y):
+        rows = []
+        for x, label in zip(X, y):
+            for other in range(3):
+                if other != label:
+                    rows.append(psi.psi(x, other) - psi.psi(x, label))  # <w, Psi_other - Psi_y> <= -1
+        result = linprog(np.zeros(psi.dimension_), A_ub=np.array(rows), b_ub=-np.ones(len(rows)),
+                         bounds=[(None, None)] * psi.dimension_, method="highs")
+        return result.status == 0
+
+    w, updates = margin_perceptron(X, y, psi)
+    assert class_margins(w, X, y, psi).min() >= 1.0 and updates > 0
+    assert lp_feasible(X, y)
+    y_bad = y.copy()
+    y_bad[:3] = (y_bad[:3] + 1) % 3
+    y_bad[3:6] = (y_bad[3:6] + 2) % 3
+    X_bad = np.r_[X, X[:6]]
+    y_bad = np.r_[y, y_bad[:6]]  # the same points with two labels: infeasible
+    assert not lp_feasible(X_bad, y_bad)
+    with pytest.raises(RuntimeError, match="infeasible"):
+        margin_perceptron(X_bad, y_bad, psi, max_updates=2000)
+
+
+def test_margin_perceptron_validates():
+    from course_lib.multiclass import margin_perceptron
+
+    psi = MultiVector().fit(np.zeros((2, 2)), [0, 1], 2)
+    with pytest.raises(ValueError, match="class index"):
+        margin_perceptron(np.ones((2, 2)), ["a", "b"], psi)
+    with pytest.raises(ValueError, match="margin"):
+        margin_perceptron(np.ones((2, 2)), [0, 1], psi, margin=0)
+
+
 @pytest.mark.parametrize("reduction", [OneVsRest, AllPairs])
 def test_reductions_compute_one_gram_matrix_for_all_their_svms(reduction, monkeypatch):
     """The k (or k(k-1)/2) binary SVMs share one Gram matrix and reach the same solutions as

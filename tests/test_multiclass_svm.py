@@ -189,3 +189,46 @@ def test_psi_radius_is_twice_the_largest_psi_norm(feature_map):
     psi = feature_map.fit(np.abs(X), (y - 1) % k, k)
     largest = max(np.linalg.norm(psi.psi(x, c)) for x in np.abs(X) for c in range(k))
     assert psi_radius(psi, np.abs(X)) == pytest.approx(2 * largest)
+
+
+def test_hinge_sgd_one_pass_visits_each_fresh_example_once():
+    from course_lib.data import forty_twenty_forty
+
+    X, y = forty_twenty_forty(n=50, seed=3, noise=0.35)
+    one_pass = HingeRiskSGD(eta=0.1, n_iter=50, one_pass=True).fit(X, y)
+    # by hand: w <- w - eta (Psi(x_t, y_hat) - Psi(x_t, y_t)) for t = 1..T in order, average of w^(1..T)
+    psi = MultiVector().fit(X, y - 1, 3)
+    w, total = np.zeros(psi.dimension_), np.zeros(psi.dimension_)
+    for x, label in zip(X, y - 1):
+        total += w
+        augmented = (np.arange(3) != label) + psi.scores(x[None], w)[0]  # Delta(y', y) + <w, Psi(x, y')>
+        y_hat = int(np.argmax(augmented))
+        if y_hat != label:
+            psi.add_psi(w, x, y_hat, -0.1)
+            psi.add_psi(w, x, label, 0.1)
+    np.testing.assert_allclose(one_pass.w_, total / 50)
+    with pytest.raises(ValueError, match="n_iter must be 50"):
+        HingeRiskSGD(n_iter=10, one_pass=True).fit(X, y)
+
+
+def test_best_hinge_in_ball_certificate_holds():
+    """The lower bound is below the hinge risk of every u in the ball we try, the upper bound is the
+    risk of the returned u, which lies in the ball."""
+    from course_lib.multiclass_svm import best_hinge_in_ball
+
+    X, y = forty_twenty_forty(n=120, seed=2, noise=0.35)
+    psi = MultiVector().fit(X, y - 1, 3)
+    cost = zero_one_cost(3)
+    for B in (0.5, 2.0):
+        u, upper, lower = best_hinge_in_ball(X, y - 1, psi, B, n_steps=300)
+        assert np.linalg.norm(u) <= B + 1e-9
+        assert np.isclose(generalised_hinge(u, X, y - 1, psi, cost).mean(), upper)
+        assert lower <= upper
+        rng = np.random.default_rng(0)
+        for _ in range(200):
+            v = rng.normal(size=psi.dimension_)
+            v *= B * rng.uniform() ** (1 / v.size) / np.linalg.norm(v)
+            assert generalised_hinge(v, X, y - 1, psi, cost).mean() >= lower - 1e-12
+        assert upper - lower < 0.5, "the descent should get reasonably close to the optimum"
+    with pytest.raises(TypeError, match="MultiVector"):
+        best_hinge_in_ball(X, y - 1, BinaryMap(), 1.0)

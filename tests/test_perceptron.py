@@ -244,3 +244,55 @@ def test_weights_by_epoch_equal_fits_with_that_many_epochs():
         np.testing.assert_array_equal(w, plain.coef_)
     with pytest.raises(ValueError, match="max_epoch"):
         list(weights_by_epoch(X, y, max_epoch=0))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4])
+def test_dict_of_dicts_lazy_fast_lazy_and_naive_give_identical_weights(seed):
+    """The notes' dictionaries (lazy_update, lazy_dicts), the fast lazy matrices and Algorithm 1
+    run naively end with exactly the same averaged weights a and the same last w."""
+    from course_lib.perceptron import lazy_dicts
+
+    X, y = random_sparse(n=150, n_features=80, n_labels=5, seed=seed)
+    a_dict, w_dict = lazy_dicts(X, y, n_epochs=3, seed=seed)
+    for variant in ("lazy", "naive"):
+        model = AveragedPerceptron(n_epochs=3, variant=variant, seed=seed).fit(X, y)
+        for weights, reference in ((a_dict, model.coef_), (w_dict, model.last_w_)):
+            as_matrix = np.array([[weights[v].get(f, 0) for f in model.feature_names_]
+                                  for v in model.classes_.tolist()])
+            np.testing.assert_array_equal(as_matrix, reference)
+
+
+def test_lazy_update_by_hand():
+    """One error, the notes' numbers: a = 5, w = 2, stamp 3, n_examples = 10 -> a = 5 + 7 x 2."""
+    from course_lib.perceptron import lazy_update
+
+    a, w, last = {"A": {"f": 5}, "B": {}}, {"A": {"f": 2}, "B": {}}, {("A", "f"): 3}
+    lazy_update(a, w, last, {"f": 1}, gold="B", pred="A", n_examples=10)
+    assert a == {"A": {"f": 19}, "B": {"f": 0}}
+    assert w == {"A": {"f": 1}, "B": {"f": 1}}
+    assert last == {("A", "f"): 10, ("B", "f"): 10}
+
+
+def test_averaging_work_counts():
+    from course_lib.perceptron import averaging_work
+
+    X, y = random_sparse(n=100, n_features=50, n_labels=4, seed=3)
+    rows, columns, _ = sparse_rows(X)
+    gold = [sorted(set(y)).index(v) for v in y]
+    orders = [np.random.default_rng(0).permutation(100) for _ in range(2)]
+    counts, errors, steps = averaging_work(rows, gold, (4, len(columns)), orders)
+    size = 4 * len(columns)
+    assert steps == 200 and 0 < errors < 200
+    assert counts["naive"] == 200 * size and counts["on_error"] == (errors + 1) * size
+    assert size < counts["lazy"] < counts["on_error"] < counts["naive"]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_accuracy_by_epoch_fast_scoring_matches_predict(seed):
+    X, y = random_sparse(n=120, seed=seed)
+    X_held, y_held = random_sparse(n=60, seed=seed + 100)
+    plain, averaged = accuracy_by_epoch(X, y, X_held, y_held, max_epoch=3, seed=seed)
+    for k in (1, 3):
+        model = AveragedPerceptron(n_epochs=k, seed=seed).fit(X, y)
+        assert averaged[k - 1] == np.mean(model.predict(X_held) == np.array(y_held))
+        assert plain[k - 1] == np.mean(Perceptron(n_epochs=k, seed=seed).fit(X, y).predict(X_held) == np.array(y_held))

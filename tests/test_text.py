@@ -116,3 +116,19 @@ def test_bag_of_words_validation():
         bag_of_words(["a b"], min_df=0)
     with pytest.raises(ValueError, match="one or the other"):
         bag_of_words(["ab cd"], min_df=2, vocabulary=["ab"])
+
+
+@pytest.mark.parametrize("grouped", [False, True])
+def test_split_docstrings_is_a_partition_and_grouped_keeps_siblings_together(grouped):
+    from course_lib.text import docstring_group, split_docstrings
+
+    _, _, _, names = load_stdlib_docstrings(return_names=True)
+    train, held, test = split_docstrings(names, grouped=grouped, seed=0)
+    np.testing.assert_array_equal(np.sort(np.r_[train, held, test]), np.arange(len(names)))
+    assert 0.5 < len(train) / len(names) < 0.7 and 0.15 < len(test) / len(names) < 0.25
+    groups = [docstring_group(n) for n in names]
+    shared = {groups[i] for i in train} & {groups[i] for i in test}
+    assert (len(shared) == 0) == grouped
+    again = split_docstrings(names, grouped=grouped, seed=0)
+    assert all(np.array_equal(p, q) for p, q in zip((train, held, test), again))
+    assert docstring_group("email.message Message.get_payload") == "email.message Message"

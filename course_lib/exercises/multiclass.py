@@ -3,11 +3,14 @@
 Each check returns a Verdict: true when the answer is right, and shown with its reason.
 """
 
+import functools
+
 import numpy as np
 
 from course_lib.exercises import Verdict as _verdict
-from course_lib.multiclass import MultiVector, loss_augmented_argmax
-from course_lib.multiclass_svm import sgd_eta, sgd_iterations
+from course_lib.exercises.harness import check_function
+from course_lib.multiclass import AllPairs, MultiVector, hinge_subgradient, loss_augmented_argmax, pairwise_votes
+from course_lib.multiclass_svm import MulticlassSVM, sgd_eta, sgd_iterations
 
 SLIDES_W = np.array([[-1.0, 1.0], [0.0, np.sqrt(2.0)], [1.0, 1.0]]) / np.sqrt(2.0)
 
@@ -16,9 +19,21 @@ def _unanswered(*answers):
     return any(a is None or a is Ellipsis for a in answers)
 
 
+def _robust(check):
+    """Any input gets a Verdict: a value the check cannot read is "Not yet", never a traceback."""
+    @functools.wraps(check)
+    def wrapped(*args, **kwargs):
+        try:
+            return check(*args, **kwargs)
+        except Exception:
+            return _verdict(False, "I cannot read this answer: give numbers (or lists of numbers) as the question asks.")
+    return wrapped
+
+
 # ---------------------------------------------------------------- chapter 07
 
 
+@_robust
 def check_problem_counts(one_vs_rest, all_pairs, k=26):
     """07, exercise 1 [M1, M3]: how many binary problems each reduction trains for k classes."""
     if _unanswered(one_vs_rest, all_pairs):
@@ -31,6 +46,7 @@ def check_problem_counts(one_vs_rest, all_pairs, k=26):
     return _verdict(False, "One-vs-rest: one problem per class. All pairs: one per unordered pair of classes.")
 
 
+@_robust
 def check_region_boundaries(low, high):
     """07, exercise 2 [M2]: on the line x2 = 1, the x1 where argmax_i <w_i, x> (slides' w) changes
     from class 1 to class 2 (low) and from class 2 to class 3 (high)."""
@@ -41,7 +57,7 @@ def check_region_boundaries(low, high):
     x1 = np.linspace(-3, 3, 600_001)
     winner = np.argmax(np.c_[x1, np.ones_like(x1)] @ SLIDES_W.T, axis=1)
     changes = x1[1:][np.diff(winner) != 0]
-    ok = np.allclose([low, high], changes, atol=1e-3)
+    ok = bool(np.allclose(np.asarray([low, high], dtype=float), changes, atol=1e-3))
     why = (f"<w_2, x> = 1 beats <w_1, x> = (1 - x1)/sqrt2 when x1 > 1 - sqrt2 and <w_3, x> = (1 + x1)/sqrt2 when "
            f"x1 < sqrt2 - 1: the boundaries are x1 = {-edge:.4f} and {edge:.4f}.")
     return _verdict(ok, why if ok else "Write the three scores as functions of x1 (x2 = 1) and solve s_1 = s_2, s_2 = s_3.")
@@ -50,6 +66,7 @@ def check_region_boundaries(low, high):
 PAIRWISE = {(1, 2): +1, (1, 3): -1, (1, 4): +1, (2, 3): -1, (2, 4): +1, (3, 4): -1}
 
 
+@_robust
 def check_votes(votes, winner, pairwise=None):
     """07, exercise 3 [M3]: the votes of classes 1..4 and the winner for pairwise outputs h_ij
     (+1 means class i, -1 means class j); ties go to the smallest class."""
@@ -66,6 +83,7 @@ def check_votes(votes, winner, pairwise=None):
     return _verdict(ok, why if ok else "Go through the six pairs and give one vote to the winner of each.")
 
 
+@_robust
 def check_ovr_confidences(signs_answer, confidences_answer, confidences=(-0.3, -1.2, -0.1)):
     """07, exercise 4 [M1]: what one-vs-rest predicts with signs (ties to the first class) and with
     confidences, when the three binary classifiers give `confidences`."""
@@ -83,6 +101,7 @@ def check_ovr_confidences(signs_answer, confidences_answer, confidences=(-0.3, -
 # ---------------------------------------------------------------- chapter 08
 
 
+@_robust
 def check_multi_vector(answer, x=(2.0, -1.0), y=2, k=3):
     """08, exercise 1 [M6]: Psi(x, y) of the multi-vector construction (classes 1..k)."""
     if _unanswered(answer):
@@ -105,6 +124,7 @@ HINGE_EXAMPLE = dict(
 )
 
 
+@_robust
 def check_hinge(loss, y_hat, example=None):
     """08, exercise 2 [M8, M12]: the generalised hinge l(w, (x, y)) and the loss-augmented y_hat
     for the multi-vector map (classes 1..3)."""
@@ -122,6 +142,7 @@ def check_hinge(loss, y_hat, example=None):
     return _verdict(ok, why if ok else "For each y', add Delta(y', y) to the score difference, then take the largest.")
 
 
+@_robust
 def check_first_sgd_step(answer, lam=0.5, example=None):
     """08, exercise 3 [M10]: w^(2) of the multiclass SVM's SGD after drawing (x, y) at t = 1 from
     w^(1) = 0 (multi-vector map, costs of HINGE_EXAMPLE; ties go to the first class)."""
@@ -139,6 +160,7 @@ def check_first_sgd_step(answer, lam=0.5, example=None):
     return _verdict(ok, why if ok else "At t = 1 the factor (1 - 1/t) wipes w out; only the subgradient step remains.")
 
 
+@_robust
 def check_pac_sgd(T, eta, B=2.0, rho=1.0, eps=0.05):
     """08, exercise 4 [M9]: the number of SGD iterations T >= (B rho / eps)^2 (smallest integer)
     and the step eta = B / (rho sqrt T) of the corollary."""
@@ -149,3 +171,97 @@ def check_pac_sgd(T, eta, B=2.0, rho=1.0, eps=0.05):
     ok = T == expected_T and np.isclose(eta, expected_eta)
     why = f"(B rho / eps)^2 = ({B:g} x {rho:g} / {eps:g})^2 = {expected_T}, and eta = B / (rho sqrt T) = {expected_eta:g}."
     return _verdict(ok, why if ok else "Plug B, rho and eps into the corollary's two formulas.")
+
+
+# ---------------------------------------------------------------- coding exercises
+
+
+def _vote_cases(seed=0, n_cases=12):
+    rng = np.random.default_rng(seed)
+    cases = []
+    for c in range(n_cases):
+        k = int(rng.integers(3, 6))
+        decisions = rng.normal(size=(int(rng.integers(1, 5)), k * (k - 1) // 2))
+        decisions[rng.random(decisions.shape) < 0.15] = 0.0  # exact zeros: h_ij = +1
+        cases.append(dict(decisions=decisions, k=k))
+    return cases
+
+
+def _show_votes(case):
+    k = case["k"]
+    pairs = [(i + 1, j + 1) for i in range(k) for j in range(i + 1, k)]
+    row = case["decisions"][0]
+    shown = ", ".join(f"h_{i}{j}: {v:+.2f}" for (i, j), v in zip(pairs, row))
+    return f"k = {k}, first row of decisions ({shown})"
+
+
+def check_all_pairs_votes(student_fn):
+    """07, coding exercise [M3]: votes(decisions, k), the (n, k) vote counts of the vote formula."""
+    return check_function(
+        student_fn, _vote_cases(), lambda decisions, k: pairwise_votes(decisions, k),
+        forbidden=(pairwise_votes, AllPairs.votes), show=_show_votes,
+        hint="Loop over the pairs i < j in order (itertools.combinations(range(k), 2) gives them); "
+             "column c of decisions is h_ij: a decision >= 0 is a vote for i, < 0 a vote for j.")
+
+
+def _augmented_cases(seed=1, n_cases=15):
+    rng = np.random.default_rng(seed)
+    cases = []
+    for _ in range(n_cases):
+        k, n = int(rng.integers(3, 6)), int(rng.integers(1, 5))
+        Delta = rng.integers(0, 4, size=(k, k)).astype(float)
+        np.fill_diagonal(Delta, 0)
+        cases.append(dict(scores=np.round(rng.normal(size=(n, k)), 2), y=rng.integers(k, size=n), Delta=Delta))
+    return cases
+
+
+def _show_augmented(case):
+    return (f"scores <w, Psi(x_i, y')> = {np.round(case['scores'], 2).tolist()}, y = {case['y'].tolist()} "
+            f"(class indices from 0), Delta = {case['Delta'].tolist()}")
+
+
+def check_loss_augmented_argmax(student_fn):
+    """08, coding exercise 1 [M8, M12]: y_hat_i = argmax_y' Delta(y', y_i) + s_i(y') - s_i(y_i) for
+    each row i (first index on ties), returned as an integer array."""
+    return check_function(
+        student_fn, _augmented_cases(), lambda scores, y, Delta: loss_augmented_argmax(scores, y, Delta)[0],
+        forbidden=(loss_augmented_argmax, hinge_subgradient), show=_show_augmented,
+        hint="Delta[:, y_i] is the column of costs for the truth y_i; add it to the row of scores, "
+             "subtract the score of y_i, and take np.argmax (it keeps the first of ties).")
+
+
+def _sgd_step_cases(seed=2, n_cases=15):
+    rng = np.random.default_rng(seed)
+    cases = []
+    for _ in range(n_cases):
+        k, n = int(rng.integers(3, 5)), int(rng.integers(2, 4))
+        Delta = 1.0 - np.eye(k) if rng.random() < 0.5 else rng.integers(0, 3, size=(k, k)).astype(float)
+        np.fill_diagonal(Delta, 0)
+        cases.append(dict(W=np.round(rng.normal(size=(k, n)), 2), t=int(rng.integers(1, 20)),
+                          x=np.round(rng.normal(size=n), 2), y=int(rng.integers(k)),
+                          lam=float(rng.choice([0.05, 0.5, 1.0])), Delta=Delta))
+    return cases
+
+
+def _sgd_step_reference(W, t, x, y, lam, Delta):
+    k, n = W.shape
+    psi = MultiVector().fit(x[None], [0], k)
+    w = W.ravel().astype(float)
+    y_hat = loss_augmented_argmax(psi.scores(x[None], w), np.array([y]), Delta)[0][0]
+    w = (1 - 1 / t) * w - (psi.psi(x, y_hat) - psi.psi(x, y)) / (2 * lam * t)
+    return w.reshape(k, n)
+
+
+def _show_sgd_step(case):
+    return (f"W = {case['W'].tolist()} (rows w_y', y' from 0), t = {case['t']}, x = {case['x'].tolist()}, "
+            f"y = {case['y']}, lambda = {case['lam']:g}, Delta = {case['Delta'].tolist()}")
+
+
+def check_sgd_step(student_fn):
+    """08, coding exercise 2 [M10]: one SGD step of the multiclass SVM with the multi-vector Psi,
+    W^(t+1) = (1 - 1/t) W^(t) - 1/(2 lambda t) [Psi(x, y_hat) - Psi(x, y)] written on the rows of W."""
+    return check_function(
+        student_fn, _sgd_step_cases(), _sgd_step_reference,
+        forbidden=(loss_augmented_argmax, hinge_subgradient, MulticlassSVM.fit), show=_show_sgd_step,
+        hint="Find y_hat with your loss-augmented argmax on the scores W @ x; Psi(x, y_hat) - Psi(x, y) "
+             "is +x in row y_hat and -x in row y (nothing when y_hat = y). Scale W by (1 - 1/t) first.")

@@ -3,9 +3,14 @@
 Each check prints a verdict with the reason and returns True when the answer is right.
 """
 
+import copy
+import functools
+
 import numpy as np
 
-from course_lib.perceptron import AveragedPerceptron, Perceptron
+from course_lib.exercises import Verdict
+from course_lib.exercises.harness import check_function, check_number
+from course_lib.perceptron import AveragedPerceptron, Perceptron, lazy_dicts, lazy_update
 
 # Exercise 1: three labels, three features, one example.
 W_EXERCISE = {"A": {"f1": 1, "f2": 0, "f3": -1}, "B": {"f1": 0, "f2": 2, "f3": 0}, "C": {"f1": -1, "f2": 1, "f3": 2}}
@@ -17,8 +22,18 @@ SEQUENCE = ([{"x": 1}, {"y": 1}, {"x": 1, "y": 1}, {"y": 2}], ["A", "B", "A", "B
 
 
 def _verdict(correct, why):
-    print(("Right. " if correct else "Not yet. ") + why)
-    return correct
+    return Verdict(correct, why)
+
+
+def _robust(check):
+    """Any input gets a Verdict: a value the check cannot read is "Not yet", never a traceback."""
+    @functools.wraps(check)
+    def wrapped(*args, **kwargs):
+        try:
+            return check(*args, **kwargs)
+        except Exception:
+            return _verdict(False, "I cannot read this answer: give numbers (or a dict of dicts of numbers).")
+    return wrapped
 
 
 def _unanswered(answer):
@@ -29,6 +44,7 @@ def _as_dense(weights, labels, features):
     return np.array([[float(weights.get(label, {}).get(f, 0)) for f in features] for label in labels])
 
 
+@_robust
 def check_multiclass_update(answer):
     """Exercise 1 [P1]: w after one perceptron step on (X_EXERCISE, GOLD_EXERCISE) from W_EXERCISE."""
     if _unanswered(answer) or not isinstance(answer, dict):
@@ -54,6 +70,7 @@ def check_multiclass_update(answer):
     return _verdict(False, why)
 
 
+@_robust
 def check_average(answer):
     """Exercise 2 [P2]: the averaged weights a after one epoch over SEQUENCE (no shuffle)."""
     if _unanswered(answer) or not isinstance(answer, dict):
@@ -74,27 +91,103 @@ def check_average(answer):
 
 def check_lazy_catch_up(answer, n_examples=10, last_update=3, w_value=2.0, a_value=5.0):
     """Exercise 3 [P4]: a[y][f] after the lazy catch-up at an error when n_examples have been seen."""
-    if _unanswered(answer):
-        return _verdict(False, "Replace `...` with the new value of a[y][f].")
     expected = a_value + (n_examples - last_update) * w_value
-    why = (f"w[y][f] = {w_value:g} has not changed since the stamp {last_update}, so it should have been added "
-           f"{n_examples} - {last_update} = {n_examples - last_update} times: a = {a_value:g} + "
-           f"{n_examples - last_update} x {w_value:g} = {expected:g}.")
-    if np.isclose(answer, expected):
-        return _verdict(True, why)
-    if np.isclose(answer, a_value + (n_examples - last_update + 1) * w_value):
-        return _verdict(False, "One too many: the example being processed has not ended yet; its w is added later.")
-    return _verdict(False, why)
+    return check_number(
+        answer, expected,
+        diagnoses=((a_value + (n_examples - last_update + 1) * w_value,
+                    "One too many: the example being processed has not ended yet; its w is added later."),
+                   (a_value + n_examples * w_value, "Since the stamp, not since the start: count from last_update."),
+                   ((n_examples - last_update) * w_value, "The catch-up adds to a: do not forget the old value of a.")),
+        hint="w[y][f] has not changed since the stamp: it should have been added once per example seen since then.",
+        right=f"a = {a_value:g} + ({n_examples} - {last_update}) x {w_value:g} = {expected:g}.")
 
 
+@_robust
 def check_accumulator_cost(answer_naive, answer_on_error, n=1000, n_epochs=5, n_errors=120):
     """Exercise 4 [P3]: how many full-matrix additions to a the naive and on-error variants do."""
     if _unanswered(answer_naive) or _unanswered(answer_on_error):
         return _verdict(False, "Replace both `...` with numbers of additions.")
     naive, on_error = n * n_epochs, n_errors + 1
-    why = (f"Naive adds w after each of the {n} x {n_epochs} = {naive} examples; on-error adds "
-           f"n_since_last_error x w at each of the {n_errors} errors plus the final catch-up: {on_error}.")
-    ok = answer_naive == naive and answer_on_error == on_error
-    if answer_naive == naive and answer_on_error == n_errors:
-        return _verdict(False, "Almost: do not forget the catch-up at the end of training.")
-    return _verdict(ok, why)
+    first = check_number(answer_naive, naive, diagnoses=((n, "Naive adds w after every example of every epoch."),))
+    second = check_number(answer_on_error, on_error,
+                          diagnoses=((n_errors, "Almost: do not forget the catch-up at the end of training."),))
+    if first and second:
+        return _verdict(True, f"Naive: {n} x {n_epochs} = {naive} additions; on error: {n_errors} errors plus "
+                              f"the final catch-up = {on_error}.")
+    parts = [f"naive: {first.why}" if not first else "naive: right", f"on error: {second.why}" if not second
+             else "on error: right"]
+    return _verdict(False, "; ".join(parts))
+
+
+def _lazy_cases(seed=3, n_cases=15):
+    rng = np.random.default_rng(seed)
+    cases = []
+    for _ in range(n_cases):
+        labels, features = ["A", "B", "C"], [f"f{j}" for j in range(6)]
+        gold, pred = rng.choice(labels, size=2, replace=False).tolist()
+        n_examples = int(rng.integers(5, 30))
+        a = {v: {f: int(rng.integers(-9, 10)) for f in features if rng.random() < 0.6} for v in labels}
+        w = {v: {f: int(rng.integers(-3, 4)) for f in features if rng.random() < 0.6} for v in labels}
+        last_update = {(v, f): int(rng.integers(0, n_examples)) for v in labels for f in features if rng.random() < 0.6}
+        x = {str(f): int(rng.integers(1, 4)) for f in rng.choice(features, size=int(rng.integers(1, 4)), replace=False)}
+        cases.append(dict(a=a, w=w, last_update=last_update, x=x, gold=gold, pred=pred, n_examples=n_examples))
+    return cases
+
+
+def _lazy_reference(a, w, last_update, x, gold, pred, n_examples):
+    a, w, last_update = copy.deepcopy(a), copy.deepcopy(w), dict(last_update)
+    lazy_update(a, w, last_update, x, gold, pred, n_examples)
+    return _lazy_state(a, w, last_update)
+
+
+def _lazy_state(a, w, last_update):
+    """The three structures with the zero entries dropped (a missing entry counts 0)."""
+    clean = lambda d: {v: {f: val for f, val in row.items() if val != 0} for v, row in d.items()}
+    return clean(a), clean(w), {key: n for key, n in last_update.items() if n != 0}
+
+
+def _compare_lazy(expected, got):
+    names = ("a", "w", "last_update")
+    for name, e, g in zip(names, expected, got):
+        if e != g:
+            return f"after your update, {name} differs (e.g. {_first_difference(e, g)})"
+    return None
+
+
+def _first_difference(e, g):
+    keys = sorted(set(e) | set(g), key=str)
+    for key in keys:
+        if e.get(key) != g.get(key):
+            if isinstance(e.get(key), dict) or isinstance(g.get(key), dict):
+                inner_e, inner_g = e.get(key) or {}, g.get(key) or {}
+                for f in sorted(set(inner_e) | set(inner_g)):
+                    if inner_e.get(f, 0) != inner_g.get(f, 0):
+                        return f"entry [{key!r}][{f!r}]: expected {inner_e.get(f, 0)}, got {inner_g.get(f, 0)}"
+            return f"entry {key!r}: expected {e.get(key, 0)}, got {g.get(key, 0)}"
+    return "?"
+
+
+def _show_lazy(case):
+    return (f"x = {case['x']}, gold = {case['gold']}, pred = {case['pred']}, n_examples = {case['n_examples']}, "
+            f"a = {case['a']}, w = {case['w']}, last_update = {case['last_update']}")
+
+
+def check_lazy_update(student_fn):
+    """09, coding exercise [P4]: lazy_update(a, w, last_update, x, gold, pred, n_examples) changes the
+    dicts in place as the notes' snippet does (missing entries count 0; w moves by the value x[f])."""
+    def run_student(a, w, last_update, x, gold, pred, n_examples):
+        a, w, last_update = copy.deepcopy(a), copy.deepcopy(w), dict(last_update)
+        student_fn(a, w, last_update, x, gold, pred, n_examples)
+        return _lazy_state(a, w, last_update)
+
+    if student_fn is lazy_update or student_fn is lazy_dicts:
+        return _verdict(False, "that is the library's own function: write it yourself.")
+    if not callable(student_fn):
+        return _verdict(False, "give the function itself (def my_update(a, w, last_update, x, gold, pred, "
+                               "n_examples): ...), not a value.")
+    run_student.__wrapped__ = student_fn  # the harness looks behind it for calls to the library
+    return check_function(run_student, _lazy_cases(), _lazy_reference, compare=_compare_lazy,
+                          forbidden=(lazy_update, lazy_dicts), show=_show_lazy,
+                          hint="For each feature f of x and each of the labels gold and pred: add "
+                               "(n_examples - last_update.get((label, f), 0)) * w[label].get(f, 0) to a[label][f], "
+                               "stamp last_update[label, f] = n_examples; then w[gold][f] += x[f], w[pred][f] -= x[f].")

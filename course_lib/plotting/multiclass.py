@@ -43,12 +43,24 @@ def plot_classes(ax, X, y, classes, size=40):
 
 
 def draw_regions(ax, region_of, n_classes, xlim, ylim, steps=220):
-    """Tint the regions of region_of(points) -> class index per point (-1: undecided, grey)."""
+    """Tint the regions of region_of(points): either a class index per point (-1: undecided, grey)
+    or, for an argmax rule, the (n, k) matrix of scores. With scores, each boundary is drawn as the
+    level 0 of s_k - max_{j != k} s_j, interpolated between grid points (straight for linear
+    scores); with indices, as the contour of the index map (a staircase at the grid's step)."""
     xx, yy = np.meshgrid(np.linspace(*xlim, steps), np.linspace(*ylim, steps))
-    region = np.asarray(region_of(np.c_[xx.ravel(), yy.ravel()])).reshape(xx.shape)
+    values = np.asarray(region_of(np.c_[xx.ravel(), yy.ravel()]))
     tints = np.array([to_rgba(c, alpha=0.22) for c in PALETTE[:n_classes]] + [to_rgba(GREY, alpha=0.45)])
+    if values.ndim == 2:
+        scores = values.reshape(*xx.shape, -1)
+        region = np.argmax(scores, axis=2)
+        for k in range(scores.shape[2]):
+            lead = scores[..., k] - np.delete(scores, k, axis=2).max(axis=2)
+            if lead.min() < 0 < lead.max():
+                ax.contour(xx, yy, lead, levels=[0.0], colors=BLACK, linewidths=1.2)
+    else:
+        region = values.reshape(xx.shape)
+        ax.contour(xx, yy, region, levels=np.arange(-0.5, n_classes), colors=BLACK, linewidths=1.2)
     ax.imshow(tints[region], extent=(*xlim, *ylim), origin="lower", aspect="auto", interpolation="nearest")
-    ax.contour(xx, yy, region, levels=np.arange(-0.5, n_classes), colors=BLACK, linewidths=1.2)
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     ax.set_xlabel("$x_1$")
@@ -56,12 +68,14 @@ def draw_regions(ax, region_of, n_classes, xlim, ylim, steps=220):
 
 
 def draw_vectors(ax, W, labels=None):
-    """Arrows from the origin for the rows w_y of W (2-D), labelled w_1, w_2, ..."""
+    """Arrows from the origin for the rows w_y of W (2-D), labelled w_1, w_2, ... on a white box
+    (readable over the points)."""
     for k, w in enumerate(np.asarray(W)):
         ax.annotate("", xy=w, xytext=(0, 0), zorder=4,
                     arrowprops=dict(arrowstyle="-|>", color=PALETTE[k], lw=2.5, mutation_scale=18))
         name = labels[k] if labels else f"$w_{k + 1}$"
-        ax.text(*(1.12 * w), name, color=PALETTE[k], fontsize=13, ha="center", va="center", zorder=4)
+        ax.text(*(1.15 * w), name, color=PALETTE[k], fontsize=13, ha="center", va="center", zorder=6,
+                bbox=dict(boxstyle="round,pad=0.15", facecolor="white", edgecolor="none", alpha=0.85))
     ax.plot([0], [0], "k+", markersize=10)
 
 
@@ -82,7 +96,7 @@ def slides_argmax_panel(ax, share=0.2, seed=0):
     """argmax_i <w_i, x> with the slides' w_1, w_2, w_3 on the 40/20/40 data; returns its error."""
     X, y = _forty_twenty_forty(share, seed)
     error = float(np.mean(np.argmax(X @ SLIDES_W.T, axis=1) + 1 != y))
-    draw_regions(ax, lambda P: np.argmax(P @ SLIDES_W.T, axis=1), 3, **BOX)
+    draw_regions(ax, lambda P: P @ SLIDES_W.T, 3, **BOX)
     draw_vectors(ax, SLIDES_W)
     plot_classes(ax, X, y, [1, 2, 3])
     ax.set_title(f"argmax$_i \\langle w_i, x\\rangle$ (slides' $w$): error {error:.0%}", fontsize=12)
@@ -95,12 +109,13 @@ def ovr_halfspace_panel(ax, share=0.2, seed=0):
     X, y = _forty_twenty_forty(share, seed)
     ovr = OneVsRest(HalfspaceERM()).fit(X, y)
     wrong = ovr.predict(X) != y
-    draw_regions(ax, lambda P: np.argmax(ovr.decision_function(P), axis=1), 3, **BOX)
+    draw_regions(ax, ovr.decision_function, 3, **BOX)
     draw_vectors(ax, [e.w_ for e in ovr.estimators_], labels=[f"$w_{i}$ (ERM)" for i in (1, 2, 3)])
     plot_classes(ax, X, y, [1, 2, 3])
     mark_errors(ax, X, wrong)
     rest = (1.0 - share) / 2
-    ax.legend(loc="lower right", fontsize=9, title=f"{rest:.0%} / {share:.0%} / {rest:.0%}", title_fontsize=9)
+    ax.legend(loc="upper center", ncol=4, fontsize=9, title=f"shares {rest:.0%} / {share:.0%} / {rest:.0%}",
+              title_fontsize=9, columnspacing=0.8, handletextpad=0.3)
     ax.set_title(f"one-vs-rest, best halfspaces: error {np.mean(wrong):.0%}", fontsize=12)
     return float(np.mean(wrong))
 
@@ -123,20 +138,24 @@ def forty_twenty_forty_figure(share=0.2):
 
 def reduction_panel(ax, reduction=REDUCTIONS[0], spread=1.3, seed=0, learner="least squares"):
     """A reduction around a binary learner of LEARNERS on three_blobs: its regions (grey: the
-    signs leave the class undecided) and the training accuracy in the title. Returns that accuracy."""
+    signs leave the class undecided) and the training accuracy in the title. Classes are 1, 2, 3 as
+    in the slides. Returns that accuracy."""
     X, y = three_blobs(n=150, seed=seed, spread=spread)
+    y = y + 1
     binary = LEARNERS[learner]()
     if reduction == REDUCTIONS[2]:
         model = AllPairs(binary).fit(X, y)
-        region_of = model.predict
+
+        def region_of(P):
+            return np.searchsorted(model.classes_, model.predict(P))
     else:
         model = OneVsRest(binary).fit(X, y)
         if reduction == REDUCTIONS[1]:
             def region_of(P):
-                positive = model.decision_function(P) > 0
+                positive = model.decision_function(P) >= 0  # h_i(x) = +1, as the binary predict
                 return np.where(positive.sum(axis=1) == 1, np.argmax(positive, axis=1), -1)
         else:
-            region_of = model.predict
+            region_of = model.decision_function
     accuracy = float(np.mean(model.predict(X) == y))
     draw_regions(ax, region_of, 3, xlim=(-5.5, 5.5), ylim=(-5, 6))
     plot_classes(ax, X, y, model.classes_)
@@ -157,12 +176,12 @@ def linear_multiclass_figure():
     """Binary case argmax_{y in +-1} <w, y x> beside a three-class argmax_y <w, Psi(x, y)>"""
     fig, axes = new_figure(ncols=2, width=5.4, height=4.3)
     w = np.array([1.0, 0.6])
-    draw_regions(axes[0], lambda P: (P @ w > 0).astype(int), 2, xlim=(-2.5, 2.5), ylim=(-2.5, 2.5))
+    draw_regions(axes[0], lambda P: np.c_[-(P @ w), P @ w], 2, xlim=(-2.5, 2.5), ylim=(-2.5, 2.5))
     draw_vectors(axes[0], [-w, w], labels=["$-w$ (y = -1)", "$+w$ (y = +1)"])
     axes[0].set_title("binary: argmax$_{y=\\pm 1}\\langle w, yx\\rangle$ = sign$\\langle w, x\\rangle$", fontsize=12)
     X, y = noisy_forty_twenty_forty()
     model = MulticlassSVM(lam=0.005, n_iter=3000, seed=0).fit(X, y)
-    draw_regions(axes[1], lambda P: np.argmax(model.decision_function(P), axis=1), 3, **BOX)
+    draw_regions(axes[1], model.decision_function, 3, **BOX)
     draw_vectors(axes[1], model.coef_)
     plot_classes(axes[1], X, y, model.classes_)
     axes[1].set_title("three classes: argmax$_y\\langle w, \\Psi(x, y)\\rangle$", fontsize=12)
@@ -177,9 +196,11 @@ def multi_vector_figure(x=(0.8, -0.5, 1.2), n_classes=4):
     rows = np.array([psi.psi(x, y) for y in range(n_classes)])
     fig, ax = new_figure(width=8, height=3.2)
     limit = np.abs(rows).max()
-    ax.imshow(rows, cmap="PuOr", vmin=-limit, vmax=limit, aspect="auto")
+    image = ax.imshow(rows, cmap="PuOr", vmin=-limit, vmax=limit, aspect="auto")
     for (i, j), value in np.ndenumerate(rows):
-        ax.text(j, i, f"{value:g}", ha="center", va="center", fontsize=10)
+        r, g, b, _ = image.cmap(image.norm(value))
+        dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5  # white text on dark cells
+        ax.text(j, i, f"{value:g}", ha="center", va="center", fontsize=11, color="white" if dark else BLACK)
     for b in range(1, n_classes):
         ax.axvline(b * len(x) - 0.5, color=BLACK, lw=2)
     ax.set_yticks(range(n_classes), [f"$\\Psi(x, {y + 1})$" for y in range(n_classes)])
@@ -272,7 +293,7 @@ def sgd_panel(ax, learner="svm", rate=0.05, n_iter=2000, seed=0, cost_on_two=1.0
     else:
         model = HingeRiskSGD(eta=rate, n_iter=n_iter, seed=seed, cost=Delta).fit(X, y)
         name = f"SGD on the hinge risk, $\\eta$ = {rate:.3g}, risk {model.hinge_losses(X, y).mean():.3f}"
-    draw_regions(ax, lambda P: np.argmax(model.decision_function(P), axis=1), 3, **BOX)
+    draw_regions(ax, model.decision_function, 3, **BOX)
     W = model.coef_
     scale = 2.0 / max(np.abs(W).max(), 1e-12)
     draw_vectors(ax, W * min(scale, 1.0))

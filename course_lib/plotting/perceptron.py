@@ -7,8 +7,10 @@ import numpy as np
 from matplotlib.colors import to_rgba
 
 from course_lib._validation import check_int
-from course_lib.data import three_blobs
-from course_lib.perceptron import AveragedPerceptron, weights_by_epoch
+from course_lib.data import load_ocr_letters, three_blobs, zipf_sparse
+from course_lib.perceptron import (AveragedPerceptron, accuracy_by_epoch, averaging_work, sparse_rows,
+                                   weights_by_epoch)
+from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import BLACK, BLUE, GREY, ORANGE, PALETTE, VERMILLION, new_figure
 
 MARKERS = ("o", "s", "^", "D", "v", "P")
@@ -36,14 +38,19 @@ def fit_both(X, y, n_epochs, seed):
     return AveragedPerceptron(n_epochs=n_epochs, seed=seed).fit(with_bias(X), y)
 
 
-def draw_regions(ax, weights, classes, X, y, xlim=(-5.5, 5.5), ylim=(-5, 6), steps=150, title=None):
+def draw_regions(ax, weights, classes, X, y, xlim=(-5.5, 5.5), ylim=(-5, 6), steps=200, title=None):
     """Shade the regions argmax_y <w_y | (x1, x2, 1)> of a weight matrix (one row per label)."""
     xx, yy = np.meshgrid(np.linspace(*xlim, steps), np.linspace(*ylim, steps))
     grid = with_bias(np.c_[xx.ravel(), yy.ravel()])
-    region = np.argmax(grid @ np.asarray(weights, dtype=float).T, axis=1).reshape(xx.shape)
+    scores = (grid @ np.asarray(weights, dtype=float).T).reshape(*xx.shape, -1)
+    region = np.argmax(scores, axis=2)
     colours = PALETTE[: len(classes)]
     tints = np.array([to_rgba(c, alpha=0.2) for c in colours])
     ax.imshow(tints[region], extent=(*xlim, *ylim), origin="lower", aspect="auto", interpolation="nearest")
+    for k in range(scores.shape[2]):  # boundary of region k: level 0 of s_k - max_{j != k} s_j
+        lead = scores[..., k] - np.delete(scores, k, axis=2).max(axis=2)
+        if lead.min() < 0 < lead.max():
+            ax.contour(xx, yy, lead, levels=[0.0], colors=BLACK, linewidths=1.2)
     for k, label in enumerate(classes):
         mask = np.asarray(y) == label
         ax.scatter(X[mask, 0], X[mask, 1], s=28, color=colours[k], marker=MARKERS[k % len(MARKERS)],
@@ -139,6 +146,89 @@ def speedup_figure(sizes, seconds):
     axes[1].set_xlabel("number of features")
     axes[1].set_ylabel("speed-up over naive (x)")
     axes[1].set_title("same run, same averaged weights", fontsize=12)
+    return fig
+
+
+# ---------------------------------------------------------------- P5: OCR letters, P3-P4: cost
+
+
+@lru_cache(maxsize=1)
+def ocr_split():
+    """The OCR letters, one letter per example (128 pixels of 0/1; the perceptron reads a row as
+    the sparse example {j: 1} of its active pixels, about 30 of 128). Returns (X_train, y_train,
+    X_held, y_held, X_test, y_test): the letters of the words of fold 1 for training, of fold 2
+    held-out (to choose MAX_EPOCH), of fold 0 for the test."""
+    words, labels, folds = load_ocr_letters()
+    parts = []
+    for fold in (1, 2, 0):
+        parts.append(np.vstack([w for w, f in zip(words, folds) if f == fold]))
+        parts.append(np.concatenate([lab for lab, f in zip(labels, folds) if f == fold]))
+    return tuple(parts)
+
+
+@lru_cache(maxsize=4)
+def ocr_curves(seeds=(0, 1, 2, 3, 4), max_epoch=10):
+    """Held-out accuracy after each epoch of the plain and averaged perceptron on ocr_split, one
+    run per shuffle seed: two arrays (len(seeds), max_epoch)."""
+    X, y, X_held, y_held, _, _ = ocr_split()
+    curves = [accuracy_by_epoch(X, y, X_held, y_held, max_epoch=max_epoch, seed=s) for s in seeds]
+    return np.array([c[0] for c in curves]), np.array([c[1] for c in curves])
+
+
+@slide_figure("P5_ocr_plain_vs_averaged", slide="Perceptron moyenné (introduction: un perceptron sans « mémoire »)")
+def ocr_plain_vs_averaged_figure(seeds=(0, 1, 2, 3, 4), max_epoch=10):
+    """OCR letters (26 labels, active pixels): held-out accuracy by epoch, plain vs averaged, five shuffles"""
+    plain, averaged = ocr_curves(tuple(seeds), max_epoch)
+    epochs = np.arange(1, max_epoch + 1)
+    fig, ax = new_figure(width=7.5, height=4.6)
+    for k in range(len(seeds)):
+        ax.plot(epochs, plain[k], color=VERMILLION, marker="s", lw=1.5, alpha=0.8,
+                label="plain perceptron (last w)" if k == 0 else None)
+        ax.plot(epochs, averaged[k], color=BLUE, marker="o", lw=1.5, alpha=0.8,
+                label="averaged perceptron (a)" if k == 0 else None)
+    ax.set_xlabel("epochs")
+    ax.set_ylabel("held-out accuracy")
+    ax.set_xticks(epochs)
+    ax.set_ylim(min(plain.min(), averaged.min()) - 0.03, max(plain.max(), averaged.max()) + 0.05)
+    ax.legend(loc="upper left", ncol=2, fontsize=10)
+    ax.set_title(f"OCR letters, one line per shuffle seed ({len(seeds)} seeds)", fontsize=12)
+    return fig
+
+
+@lru_cache(maxsize=4)
+def work_by_size(sizes=(1_000, 10_000, 100_000, 200_000), n=2000, n_labels=12, seed=0):
+    """averaging_work of one epoch on zipf_sparse(n, n_features, n_labels) for each size."""
+    results = []
+    for n_features in sizes:
+        X, y = zipf_sparse(n=n, n_features=n_features, n_labels=n_labels, seed=seed)
+        rows, _, _ = sparse_rows(X, columns={j: j for j in range(n_features)})
+        order = [np.random.default_rng(seed).permutation(n)]
+        results.append(averaging_work(rows, y.tolist(), (n_labels, n_features), order))
+    return results
+
+
+@slide_figure("P4_cost_of_averaging", slide="Implémentation « rapide »")
+def cost_of_averaging_figure(sizes=(1_000, 10_000, 100_000, 200_000)):
+    """Entries of a updated in one epoch (2,000 sparse examples, 12 labels): naive, on error, lazy"""
+    results = work_by_size(tuple(sizes))
+    fig, axes = new_figure(ncols=2, width=5.8, height=4.5)
+    for variant in ("naive", "on_error", "lazy"):
+        axes[0].plot(sizes, [r[0][variant] for r in results], **VARIANT_STYLE[variant])
+    axes[0].set_xscale("log")
+    axes[0].set_yscale("log")
+    axes[0].set_xlabel("number of features d")
+    axes[0].set_ylabel("additions to entries of a")
+    axes[0].legend(fontsize=9, loc="upper left")
+    errors = [r[1] for r in results]
+    axes[0].set_title(f"{results[0][2]:,} examples, one epoch, {min(errors):,}-{max(errors):,} errors", fontsize=12)
+    for variant in ("on_error", "lazy"):
+        axes[1].plot(sizes, [r[0]["naive"] / r[0][variant] for r in results], **VARIANT_STYLE[variant])
+    axes[1].axhline(1, color=BLACK, linewidth=1)
+    axes[1].set_xscale("log")
+    axes[1].set_yscale("log")
+    axes[1].set_xlabel("number of features d")
+    axes[1].set_ylabel("naive work / variant's work")
+    axes[1].set_title("same averaged weights, less work", fontsize=12)
     return fig
 
 

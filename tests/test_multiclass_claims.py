@@ -1,0 +1,131 @@
+"""The effect claims of chapters 07 and 08, re-run over five seeds (or five splits), so that no lesson
+rests on one lucky draw. Each test names the notebook cell's claim it re-checks."""
+
+import numpy as np
+import pytest
+
+from course_lib.data import forty_twenty_forty, load_ocr_letters, three_blobs
+from course_lib.linear import LeastSquaresClassifier, Perceptron
+from course_lib.multiclass import (AllPairs, HalfspaceERM, MultiVector, OneVsRest, TfIdfMap, generalised_hinge,
+                                   term_counts, zero_one_cost)
+from course_lib.multiclass_svm import (HingeRiskSGD, MulticlassSVM, best_hinge_in_ball, psi_radius, sgd_eta,
+                                       sgd_iterations, svm_excess_bound, svm_lambda)
+from course_lib.plotting.multiclass import SLIDES_W, noisy_forty_twenty_forty
+from course_lib.text import bag_of_words, load_stdlib_docstrings, split_docstrings
+
+SEEDS = range(5)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_07_confidences_beat_signs(seed):
+    X, y = three_blobs(n=150, seed=seed)
+    for learner in (LeastSquaresClassifier(), Perceptron(n_epochs=20, seed=seed)):
+        ovr = OneVsRest(learner).fit(X, y)
+        assert np.mean(ovr.predict(X) == y) > np.mean(ovr.predict_with_signs(X) == y)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_07_forty_twenty_forty(seed):
+    X, y = forty_twenty_forty(n=200, seed=seed)
+    assert np.all(np.argmax(X @ SLIDES_W.T, axis=1) + 1 == y)
+    ovr = OneVsRest(HalfspaceERM()).fit(X, y)
+    assert np.isclose(np.mean(ovr.predict(X) != y), 0.2) and not np.any(ovr.predict(X) == 2)
+    assert np.all(AllPairs(HalfspaceERM()).fit(X, y).predict(X) == y)
+    for share in (0.1, 0.2, 0.3):
+        X_s, y_s = forty_twenty_forty(n=200, seed=seed, shares=((1 - share) / 2, share, (1 - share) / 2))
+        assert np.isclose(np.mean(OneVsRest(HalfspaceERM()).fit(X_s, y_s).predict(X_s) != y_s), share)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_07_votes_count_the_binary_predictions(seed):
+    X, y = three_blobs(n=150, seed=seed)
+    pairs = AllPairs(LeastSquaresClassifier()).fit(X, y + 1)
+    grid = np.r_[X, np.random.default_rng(seed).normal(scale=3, size=(500, 2))]
+    counted = np.zeros((len(grid), 3), dtype=int)
+    for (i, j), h in zip(pairs.pairs_, pairs.estimators_):
+        counted[:, i] += h.predict(grid) == 1
+        counted[:, j] += h.predict(grid) == -1
+    np.testing.assert_array_equal(counted, pairs.votes(grid))
+
+
+def _docstring_counts(documents, train, *others):
+    bags, vocabulary = bag_of_words([documents[i] for i in train], min_df=2)
+    return [term_counts(bags, vocabulary)] + [
+        term_counts(bag_of_words([documents[i] for i in part], vocabulary=vocabulary)[0], vocabulary) for part in others]
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return load_stdlib_docstrings(return_names=True)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_08_tfidf_beats_multi_vector_and_grouped_split_is_lower(corpus, seed):
+    documents, topics, _, sources = corpus
+    train, held, test = split_docstrings(sources, seed=seed)
+    X, X_held, X_test = _docstring_counts(documents, train, held, test)
+    accuracy = {}
+    for make_map in (TfIdfMap, MultiVector):
+        def fit(lam):
+            return MulticlassSVM(lam=lam, n_iter=10_000, seed=0, feature_map=make_map()).fit(X, topics[train])
+        lam = max((1e-3, 1e-2), key=lambda v: np.mean(fit(v).predict(X_held) == topics[held]))
+        accuracy[make_map] = np.mean(fit(lam).predict(X_test) == topics[test])
+        if make_map is TfIdfMap:
+            chosen = lam
+    assert accuracy[TfIdfMap] > accuracy[MultiVector]
+    g_train, _, g_test = split_docstrings(sources, grouped=True, seed=seed)
+    X_g, X_g_test = _docstring_counts(documents, g_train, g_test)
+    grouped = MulticlassSVM(lam=chosen, n_iter=10_000, seed=0, feature_map=TfIdfMap()).fit(X_g, topics[g_train])
+    assert np.mean(grouped.predict(X_g_test) == topics[g_test]) < accuracy[TfIdfMap]
+
+
+@pytest.fixture(scope="module")
+def ocr():
+    words, labels, folds = load_ocr_letters()
+    parts = []
+    for fold in (1, 2):
+        parts.append(np.vstack([w for w, f in zip(words, folds) if f == fold]))
+        parts.append(np.concatenate([lab for lab, f in zip(labels, folds) if f == fold]))
+    return parts
+
+
+def test_08_bound_with_b_one_is_vacuous(ocr):
+    X, y, X_2, y_2 = ocr
+    psi = MultiVector().fit(X, y, 26)
+    rho = psi_radius(psi, X)
+    _, _, lower = best_hinge_in_ball(X_2, y_2, psi, 1.0, n_steps=60)
+    assert lower + float(svm_excess_bound(rho, 1.0, len(X))) > 1
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_08_theory_lambda_does_worse_than_a_small_lambda(ocr, seed):
+    X, y, X_2, y_2 = ocr
+    rho = psi_radius(MultiVector().fit(X, y, 26), X)
+    theory = MulticlassSVM(lam=float(svm_lambda(rho, 1.0, len(X))), n_iter=30_000, seed=seed).fit(X, y)
+    small = MulticlassSVM(lam=1e-3, n_iter=30_000, seed=seed).fit(X, y)
+    assert np.linalg.norm(small.w_) > 10
+    assert np.mean(small.predict(X_2) == y_2) > np.mean(theory.predict(X_2) == y_2)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_08_svm_objective_decreases_with_t(seed):
+    X, y = noisy_forty_twenty_forty()
+    objectives = [MulticlassSVM(lam=0.05, n_iter=T, seed=seed).fit(X, y).objective(X, y) for T in (10, 100, 1000, 10_000)]
+    assert np.all(np.diff(objectives) < 0)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_08_one_pass_over_fresh_samples(seed):
+    X, y = noisy_forty_twenty_forty()
+    rho = psi_radius(MultiVector().fit(X, y - 1, 3), X)
+    B, eps = 3.0, 0.5
+    T = sgd_iterations(B, rho, eps)
+    X_f, y_f = forty_twenty_forty(n=T, seed=100 + seed, noise=0.35)
+    order = np.random.default_rng(seed).permutation(T)
+    w_bar = HingeRiskSGD(eta=float(sgd_eta(B, rho, T)), n_iter=T, one_pass=True).fit(X_f[order], y_f[order])
+    X_D, y_D = forty_twenty_forty(n=20_000, seed=999 + seed, noise=0.35)
+    psi = MultiVector().fit(X_D, y_D - 1, 3)
+    hinge = generalised_hinge(w_bar.w_, X_D, y_D - 1, psi, zero_one_cost(3)).mean()
+    comparator = generalised_hinge(B * SLIDES_W.ravel() / np.linalg.norm(SLIDES_W), X_D, y_D - 1, psi,
+                                   zero_one_cost(3)).mean()
+    assert np.mean(w_bar.predict(X_D) != y_D) <= hinge <= comparator + eps
