@@ -300,3 +300,15 @@ def test_smo_checks_its_problem(K, r, C, alpha, fragment):
     from course_lib.smo import smo
 
     assert_clear_error(lambda: smo(K, r, C, alpha=alpha), fragment)
+
+
+def test_structured_helpers_refuse_what_would_give_nan_or_inf():
+    from course_lib.structured import chain, qp
+
+    assert_clear_error(lambda: qp.solve_simplex_qp(np.full((2, 2), np.nan), np.ones(2), 1.0), "G")
+    assert_clear_error(lambda: qp.solve_simplex_qp(np.eye(2), np.ones(2), np.inf), "cap")
+    X = [np.eye(3, 4), np.eye(2, 4)]
+    Y = [np.array([0, 1, 2]), np.array([1, 0])]
+    assert_clear_error(lambda: chain.fit_hmm(X, Y, n_labels=3, smoothing=0), "smoothing")
+    hmm = chain.fit_hmm(X, Y, n_labels=3, smoothing=0.5)
+    assert all(np.all(np.isfinite(v)) for v in hmm.values())

@@ -22,7 +22,7 @@ from importlib import resources
 
 import numpy as np
 
-from course_lib._validation import check_int
+from course_lib._validation import check_int, check_positive
 from course_lib.data import read_checked
 from course_lib.structured.base import StructuredModel, check_rescaling
 from course_lib.structured.viterbi import (
@@ -272,6 +272,7 @@ def fit_hmm(X, Y, n_labels=26, smoothing=1.0):
     (binary pixels, independent given the letter). Returns a dict of log-probabilities:
     `log_start` (q,), `log_transition` (q, q), `log_theta` and `log_one_minus_theta` (q, n)."""
     q = check_int(n_labels, "n_labels", 1)
+    smoothing = check_positive(smoothing, "smoothing")  # 0 would give log 0 = -inf, or 0/0
     model = ChainModel(n_labels=q).initialize(X, Y)
     y_all = np.concatenate([np.asarray(y, dtype=np.int64) for y in Y])
     x_all = np.concatenate([np.asarray(x, dtype=float) for x in X])

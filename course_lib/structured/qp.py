@@ -45,10 +45,12 @@ def solve_simplex_qp(G, b, cap, alpha=None, tol=1e-9, max_steps=100_000):
     G = np.asarray(G, dtype=float)
     b = np.asarray(b, dtype=float)
     K = b.shape[0]
-    if G.shape != (K, K):
-        raise ValueError(f"G must have shape ({K}, {K}) to match b; got {G.shape}.")
-    if not cap > 0:
-        raise ValueError(f"cap must be positive; got {cap!r}.")
+    if b.ndim != 1 or G.shape != (K, K):
+        raise ValueError(f"b must be 1-D and G of shape ({K}, {K}) to match it; got {b.shape}, {G.shape}.")
+    if not (np.all(np.isfinite(G)) and np.all(np.isfinite(b))):
+        raise ValueError("G and b must be finite: a NaN or inf constraint cannot be optimised.")
+    if not (cap > 0 and np.isfinite(cap)):
+        raise ValueError(f"cap must be a positive finite number; got {cap!r}.")
     alpha = _feasible(alpha, K, cap)
     alpha = _active_set(G, b, cap, alpha, tol)
     if simplex_qp_gap(G, b, cap, alpha) > tol:
