@@ -312,3 +312,41 @@ def test_structured_helpers_refuse_what_would_give_nan_or_inf():
     assert_clear_error(lambda: chain.fit_hmm(X, Y, n_labels=3, smoothing=0), "smoothing")
     hmm = chain.fit_hmm(X, Y, n_labels=3, smoothing=0.5)
     assert all(np.all(np.isfinite(v)) for v in hmm.values())
+
+
+def test_kernel_hinge_descent_with_a_huge_step_stays_finite_or_refuses():
+    try:
+        model = KernelHingeGD(eta=1e300, n_epochs=20).fit(X2, R2)
+    except ValueError as error:
+        assert "eta" in str(error)
+        return
+    assert np.all(np.isfinite(model.error_history_)) and np.all(np.isfinite(model.alpha_))
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate", "empty"])
+def test_damaged_data_files_get_a_clear_error(tmp_path, damage):
+    import hashlib
+
+    good = b"some shipped bytes" * 100
+    path = tmp_path / "models.npz"
+    path.write_bytes({"flip": bytes([good[0] ^ 1]) + good[1:], "truncate": good[:50],
+                      "empty": b""}[damage])
+    with pytest.raises(ValueError, match="corrupt"):
+        data.read_checked(path, hashlib.sha256(good).hexdigest(), "The file", missing_fix="")
+
+
+def test_chain_reading_demo_refuses_a_word_that_is_not_an_index():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from course_lib.plotting import structured_chain
+
+    fig, ax = plt.subplots()
+    try:
+        assert_clear_error(lambda: structured_chain.draw_reading(ax, 7.0), "word")
+        assert_clear_error(lambda: structured_chain.draw_reading(ax, 10**6), "word")
+        assert_clear_error(lambda: structured_chain.cached_weights(C=-1.0), "C")
+    finally:
+        plt.close(fig)

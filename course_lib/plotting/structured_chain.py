@@ -6,6 +6,7 @@ import functools
 import numpy as np
 from matplotlib.patches import Circle, Rectangle
 
+from course_lib._validation import check_int, check_non_negative, check_positive
 from course_lib.data import ALPHABET, letters_to_string, load_ocr_letters
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import BLUE, GREEN, GREY, VERMILLION, new_figure
@@ -198,6 +199,7 @@ def cached_weights(C=None, transitions=True):
     if C is None:
         index = validated_index(models)
     else:
+        C = check_positive(C, "C")
         index = int(np.argmin(np.abs(np.log(models["C"]) - np.log(C))))
     w = models["w_chain" if transitions else "w_letters"][index]
     return chain_model_of(models, transitions), w, float(models["C"][index])
@@ -310,7 +312,12 @@ def draw_reading(ax, word=0, scale=1.0, C=None):
     """Test word number `word` (of `distinct_test_words`) read by Viterbi with the learned
     transition weights multiplied by `scale`: 0 reads each letter alone, 1 is the chain SSVM."""
     words, labels, _ = _ocr_letters()
-    index = distinct_test_words()[word]
+    choices = distinct_test_words()
+    word = check_int(word, "word", 0)
+    if word >= len(choices):
+        raise ValueError(f"word must be below {len(choices)} (the distinct test words); got {word}.")
+    scale = check_non_negative(scale, "scale")
+    index = choices[word]
     x, y = words[index], labels[index]
     model, w, C = cached_weights(C)
     unary, pairwise = model.chain_scores(x, w)
