@@ -37,12 +37,18 @@ RC = {
 matplotlib.rcParams.update(RC)
 
 
+SHOWN_DPI = 96  # CSS pixels per figure inch in a notebook: a matplotlib point is a CSS point
+STATIC_PIXEL_RATIO = 1.5  # image pixels per CSS pixel of a figure ending a cell (sharp, not heavy)
+
+
 class CourseFigure(Figure):
     """A matplotlib Figure that shows itself as a PNG when it ends a notebook cell,
-    without pyplot (so a figure is never displayed twice)."""
+    without pyplot (so a figure is never displayed twice): rendered at 1.5 image pixels per
+    CSS pixel and shown at SHOWN_DPI, so its text is as large on screen as its point size."""
 
     def _repr_png_(self):
-        return png_bytes(self, dpi=80)
+        size = {"width": round(self.get_figwidth() * SHOWN_DPI)}  # the height follows
+        return png_bytes(self, dpi=SHOWN_DPI * STATIC_PIXEL_RATIO), size
 
 
 def new_figure(ncols=1, nrows=1, width=5.5, height=4.5, **subplot_kw):
