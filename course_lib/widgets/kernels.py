@@ -4,6 +4,7 @@ gradient descent (K19). Each redraw refits on small data (40-60 points)."""
 
 import ipywidgets as widgets
 
+from course_lib.kernels import kernel_params
 from course_lib.plotting.kernels import draw_hinge_gd, draw_kernel_svm, overlapping_data
 from course_lib.plotting.margins import draw_svm, soft_margin_data
 from course_lib.plotting.style import plot_points
@@ -35,12 +36,13 @@ def soft_margin_demo(X=None, r=None, C=1.0):
     def draw(ax, C):
         draw_soft_margin_panel(ax, C, X, r)
 
-    return Demo(draw, {"C": log_slider("C", C, *C_RANGE, step=0.1)}, width=6.5, height=5.5)
+    control = log_slider("C", C, *C_RANGE, step=0.1, continuous_update=False)
+    return Demo(draw, {"C": control}, width=6.5, height=5.5)
 
 
 def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=2, steps=70):
-    """Kernel dropdown, C, sigma and degree on the overlapping data (sigma only matters for the
-    Gaussian kernel, degree for the polynomial one)."""
+    """Kernel dropdown, C, sigma and degree on the overlapping data; sigma is enabled only for the
+    Gaussian kernel and degree only for the polynomial one (the only kernels they change)."""
     if X is None:
         X, r = overlapping_data()
     controls = {
@@ -61,7 +63,9 @@ def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=
             ax, X, r, kernel=kernel, C=C, sigma=sigma, degree=degree, steps=steps, legend=False
         )
 
-    return Demo(draw, controls, width=6.5, height=5.5)
+    applies = {name: (lambda values, name=name: name in kernel_params(values["kernel"]))
+               for name in ("sigma", "degree")}
+    return Demo(draw, controls, width=6.5, height=5.5, applies=applies)
 
 
 def hinge_gd_demo(X=None, r=None, lam=0.1, sigma=1.0, eta=0.02, n_epochs=400):
@@ -76,7 +80,7 @@ def hinge_gd_demo(X=None, r=None, lam=0.1, sigma=1.0, eta=0.02, n_epochs=400):
     def draw(axes, lam):
         draw_hinge_gd(axes, X, r, lam=lam, sigma=sigma, eta=eta, n_epochs=n_epochs, free=free)
 
-    control = log_slider("lambda", lam, *LAMBDA_RANGE, step=0.1, continuous_update=False)
+    control = log_slider("lam", lam, *LAMBDA_RANGE, step=0.1, continuous_update=False)
     return Demo(draw, {"lam": control}, ncols=2, width=5.5, height=4.8)
 
 
