@@ -21,7 +21,7 @@ import traceback
 import ipywidgets as widgets
 from matplotlib.text import Text
 
-from course_lib.plotting.style import SHOWN_DPI, new_figure, png_bytes
+from course_lib.plotting.style import SHOWN_DPI, describe, new_figure, png_bytes
 
 PIXEL_RATIO = 2  # image pixels per CSS pixel, for high-DPI screens
 MAX_HEIGHT_VH = 70  # a figure takes at most this share of the window's height
@@ -59,18 +59,6 @@ def figure_layout(fig):
         width=f"min({shown_width(fig)}px, 100%, calc({MAX_HEIGHT_VH}vh * {width / height:.4f}))",
         flex="0 1 auto", min_width="0",
     )
-
-
-def describe(fig):
-    """A short text description of a figure (its titles and axis labels), for alt text."""
-    parts = [fig._suptitle.get_text()] if fig._suptitle is not None else []
-    for ax in fig.axes:
-        if not ax.get_visible():
-            continue
-        labels = [ax.get_title(loc) for loc in ("left", "center", "right")]
-        labels += [ax.get_xlabel(), ax.get_ylabel()]
-        parts.append("; ".join(label for label in labels if label))
-    return " | ".join(part for part in parts if part) or "figure"
 
 
 def raise_small_text(fig, minimum=MIN_TEXT_PT):
