@@ -94,6 +94,10 @@ def _freeze(model_id, models):
         if name == "ImageModel" and state.get("format") == "png":
             images.extend((b["data"], state.get("tooltip") or "") for b in model.get("buffers", [])
                           if b["path"] == ["value"])  # base64
+        elif name == "HTMLModel" and 'class="course-figure"' in state.get("value", ""):  # a Demo's figure
+            figure = re.search(r'alt="([^"]*)"[^>]*src="data:image/png;base64,([^"]+)"', state["value"])
+            if figure:
+                images.append((figure.group(2), html.unescape(figure.group(1))))
         elif name.endswith(CONTROL_MODELS):
             controls.append(_control_text(model))
         for child in state.get("children", []):

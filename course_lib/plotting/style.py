@@ -58,7 +58,7 @@ def describe(fig):
         if ax.get_visible():
             labels = [ax.get_title(loc) for loc in ("left", "center", "right")]
             parts.append("; ".join(label for label in labels + [ax.get_xlabel(), ax.get_ylabel()] if label))
-    return " | ".join(part for part in parts if part) or "figure"
+    return " ".join(" | ".join(part for part in parts if part).split()) or "figure"
 
 
 def new_figure(ncols=1, nrows=1, width=5.5, height=4.5, **subplot_kw):

@@ -1,8 +1,9 @@
 """`Demo`: controls (sliders, dropdowns) beside a matplotlib figure that is redrawn when they move.
 
-The figure is rendered to PNG and shown in an `ipywidgets.Image`, so a redraw is one PNG
-render, the same in JupyterLab, Voila and a static HTML export, with no interactive
-matplotlib backend needed.
+The figure is rendered to PNG and shown as an `<img class="course-figure">` with alt text in
+an `ipywidgets.HTML` (the Image widget has no alt text), so a redraw is one PNG render, the
+same in JupyterLab, Voila and a static HTML export, with no interactive matplotlib backend
+needed.
 
 How a figure is shown: one figure inch is `SHOWN_DPI` = 96 CSS pixels (so a matplotlib point
 is a CSS point, and the 12 pt floor on every text holds on the screen), rendered at
@@ -14,7 +15,9 @@ Every redraw is timed: `demo.seconds` holds the last duration and the status lin
 figure shows it (in a `.course-timing` span that the class mode hides).
 """
 
+import base64
 import html
+import textwrap
 import time
 import traceback
 
@@ -59,6 +62,13 @@ def figure_layout(fig):
         width=f"min({shown_width(fig)}px, 100%, calc({MAX_HEIGHT_VH}vh * {width / height:.4f}))",
         flex="0 1 auto", min_width="0",
     )
+
+
+def figure_html(png, alt):
+    """An <img> showing PNG bytes at the width of its box, with alt text."""
+    source = base64.b64encode(png).decode("ascii")
+    return (f'<img class="course-figure" alt="{html.escape(alt, quote=True)}" draggable="false" '
+            f'style="display: block; width: 100%; height: auto; margin: 0" src="data:image/png;base64,{source}">')
 
 
 def raise_small_text(fig, minimum=MIN_TEXT_PT):
@@ -108,8 +118,9 @@ class Demo(widgets.VBox):
             raise ValueError(f"applies names {unknown}, which are not controls; controls are {sorted(self.controls)}")
         self.dpi = SHOWN_DPI * pixel_ratio
         self.fig, self.ax = new_figure(ncols=ncols, nrows=nrows, width=width, height=height)
-        self.image = widgets.Image(format="png", layout=widgets.Layout(width="100%", height="auto"))
-        self.image.add_class("course-figure")
+        self.png = b""  # the last rendered figure
+        self.image = widgets.HTML(layout=widgets.Layout(width="100%", margin="0"))
+        self.image.add_class("course-figure-html")
         self.status = widgets.HTML()
         self.status.add_class("course-status")
         self.seconds = None
@@ -151,8 +162,8 @@ class Demo(widgets.VBox):
         if getattr(self, "_layout", None) is not None and _text_outside(self.fig):
             self._layout.execute(self.fig)  # the drawing changed shape: solve the layout again
             image = png_bytes(self.fig, dpi=self.dpi)
-        self.image.value = image
-        self.image.tooltip = describe(self.fig)  # the image's accessible name
+        self.png = image
+        self.image.value = figure_html(image, describe(self.fig))
         self.seconds = time.perf_counter() - start
         self.status.value = (f"<span class='course-timing'><small>redrawn in "
                              f"{1000 * self.seconds:.0f} ms</small></span>")
@@ -217,7 +228,10 @@ def static_grid(draw, settings, ncols=3, width=4.2, height=3.6, title=None, symb
     for ax, values in zip(axes, settings):
         draw(ax, **values)
         size = max(ax.title.get_fontsize(), MIN_TEXT_PT) if ax.get_title() else MIN_TEXT_PT
-        ax.set_title(panel_title(ax.get_title(), values, symbols), fontsize=size)
+        characters = int(width * 72 / (0.6 * size))  # what fits on one line of the panel
+        text = panel_title(ax.get_title(), values, symbols)
+        text = "\n".join(textwrap.fill(line, characters) for line in text.split("\n"))
+        ax.set_title(text, fontsize=size)
     for ax in list(axes)[len(settings):]:
         ax.set_visible(False)
     if title:
