@@ -191,6 +191,10 @@ class Demo(widgets.VBox):
         if self._quiet:
             return
         self._refresh_enabled()
+        self.redraw()
+
+    def redraw(self):
+        """`update()`, showing an error in the status line instead of raising it."""
         try:
             self.update()
         except Exception:

@@ -40,11 +40,9 @@ def soft_margin_demo(X=None, r=None, C=1.0):
     return Demo(draw, {"C": control}, width=6.5, height=5.5)
 
 
-def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=2, steps=70):
-    """Kernel dropdown, C, sigma and degree on the overlapping data; sigma is enabled only for the
-    Gaussian kernel and degree only for the polynomial one (the only kernels they change)."""
-    if X is None:
-        X, r = overlapping_data()
+def kernel_controls(kernel="gaussian", C=1.0, sigma=1.0, degree=2):
+    """The kernel dropdown, C, sigma and degree, and when each applies: sigma only under the
+    Gaussian kernel, degree only under the polynomial one (the only kernels they change)."""
     controls = {
         "kernel": widgets.Dropdown(
             options=["linear", "polynomial", "gaussian", "sigmoid"],
@@ -54,17 +52,27 @@ def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=
         "C": log_slider("C", C, *C_RANGE, step=0.1, continuous_update=False),
         "sigma": log_slider("sigma", sigma, *SIGMA_RANGE, step=0.05, continuous_update=False),
         "degree": widgets.IntSlider(
-            value=degree, min=1, max=4, description="degree", continuous_update=False
+            value=degree, min=1, max=4, description="degree q", continuous_update=False,
+            style={"description_width": "initial"},
         ),
     }
+    applies = {name: (lambda values, name=name: name in kernel_params(values["kernel"]))
+               for name in ("sigma", "degree")}
+    return controls, applies
+
+
+def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=2, steps=70):
+    """Kernel dropdown, C, sigma and degree on the overlapping data; sigma is enabled only for the
+    Gaussian kernel and degree only for the polynomial one."""
+    if X is None:
+        X, r = overlapping_data()
+    controls, applies = kernel_controls(kernel, C, sigma, degree)
 
     def draw(ax, kernel, C, sigma, degree):
         draw_kernel_svm(
             ax, X, r, kernel=kernel, C=C, sigma=sigma, degree=degree, steps=steps, legend=False
         )
 
-    applies = {name: (lambda values, name=name: name in kernel_params(values["kernel"]))
-               for name in ("sigma", "degree")}
     return Demo(draw, controls, width=6.5, height=5.5, applies=applies)
 
 
