@@ -31,8 +31,8 @@ def draw_line(ax, C):
 def test_the_image_is_rendered_at_twice_its_shown_size():
     demo = Demo(draw_line, {"C": log_slider("C", 1.0, -2, 2)}, width=5, height=4)
     assert _size(demo.png) == (5 * SHOWN_DPI * PIXEL_RATIO, 4 * SHOWN_DPI * PIXEL_RATIO)
-    assert f"min({5 * SHOWN_DPI}px, 100%" in demo.figure_box.layout.width  # never wider than natural
-    assert "70vh" in demo.figure_box.layout.width
+    assert f"min({5 * SHOWN_DPI}px, 100%" in demo.figure_box.layout.max_width  # never wider than natural
+    assert "70vh" in demo.figure_box.layout.max_width
 
 
 def test_no_text_is_smaller_than_the_floor_and_the_image_has_a_description():

@@ -222,6 +222,15 @@ pre { overflow-x: auto; }
   padding: 0 1em; }
 .course-toc ol { padding-left: 1.4em; margin: 0.3em 0; } .course-toc li.level3 { margin-left: 1.2em; }
 .course-toc .course-ids { color: #444; font-size: 0.9em; }
+a, .jp-RenderedHTMLCommon a, .jp-RenderedHTMLCommon a:link, .jp-RenderedHTMLCommon a:visited { color: #0b57a4 !important; text-decoration: underline !important; }
+/* Code colours with a contrast of at least 4.5:1 on the cells' background (WCAG AA). */
+.highlight .c, .highlight .c1, .highlight .cm, .highlight .ch, .highlight .cs, .highlight .cp { color: #3b5e3b; }
+.highlight .m, .highlight .mi, .highlight .mf, .highlight .mh, .highlight .mo { color: #0a6b16; }
+.highlight .s, .highlight .s1, .highlight .s2, .highlight .sd, .highlight .sa, .highlight .se,
+.highlight .si, .highlight .sb { color: #9c1f17; }
+.highlight .o, .highlight .ow, .highlight .p { color: #5b2b8c; }
+.highlight .k, .highlight .kn, .highlight .kc, .highlight .kd, .highlight .nb, .highlight .bp { color: #0b5e1c; }
+.highlight .nf, .highlight .nc, .highlight .nn, .highlight .nd { color: #1a4f9c; }
 @media (max-width: 700px) {
   body { font-size: 17px; }
   .jp-Notebook { padding: 4px !important; }
@@ -314,9 +323,12 @@ def navigation(entries, index):
             f"<nav aria-label='Contents of this chapter'>{toc}</nav>")
 
 
-def add_navigation(page_html, bar):
-    """Insert the navigation bar at the top of the body and the site's CSS in the head."""
-    page_html = page_html.replace("</head>", f"<style>{SITE_CSS}</style>\n</head>", 1)
+def add_navigation(page_html, bar, title):
+    """Insert the navigation bar at the top of the body, the site's CSS in the head, and the
+    page's title (its first heading)."""
+    page_html = re.sub(r"<title>.*?</title>", "", page_html, count=1, flags=re.S)
+    page_html = page_html.replace("</head>", f"<title>{html.escape(title)}</title>\n"
+                                             f"<style>{SITE_CSS}</style>\n</head>", 1)
     return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + bar, page_html, count=1)
 
 
@@ -465,7 +477,7 @@ def build(paths, out):
     for index, entry in enumerate(entries):
         target = out / entry["href"]
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(add_navigation(entry.pop("page"), navigation(entries, index)), encoding="utf-8")
+        target.write_text(add_navigation(entry.pop("page"), navigation(entries, index), entry["title"]), encoding="utf-8")
     done = set()
     while set(links.extra) - done:  # files the pages link to (and the files those link to)
         for source in sorted(set(links.extra) - done):

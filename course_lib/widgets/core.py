@@ -58,9 +58,9 @@ def figure_layout(fig):
     """The Layout of a box holding `fig`'s image: its natural width, shrunk to fit the page
     width and MAX_HEIGHT_VH of the window, keeping the aspect ratio (the image fills it)."""
     width, height = fig.get_size_inches()
-    return widgets.Layout(
-        width=f"min({shown_width(fig)}px, 100%, calc({MAX_HEIGHT_VH}vh * {width / height:.4f}))",
-        flex="0 1 auto", min_width="0",
+    return widgets.Layout(  # grows to its cap beside the controls, wraps below them under 320 px
+        max_width=f"min({shown_width(fig)}px, 100%, calc({MAX_HEIGHT_VH}vh * {width / height:.4f}))",
+        flex="1 1 320px", min_width="0",
     )
 
 

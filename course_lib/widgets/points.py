@@ -49,13 +49,15 @@ class PointsDemo(Demo):
         self.xlim, self.ylim = tuple(xlim), tuple(ylim)
         self.minimum_per_class = minimum_per_class
         self._dragged = None
+        compact = {"button_width": "auto", "description_width": "initial"}
         self.point_class = widgets.ToggleButtons(
-            options=[("class +1 (blue)", 1), ("class −1 (vermillion)", -1)], value=1,
-            description="add", style={"button_width": "auto", "description_width": "initial"})
+            options=[("+1 ●", 1), ("−1 ■", -1)], value=1, description="new point",
+            tooltips=["class +1 (blue circles)", "class −1 (vermillion squares)"], style=compact)
         self.mode = widgets.ToggleButtons(
             options=["add or drag", "remove"], value="add or drag", description="click to",
-            style={"button_width": "auto", "description_width": "initial"})
-        self.reset_button = widgets.Button(description="reset the points")
+            style=compact)
+        self.reset_button = widgets.Button(description="reset the points",
+                                           layout=widgets.Layout(width="auto"))
         self.reset_button.on_click(lambda _: self.reset())
         self.note = widgets.HTML()
         self.note.add_class("course-points-note")
