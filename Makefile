@@ -20,10 +20,14 @@ $(STAMP): requirements.txt pyproject.toml
 # Jupyter refuses root unless told; root is the usual user in containers and CI machines.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-# Our JupyterLab defaults (no news pop-up) come from lab-settings/overrides.json, the file
-# postBuild installs for repo2docker (Binder, JupyterHub); the user's own settings still win.
+# The project's Jupyter settings and templates, in the layout of an installation prefix:
+# etc/jupyter/labconfig/default_setting_overrides.json (JupyterLab: no news, no update check),
+# share/jupyter/voila/templates/course/ (the class mode). Added to Jupyter's search paths, so a
+# user's own settings still apply; an image (repo2docker) can copy both folders into its prefix.
+JUPYTER_ENV := JUPYTER_CONFIG_PATH="$(CURDIR)/etc/jupyter" JUPYTER_PATH="$(CURDIR)/share/jupyter"
+
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/ --LabApp.app_settings_dir=$(CURDIR)/lab-settings $(ROOT_FLAG)
+	$(JUPYTER_ENV) $(BIN)/jupyter lab notebooks/ $(ROOT_FLAG)
 
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 || { \
@@ -40,8 +44,10 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
 # make site                 every notebook executed, as static HTML with its figures, into site/
-# make class [NB=notebooks/03_soft_margins.ipynb]   one notebook as a dashboard (Voila): text,
-#                           widgets and figures, no code; default chapter 01
+# make class [NB=notebooks/03_soft_margins.ipynb]   one notebook as a dashboard (Voila) for a
+#                           projector: large text and controls, no code, exercises hidden,
+#                           nothing loaded from another host; default chapter 01. The notebook
+#                           is run once at start (preheated), so the page opens at once.
 NB ?= $(firstword $(wildcard notebooks/01_*.ipynb))
 CLASS_PORT ?= 8866
 
@@ -52,4 +58,5 @@ site: $(STAMP)
 
 class: $(STAMP)
 	@test -n "$(NB)" && test -f "$(NB)" || { echo "no notebook '$(NB)': make class NB=notebooks/NN_name.ipynb"; exit 2; }
-	$(BIN)/voila "$(NB)" --Voila.ip=127.0.0.1 --port=$(CLASS_PORT) --show_tracebacks=True
+	$(JUPYTER_ENV) $(BIN)/voila "$(NB)" --template=course --Voila.ip=127.0.0.1 --port=$(CLASS_PORT) \
+	  --show_tracebacks=True --preheat_kernel=True --pool_size=1

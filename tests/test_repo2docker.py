@@ -24,7 +24,7 @@ Then, in that environment, with the working directory in `notebooks/` and no PYT
   - the pinned versions of `requirements.txt` are exactly what is installed, here and in
     `make lab`'s `.venv` (when present), the installed `course_lib` has the same version and
     the same files as the clone's `course_lib/`, JupyterLab's widget extension and Voila's
-    server extension are there, and JupyterLab's defaults are ours (`lab-settings/`), the file
+    server extension are there, and JupyterLab's defaults are ours (`etc/jupyter/`), the file
     `make lab` passes to JupyterLab too.
 """
 
@@ -151,9 +151,11 @@ def test_jupyterlab_extensions_and_our_settings(built):
     overrides, error = json.loads(run([python, "-c", script, str(settings)], clone, env))
     assert not error
     assert overrides["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
-    # make lab reads the very same file
-    assert (settings / "overrides.json").read_bytes() == (ROOT / "lab-settings" / "overrides.json").read_bytes()
-    assert "--LabApp.app_settings_dir=$(CURDIR)/lab-settings" in (ROOT / "Makefile").read_text()
+    # the very files make lab and make class use (through JUPYTER_CONFIG_PATH and JUPYTER_PATH)
+    for name in ("etc/jupyter/labconfig/default_setting_overrides.json",
+                 "share/jupyter/voila/templates/course/index.html.j2"):
+        assert (prefix / name).read_bytes() == (ROOT / name).read_bytes(), name
+    assert 'JUPYTER_CONFIG_PATH="$(CURDIR)/etc/jupyter"' in (ROOT / "Makefile").read_text()
 
 
 def import_lines(notebook):

@@ -31,10 +31,21 @@ def site(tmp_path_factory):
                       " Choice('alpha > 0', True, 'They alone make w.')])", metadata={"tags": ["quiz"]}),
     ])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.cells.insert(1, new_markdown_cell("[solutions](solutions/99_solutions.ipynb#Part), "
+                                               "[the notes](notes.md), [data](table.csv)"))
+    notebook.cells.append(new_code_cell("from course_lib.plotting.style import new_figure\n"
+                                        "fig, ax = new_figure()\nax.set_title('A static figure')\nfig"))
     path = folder / "99_small.ipynb"
     nbformat.write(notebook, path)
+    (folder / "solutions").mkdir()
+    solutions = new_notebook(cells=[new_markdown_cell("# 99 · Solutions\n\n[back](../99_small.ipynb)"),
+                                    new_markdown_cell("## Part")])
+    solutions.metadata["kernelspec"] = notebook.metadata["kernelspec"]
+    nbformat.write(solutions, folder / "solutions" / "99_solutions.ipynb")
+    (folder / "notes.md").write_text("# Notes\n\n[the chapter](99_small.ipynb)\n")
+    (folder / "table.csv").write_text("a,b\n1,2\n")
     out = tmp_path_factory.mktemp("site")
-    build_site.build([path], out)
+    build_site.build([path, folder / "solutions" / "99_solutions.ipynb"], out)
     return out
 
 
@@ -66,7 +77,7 @@ def test_the_demo_shows_its_initial_figure_and_values(site):
     html = (site / "99_small.html").read_text(encoding="utf-8")
     assert "widget-view+json" not in html and "Loading widget" not in html
     assert "here at its initial values: C = 1" in html
-    assert len(re.findall(r'<img[^>]*src="data:image/png;base64,', html)) == 1
+    assert len(re.findall(r'<img[^>]*src="data:image/png;base64,', html)) == 2
     assert "4" in re.sub(r"<[^>]+>", " ", html)
 
 
@@ -105,3 +116,60 @@ def test_site_and_refresh_keep_the_quiz_rendering_and_drop_other_views():
     assert WIDGET_VIEW not in saved and "<details>" in saved["text/html"]
     demo_output = nbformat.v4.new_output("display_data", data={WIDGET_VIEW: {"model_id": "x"}, "text/plain": "Demo"})
     assert WIDGET_VIEW not in refresh_notebooks.static(demo_output)["data"]
+
+
+def _local_links(page):
+    html = page.read_text(encoding="utf-8")
+    found = re.findall(r"""<(?:a|img)\b[^>]*?\b(?:href|src)=["']([^"']+)["']""", html)
+    return [u for u in found if not re.match(r"[a-zA-Z][a-zA-Z0-9+.-]*:|//", u)]
+
+
+def test_every_local_link_resolves_inside_the_site(site):
+    pages = sorted(site.rglob("*.html"))
+    pages = [p for p in pages if "mathjax" not in p.parts]
+    checked = 0
+    for page in pages:
+        for url in _local_links(page):
+            path, _, anchor = url.partition("#")
+            target = (page.parent / path).resolve() if path else page
+            assert target.is_file() and target.is_relative_to(site.resolve()), f"{page.name}: {url}"
+            if anchor and target.suffix == ".html":
+                assert f'id="{anchor}"' in target.read_text(encoding="utf-8"), f"{page.name}: {url}"
+            checked += 1
+    chapter = (site / "99_small.html").read_text(encoding="utf-8")
+    assert 'href="solutions/99_solutions.html#Part"' in chapter and 'href="notes.html"' in chapter
+    assert 'href="../99_small.html"' in (site / "solutions" / "99_solutions.html").read_text(encoding="utf-8")
+    assert (site / "table.csv").exists() and checked > 10
+
+
+def test_a_link_to_a_missing_file_stops_the_build(tmp_path):
+    notebook = new_notebook(cells=[new_markdown_cell("# 98 · Broken\n\n[gone](nowhere.ipynb)")])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(notebook, tmp_path / "98_broken.ipynb")
+    with pytest.raises(RuntimeError, match="98_broken.html: nowhere.ipynb"):
+        build_site.build([tmp_path / "98_broken.ipynb"], tmp_path / "out")
+
+
+def test_pages_have_index_previous_next_contents_and_figures_have_alt_text(site):
+    chapter = (site / "99_small.html").read_text(encoding="utf-8")
+    solutions = (site / "solutions" / "99_solutions.html").read_text(encoding="utf-8")
+    assert "href='index.html'>Index" in chapter and "rel='next' href='solutions/99_solutions.html'" in chapter
+    assert "rel='prev' href='../99_small.html'" in solutions and "href='../index.html'>Index" in solutions
+    toc = re.search(r"<details class='course-toc'.*?</details>", chapter, re.S).group(0)
+    assert "Soft margins and the role of C [K9, K13]" in toc and "Loss criteria [K18]" in toc
+    assert 'name="viewport"' in chapter
+    images = re.findall(r"<img\b[^>]*>", chapter)
+    assert images and all(re.search(r'alt="[^"]+"', tag) for tag in images), images
+    assert any('alt="A static figure"' in tag for tag in images)
+
+
+def test_the_index_searches_section_titles_and_ids_offline(site):
+    html = (site / "index.html").read_text(encoding="utf-8")
+    data = re.search(r'<script type="application/json" id="course-search-data">(.*?)</script>', html, re.S)
+    import json
+    records = json.loads(data.group(1).replace("<\\/", "</"))
+    loss = [r for r in records if r["t"] == "Loss criteria [K18]"]
+    assert len(loss) == 1 and loss[0]["i"] == ["K18"] and loss[0]["c"] == "99 · A small chapter"
+    anchor = loss[0]["h"].removeprefix("99_small.html#")
+    assert f'id="{anchor}"' in (site / "99_small.html").read_text(encoding="utf-8")
+    assert 'id="course-search"' in html and "fetch(" not in html

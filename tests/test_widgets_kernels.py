@@ -13,7 +13,7 @@ def test_soft_margin_demo_at_both_ends_of_C():
     demo = wk.soft_margin_demo()
     for C in slider_ends(demo.controls["C"]):
         assert demo.set(C=C) > 0
-        assert demo.image.value[:4] == b"\x89PNG"
+        assert demo.png[:4] == b"\x89PNG"
     # the drawing changes with C: fewer support vectors at large C
     titles = []
     for C in slider_ends(demo.controls["C"]):

@@ -9,12 +9,23 @@ A live widget cannot run in a static page, so each Demo is shown as what it draw
 initial values (its figure, taken from the saved widget state, and the values of its
 controls); the static grid beside every Demo shows the other settings. A widget whose output carries its
 own HTML rendering (a concept question, `course_lib.widgets.quiz.Quiz`) is shown as that.
+
+Every page has the index, the previous and next chapters and a table of contents of its
+sections with their syllabus IDs; the index has a search over section titles and IDs that
+runs in the page (no server, works over file://). Every local link of a page resolves inside
+the site: links to notebooks become links to their pages (chapter <-> solutions), Markdown
+files they link (the glossary) are rendered as pages, other files are copied; a link to a
+missing file stops the build. Every figure has alt text (its titles, else its section).
 """
 
 import argparse
+import base64
 import html
+import json
+import os
 import re
 import shutil
+import struct
 import sys
 import time
 from pathlib import Path
@@ -33,6 +44,9 @@ SYLLABUS_ID = re.compile(r"^[KMPSV]\d+$")
 RESOURCE = re.compile(r"""(?:\b(?:src|href|data)\s*=\s*["']?|url\(\s*["']?|@import\s+["'])(https?:)?//([^/"')\s>]+)""", re.I)
 NOT_LOADED = re.compile(r"<a\s[^>]*>", re.I)  # links the reader may follow are not loads
 MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full,Safe"  # the configuration the package ships
+DEMO_PIXEL_RATIO = 2  # a Demo's image has 2 pixels per CSS pixel (course_lib.widgets.core)
+# Links and images the reader follows or sees: rewritten to resolve inside the site.
+LOCAL_LINK = re.compile(r"""(<(?:a|img)\b[^>]*?\b(?:href|src)=)(["'])(?!#|[a-zA-Z][a-zA-Z0-9+.-]*:|//)([^"']+)\2""")
 
 
 MATHJAX_ANCHOR = "displayAlign: 'center',"
@@ -79,7 +93,12 @@ def _freeze(model_id, models):
             return
         name, state = model["model_name"], model["state"]
         if name == "ImageModel" and state.get("format") == "png":
-            images.extend(b["data"] for b in model.get("buffers", []) if b["path"] == ["value"])  # base64
+            images.extend((b["data"], state.get("tooltip") or "") for b in model.get("buffers", [])
+                          if b["path"] == ["value"])  # base64
+        elif name == "HTMLModel" and 'class="course-figure"' in state.get("value", ""):  # a Demo's figure
+            figure = re.search(r'alt="([^"]*)"[^>]*src="data:image/png;base64,([^"]+)"', state["value"])
+            if figure:
+                images.append((figure.group(2), html.unescape(figure.group(1))))
         elif name.endswith(CONTROL_MODELS):
             controls.append(_control_text(model))
         for child in state.get("children", []):
@@ -93,6 +112,11 @@ def static_output(output):
     """A widget output without its view: what it carries for pages without widgets."""
     data = {key: value for key, value in output["data"].items() if key != WIDGET_VIEW}
     return nbformat.v4.new_output("display_data", data=data, metadata=output.get("metadata", {}))
+
+
+def _png_width(base64_png):
+    """The pixel width of a base64 PNG (from its IHDR header)."""
+    return struct.unpack(">I", base64.b64decode(base64_png[:44])[16:20])[0]
 
 
 def freeze_widgets(notebook):
@@ -118,17 +142,45 @@ def freeze_widgets(notebook):
                 caption += ": " + html.escape(", ".join(controls))
             outputs.append(nbformat.v4.new_output("display_data", data={
                 "text/html": f"<p class='course-frozen-demo'><em>{caption}.</em></p>"}))
-            for image in images:
-                outputs.append(nbformat.v4.new_output("display_data", data={"image/png": image}))
+            for image, alt in images:
+                shown = {"width": _png_width(image) // DEMO_PIXEL_RATIO, **({"alt": alt} if alt else {})}
+                outputs.append(nbformat.v4.new_output("display_data", data={"image/png": image},
+                                                      metadata={"image/png": shown}))
         cell.outputs = outputs
     notebook.metadata.pop("widgets", None)
     return notebook
 
 
-def render(notebook, mathjax_url):
+def describe_images(notebook):
+    """Give every PNG output alt text: the figure's own description (its titles, stored by
+    CourseFigure or a Demo's image), else the section it is in. The image becomes HTML."""
+    section = "the notebook"
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            found = re.findall(r"^#{1,3}\s+(.+)$", cell.source, re.M)
+            section = found[-1].strip() if found else section
+            continue
+        if cell.cell_type != "code":
+            continue
+        for output in cell.outputs:
+            data = output.get("data", {})
+            if "image/png" not in data:
+                continue
+            shown = output.get("metadata", {}).get("image/png", {})
+            alt = shown.get("alt") or f"Figure of the section {section}"
+            width = f' width="{int(shown["width"])}"' if "width" in shown else ""
+            src = data["image/png"].replace("\n", "")
+            output["data"] = {"text/html": f'<img class="course-output-figure" src="data:image/png;base64,{src}"'
+                                           f' alt="{html.escape(alt, quote=True)}"{width}>'}
+            output["metadata"] = {}
+    return notebook
+
+
+def render(notebook, mathjax_url, source_dir=None):
     exporter = HTMLExporter(template_name="lab", embed_images=True, mathjax_url=mathjax_url,
                             require_js_url="", exclude_input_prompt=True, exclude_output_prompt=True)
-    body, _ = exporter.from_notebook_node(notebook)
+    resources = {"metadata": {"path": str(source_dir)}} if source_dir else None
+    body, _ = exporter.from_notebook_node(describe_images(notebook), resources=resources)
     # Scripts left without a source: require.js (no widgets left), MathJax when not installed.
     body = re.sub(r'<script src="">\s*</script>', "", body)
     if mathjax_url:  # the packaged MathJax has the STIX-Web fonts only
@@ -168,12 +220,168 @@ def copy_mathjax(out):
     return target
 
 
+SITE_CSS = """
+html { -webkit-text-size-adjust: 100%; }
+img { max-width: 100%; height: auto; }
+.jp-RenderedHTMLCommon table, .course-table-wrap { display: block; overflow-x: auto; max-width: 100%; }
+pre { overflow-x: auto; }
+.course-nav { font-family: sans-serif; font-size: 16px; line-height: 1.5; max-width: 60em;
+  margin: 0 auto; padding: 0.6em 1em; display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; }
+.course-nav a { color: #0b57a4; }
+.course-toc { font-family: sans-serif; font-size: 15px; max-width: 60em; margin: 0 auto 1em;
+  padding: 0 1em; }
+.course-toc ol { padding-left: 1.4em; margin: 0.3em 0; } .course-toc li.level3 { margin-left: 1.2em; }
+.course-toc .course-ids { color: #444; font-size: 0.9em; }
+a, .jp-RenderedHTMLCommon a, .jp-RenderedHTMLCommon a:link, .jp-RenderedHTMLCommon a:visited { color: #0b57a4 !important; text-decoration: underline !important; }
+/* Code colours with a contrast of at least 4.5:1 on the cells' background (WCAG AA). */
+.highlight .c, .highlight .c1, .highlight .cm, .highlight .ch, .highlight .cs, .highlight .cp { color: #3b5e3b; }
+.highlight .m, .highlight .mi, .highlight .mf, .highlight .mh, .highlight .mo { color: #0a6b16; }
+.highlight .s, .highlight .s1, .highlight .s2, .highlight .sd, .highlight .sa, .highlight .se,
+.highlight .si, .highlight .sb { color: #9c1f17; }
+.highlight .o, .highlight .ow, .highlight .p { color: #5b2b8c; }
+.highlight .k, .highlight .kn, .highlight .kc, .highlight .kd, .highlight .nb, .highlight .bp { color: #0b5e1c; }
+.highlight .nf, .highlight .nc, .highlight .nn, .highlight .nd { color: #1a4f9c; }
+@media (max-width: 700px) {
+  body { font-size: 17px; }
+  .jp-Notebook { padding: 4px !important; }
+  .jp-Cell { padding: 2px !important; }
+  .jp-InputArea-editor, .jp-OutputArea-output { max-width: 100%; overflow-x: auto; }
+}
+"""
+
+
 def _link(entry, anchor=None):
     return html.escape(entry["href"] + (f"#{anchor}" if anchor else ""), quote=True)
 
 
+def _relative(target, page):
+    """The URL of site path `target` from the page at site path `page` (both POSIX, relative
+    to the site's root)."""
+    return os.path.relpath(target, start=os.path.dirname(page) or ".").replace(os.sep, "/")
+
+
+class Links:
+    """Where each local file a page links to lives in the site: notebooks become their pages,
+    Markdown files are rendered as pages, other files are copied (into project/ when outside
+    notebooks/); `missing` collects links whose file does not exist."""
+
+    def __init__(self, notebooks, base=NOTEBOOKS):
+        self.base = Path(base).resolve()  # the chapters' folder: the site's root
+        self.pages = {path.resolve(): href for path, href in notebooks.items()}
+        self.extra = {}  # source path -> site path, to render or copy
+        self.missing = []
+
+    def site_path(self, source):
+        source = source.resolve()
+        if source in self.pages:
+            return self.pages[source]
+        if source in self.extra:
+            return self.extra[source]
+        if source.is_relative_to(self.base):
+            relative = source.relative_to(self.base).as_posix()
+        elif source.is_relative_to(ROOT):
+            relative = "project/" + source.relative_to(ROOT).as_posix()
+        else:
+            return None
+        if source.suffix == ".md":
+            relative = relative.removesuffix(".md") + ".html"
+        self.extra[source] = relative
+        return relative
+
+    def rewrite(self, page_html, source_dir, page):
+        """Rewrite the local links and images of `page_html` (its sources relative to
+        `source_dir`) to resolve from site path `page`."""
+        def replace(match):
+            url = html.unescape(match.group(3))
+            path, hash_, fragment = url.partition("#")
+            path = path.split("?")[0]
+            if not path:
+                return match.group(0)
+            source = (Path(source_dir) / path)
+            target = self.site_path(source) if source.exists() else None
+            if target is None:
+                self.missing.append(f"{page}: {url}")
+                return match.group(0)
+            new = _relative(target, page) + (hash_ + fragment if hash_ else "")
+            return f"{match.group(1)}{match.group(2)}{html.escape(new, quote=True)}{match.group(2)}"
+        return LOCAL_LINK.sub(replace, page_html)
+
+
+def navigation(entries, index):
+    """The bar at the top of page `index`: the index, previous and next page (by chapter
+    order, solutions after the chapters), and its table of contents with syllabus IDs."""
+    entry = entries[index]
+    here = entry["href"]
+    links = [f"<a href='{_relative('index.html', here)}'>Index of the chapters</a>",
+             f"<a href='{_relative('index.html', here)}#search'>Search</a>"]
+    if index > 0:
+        previous = entries[index - 1]
+        links.append(f"<a rel='prev' href='{_relative(previous['href'], here)}'>Previous: "
+                     f"{html.escape(previous['title'])}</a>")
+    if index + 1 < len(entries):
+        following = entries[index + 1]
+        links.append(f"<a rel='next' href='{_relative(following['href'], here)}'>Next: "
+                     f"{html.escape(following['title'])}</a>")
+    items = []
+    for level, text, anchor, ids in entry["headings"][1:]:
+        tag = f" <span class='course-ids'>[{', '.join(ids)}]</span>" if ids and f"[{', '.join(ids)}]" not in text else ""
+        items.append(f"<li class='level{level}'><a href='#{html.escape(anchor, quote=True)}'>"
+                     f"{html.escape(text)}</a>{tag}</li>")
+    toc = (f"<details class='course-toc' open><summary>Contents of this chapter</summary>"
+           f"<ol>{''.join(items)}</ol></details>") if items else ""
+    return (f"<nav class='course-nav' aria-label='Chapters'>{' · '.join(links)}</nav>"
+            f"<nav aria-label='Contents of this chapter'>{toc}</nav>")
+
+
+def add_navigation(page_html, bar, title):
+    """Insert the navigation bar at the top of the body, the site's CSS in the head, and the
+    page's title (its first heading)."""
+    page_html = re.sub(r"<title>.*?</title>", "", page_html, count=1, flags=re.S)
+    page_html = page_html.replace("</head>", f"<title>{html.escape(title)}</title>\n"
+                                             f"<style>{SITE_CSS}</style>\n</head>", 1)
+    return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + bar, page_html, count=1)
+
+
+def search_entries(entries):
+    """What the index's search looks through: one record per section (title, IDs, link)."""
+    records = []
+    for entry in entries:
+        for level, text, anchor, ids in entry["headings"]:
+            records.append({"t": text, "i": ids, "h": entry["href"] + (f"#{anchor}" if level > 1 else ""),
+                            "c": entry["title"]})
+    return records
+
+
+SEARCH_SCRIPT = """
+(function () {
+  var records = JSON.parse(document.getElementById('course-search-data').textContent);
+  var input = document.getElementById('course-search'), list = document.getElementById('course-results');
+  var status = document.getElementById('course-search-status');
+  function fold(s) { return s.normalize('NFD').replace(/[\\u0300-\\u036f]/g, '').toLowerCase(); }
+  function show() {
+    var words = fold(input.value).split(/\\s+/).filter(Boolean);
+    list.innerHTML = '';
+    if (!words.length) { status.textContent = ''; return; }
+    var found = records.filter(function (r) {
+      var text = fold(r.t + ' ' + r.i.join(' ') + ' ' + r.c);
+      return words.every(function (w) { return text.indexOf(w) >= 0; });
+    });
+    found.slice(0, 50).forEach(function (r) {
+      var li = document.createElement('li'), a = document.createElement('a');
+      a.href = r.h; a.textContent = r.t + (r.i.length && r.t.indexOf(r.i[0]) < 0 ? ' [' + r.i.join(', ') + ']' : '');
+      li.appendChild(a); li.appendChild(document.createTextNode(' (' + r.c + ')')); list.appendChild(li);
+    });
+    status.textContent = found.length + (found.length === 1 ? ' section found' : ' sections found');
+  }
+  input.addEventListener('input', show);
+  show();
+})();
+"""
+
+
 def index_page(entries, mathjax_url=""):
-    """The table of contents: chapters with their sections, then every syllabus ID."""
+    """The table of contents: a search over section titles and syllabus IDs, chapters with
+    their sections, then every syllabus ID."""
     rows, by_id = [], {}
     for entry in entries:
         sections = []
@@ -186,18 +394,34 @@ def index_page(entries, mathjax_url=""):
                     f"<td>{html.escape(entry['title'])}</td><td><ul>{''.join(sections)}</ul></td></tr>")
     key = lambda i: (i[0], int(i[1:]))  # noqa: E731  K2 before K10
     id_rows = [f"<tr><td id='{i}'>{i}</td><td>{'<br>'.join(by_id[i])}</td></tr>" for i in sorted(by_id, key=key)]
+    data = json.dumps(search_entries(entries), ensure_ascii=False).replace("</", "<\\/")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Course companion: the notebooks</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
 body {{ font-family: sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em; line-height: 1.4; }}
 table {{ border-collapse: collapse; width: 100%; margin-bottom: 2em; }}
 td, th {{ border: 1px solid #ccc; padding: 0.3em 0.6em; vertical-align: top; text-align: left; }}
 ul {{ margin: 0; padding-left: 1.2em; }} li.level3 {{ margin-left: 1.2em; font-size: 0.95em; }}
-</style>{_index_mathjax(mathjax_url)}</head><body>
+a {{ color: #0b57a4; }}
+#course-search {{ font-size: 1.1em; padding: 0.4em; width: 100%; max-width: 30em; box-sizing: border-box; }}
+@media (max-width: 700px) {{
+  body {{ margin: 0.5em auto; }}
+  table, thead, tbody, tr, td, th {{ display: block; width: auto; }}
+  tr {{ margin-bottom: 0.8em; }} th {{ display: none; }}
+}}
+</style>{_index_mathjax(mathjax_url)}</head><body><main>
 <h1>Course companion: kernels, multiclass and structured prediction</h1>
 <p>Every chapter notebook, executed, with its figures. The sliders are live in JupyterLab
 (<code>make lab</code>) and in class (<code>make class</code>); here each demo shows its initial
 figure, and the static grid beside it shows other settings.</p>
+<h2 id="search">Search the sections</h2>
+<p><label for="course-search">Words of a section title or a syllabus ID (e.g. <code>K9</code>, <code>Viterbi</code>):</label><br>
+<input id="course-search" type="search" autocomplete="off"></p>
+<p id="course-search-status" role="status" aria-live="polite"></p>
+<ul id="course-results"></ul>
+<script type="application/json" id="course-search-data">{data}</script>
+<script>{SEARCH_SCRIPT}</script>
 <h2>Chapters</h2>
 <table><tr><th>notebook</th><th>title</th><th>sections</th></tr>
 {chr(10).join(rows)}
@@ -206,7 +430,7 @@ figure, and the static grid beside it shows other settings.</p>
 <table><tr><th>ID</th><th>where</th></tr>
 {chr(10).join(id_rows)}
 </table>
-</body></html>
+</main></body></html>
 """
 
 
@@ -219,28 +443,65 @@ def _index_mathjax(url):
     return f'\n<script type="text/x-mathjax-config">{config}</script><script src="{url}"></script>'
 
 
+def markdown_page(source, title):
+    """A Markdown file of the project (the glossary) as a plain readable page."""
+    from nbconvert.filters.markdown_mistune import markdown2html_mistune
+
+    body = markdown2html_mistune(source.read_text(encoding="utf-8"))
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body {{ font-family: sans-serif; max-width: 48em; margin: 2em auto; padding: 0 1em; line-height: 1.5; }}
+table {{ border-collapse: collapse; display: block; overflow-x: auto; }} td, th {{ border: 1px solid #ccc; padding: 0.2em 0.5em; }}
+a {{ color: #0b57a4; }}</style></head><body><main>
+{body}
+</main></body></html>
+"""
+
+
 def build(paths, out):
     out.mkdir(parents=True, exist_ok=True)
     mathjax = copy_mathjax(out)
     if mathjax is None:
         print("jupyter-server-mathjax is not installed: formulas stay as TeX source", file=sys.stderr)
-    entries = []
+    entries, pages, bases = [], {}, []
+    for path in paths:
+        base = path.parent.parent if path.parent.name == "solutions" else path.parent
+        pages[path] = path.relative_to(base).with_suffix(".html").as_posix()
+        bases.append(base)
+    links = Links(pages, bases[0] if bases else NOTEBOOKS)
     for path in paths:
         start = time.perf_counter()
-        relative = path.relative_to(path.parent.parent if path.parent.name == "solutions" else path.parent)
-        target = out / relative.with_suffix(".html")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        depth = "../" * (len(relative.parts) - 1)
+        href = pages[path]
+        depth = "../" * href.count("/")
         page = render(freeze_widgets(execute(path)), f"{depth}mathjax/MathJax.js?config={MATHJAX_CONFIG}"
-                      if mathjax else "")
+                      if mathjax else "", source_dir=path.parent)
         hosts = external_resources(page)
         if hosts:
             raise RuntimeError(f"{path.name} would load from {hosts}: the site must work offline")
-        target.write_text(page, encoding="utf-8")
+        page = links.rewrite(page, path.parent, href)
         found = headings(page)
-        entries.append({"stem": relative.with_suffix("").as_posix(), "href": relative.with_suffix(".html").as_posix(),
+        entries.append({"stem": href.removesuffix(".html"), "href": href, "page": page,
                         "title": found[0][1] if found else path.stem, "headings": found})
-        print(f"{relative}: {time.perf_counter() - start:.1f} s", flush=True)
+        print(f"{href}: {time.perf_counter() - start:.1f} s", flush=True)
+    for index, entry in enumerate(entries):
+        target = out / entry["href"]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(add_navigation(entry.pop("page"), navigation(entries, index), entry["title"]), encoding="utf-8")
+    done = set()
+    while set(links.extra) - done:  # files the pages link to (and the files those link to)
+        for source in sorted(set(links.extra) - done):
+            done.add(source)
+            target = out / links.extra[source]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if source.suffix == ".md":
+                page = markdown_page(source, source.stem.replace("_", " ").capitalize())
+                target.write_text(links.rewrite(page, source.parent, links.extra[source]), encoding="utf-8")
+            elif source.is_file():
+                shutil.copyfile(source, target)
+    if links.missing:
+        raise RuntimeError("links to files that do not exist (fix them in the notebooks):\n  "
+                           + "\n  ".join(links.missing))
     index_mathjax = f"mathjax/MathJax.js?config={MATHJAX_CONFIG}" if mathjax else ""
     (out / "index.html").write_text(index_page(entries, index_mathjax), encoding="utf-8")
     return out / "index.html"

@@ -1,56 +1,147 @@
-"""`Demo`: controls (sliders, dropdowns) above a matplotlib figure that is redrawn when they move.
+"""`Demo`: controls (sliders, dropdowns) beside a matplotlib figure that is redrawn when they move.
 
-The figure is rendered to PNG and shown in an `ipywidgets.Image`, so a redraw is one PNG
-render (tens of milliseconds on the default data; the layout is solved once, at the first render), the same in JupyterLab, Voila and a
-static HTML export, with no interactive matplotlib backend needed. Every redraw is timed:
-`demo.seconds` holds the last duration and the label under the figure shows it.
+The figure is rendered to PNG and shown as an `<img class="course-figure">` with alt text in
+an `ipywidgets.HTML` (the Image widget has no alt text), so a redraw is one PNG render, the
+same in JupyterLab, Voila and a static HTML export, with no interactive matplotlib backend
+needed.
+
+How a figure is shown: one figure inch is `SHOWN_DPI` = 96 CSS pixels (so a matplotlib point
+is a CSS point, and the 12 pt floor on every text holds on the screen), rendered at
+`PIXEL_RATIO` = 2 image pixels per CSS pixel (sharp on high-DPI screens), never shown larger
+than that natural size, and shrunk without distortion to fit the page width and
+`MAX_HEIGHT_VH` = 70 % of the window's height, so a figure and its controls fit on one screen.
+
+Every redraw is timed: `demo.seconds` holds the last duration and the status line under the
+figure shows it (in a `.course-timing` span that the class mode hides).
 """
 
+import base64
+import html
+import textwrap
 import time
 import traceback
 
 import ipywidgets as widgets
+from matplotlib.text import Text
 
-from course_lib.plotting.style import new_figure, png_bytes
+from course_lib.plotting.style import SHOWN_DPI, describe, new_figure, png_bytes
+
+PIXEL_RATIO = 2  # image pixels per CSS pixel, for high-DPI screens
+MAX_HEIGHT_VH = 70  # a figure takes at most this share of the window's height
+MIN_TEXT_PT = 12  # no text of a live figure is smaller
+
+# The slides' symbol for a control's name, in static grids' panel titles.
+SYMBOLS = {
+    "lam": "λ", "lambda": "λ", "eta": "η", "sigma": "σ", "degree": "q", "n_iter": "T",
+    "cost_on_two": "Δ(y', 2)", "n_epochs": "epochs", "distance": "far point at",
+    "scale": "transitions ×", "share": "share of class 2", "w_object": "w_object",
+    "w_background": "w_background",
+}
 
 
 def log_slider(name, value, low, high, step=0.1, continuous_update=True, description=None):
     """A slider over 10**low .. 10**high (for C, sigma, lambda, eta), named after its symbol."""
     return widgets.FloatLogSlider(
-        value=value, base=10, min=low, max=high, step=step, description=description or name,
+        value=value, base=10, min=low, max=high, step=step,
+        description=description or SYMBOLS.get(name, name),
         continuous_update=continuous_update, readout_format=".3g",
         style={"description_width": "initial"}, layout=widgets.Layout(width="360px"),
     )
 
 
+def shown_width(fig):
+    """The CSS width (px) a figure is shown at, at most: its natural size."""
+    return round(fig.get_figwidth() * SHOWN_DPI)
+
+
+def figure_layout(fig):
+    """The Layout of a box holding `fig`'s image: its natural width, shrunk to fit the page
+    width and MAX_HEIGHT_VH of the window, keeping the aspect ratio (the image fills it)."""
+    width, height = fig.get_size_inches()
+    return widgets.Layout(  # grows to its cap beside the controls, wraps below them under 320 px
+        max_width=f"min({shown_width(fig)}px, 100%, calc({MAX_HEIGHT_VH}vh * {width / height:.4f}))",
+        flex="1 1 320px", min_width="0",
+    )
+
+
+def figure_html(png, alt):
+    """An <img> showing PNG bytes at the width of its box, with alt text."""
+    source = base64.b64encode(png).decode("ascii")
+    return (f'<img class="course-figure" alt="{html.escape(alt, quote=True)}" draggable="false" '
+            f'style="display: block; width: 100%; height: auto; margin: 0" src="data:image/png;base64,{source}">')
+
+
+def raise_small_text(fig, minimum=MIN_TEXT_PT):
+    """Bring every text of `fig` smaller than `minimum` points up to it (tick labels, legends,
+    annotations): readable from the back of a room."""
+    for text in fig.findobj(Text):
+        if text.get_text() and text.get_fontsize() < minimum:
+            text.set_fontsize(minimum)
+
+
+def _text_outside(fig, tolerance=1.0):
+    """Does a title, axis label or suptitle stick out of the figure (after a render)?"""
+    box = fig.bbox
+    renderer = fig._get_renderer()
+    texts = [fig._suptitle] if fig._suptitle is not None else []
+    for ax in fig.axes:
+        if ax.get_visible():
+            texts += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label]
+    for text in texts:
+        if text.get_visible() and text.get_text():
+            extent = text.get_window_extent(renderer)
+            if (extent.x0 < box.x0 - tolerance or extent.x1 > box.x1 + tolerance
+                    or extent.y0 < box.y0 - tolerance or extent.y1 > box.y1 + tolerance):
+                return True
+    return False
+
+
 class Demo(widgets.VBox):
-    """Controls above a figure; moving a control calls `draw(ax, **values)` on cleared axes
-    and re-renders the figure.
+    """Controls beside a figure (above it when the page is too narrow); moving a control calls
+    `draw(ax, **values)` on cleared axes and re-renders the figure.
 
     draw: function(ax, **values) drawing on `ax` (an Axes, or an array of Axes when
           ncols * nrows > 1).
     controls: dict name -> ipywidgets control; `values` are their `.value`s by name.
+    applies: optional dict name -> function(values) -> bool: the control `name` is disabled
+          while it returns False (the polynomial degree under the Gaussian kernel), so no
+          control is shown as if it mattered when it changes nothing.
     """
 
-    def __init__(self, draw, controls, ncols=1, nrows=1, width=5.5, height=4.5, dpi=72):
+    def __init__(self, draw, controls, ncols=1, nrows=1, width=5.5, height=4.5, applies=None,
+                 pixel_ratio=PIXEL_RATIO):
         self.draw = draw
         self.controls = dict(controls)
-        self.dpi = dpi
+        self.applies = dict(applies or {})
+        unknown = sorted(set(self.applies) - set(self.controls))
+        if unknown:
+            raise ValueError(f"applies names {unknown}, which are not controls; controls are {sorted(self.controls)}")
+        self.dpi = SHOWN_DPI * pixel_ratio
         self.fig, self.ax = new_figure(ncols=ncols, nrows=nrows, width=width, height=height)
-        self.image = widgets.Image(format="png")
-        self.image.add_class("course-figure")
+        self.png = b""  # the last rendered figure
+        self.image = widgets.HTML(layout=widgets.Layout(width="100%", margin="0"))
+        self.image.add_class("course-figure-html")
         self.status = widgets.HTML()
         self.status.add_class("course-status")
         self.seconds = None
         self._quiet = False
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
-        rows = [widgets.HBox(list(self.controls.values()), layout=widgets.Layout(flex_flow="row wrap"))]
-        super().__init__(rows + [self.image, self.status])
+        self.controls_box = widgets.VBox(list(self.controls.values()),
+                                         layout=widgets.Layout(flex="0 0 auto", margin="0 1em 0.5em 0"))
+        self.controls_box.add_class("course-controls")
+        self.figure_box = widgets.VBox([self.image, self.status], layout=figure_layout(self.fig))
+        self.figure_box.add_class("course-figure-box")
+        body = widgets.HBox([self.controls_box, self.figure_box],
+                            layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
+        super().__init__([body])
         self.add_class("course-demo")
+        self._refresh_enabled()
         self.update()
         # Keep the layout found by the first render and drop the engine: with any engine set
-        # (even "none", a placeholder) savefig draws the figure twice.
+        # (even "none", a placeholder) savefig draws the figure twice. A later drawing whose
+        # title or labels would stick out gets the layout solved again (see update).
+        self._layout = self.fig.get_layout_engine()
         self.fig.set_layout_engine(None)
 
     @property
@@ -66,9 +157,16 @@ class Demo(widgets.VBox):
             else:  # colorbars and other axes added by a previous draw
                 ax.remove()
         self.draw(self.ax, **self.values)
-        self.image.value = png_bytes(self.fig, dpi=self.dpi)
+        raise_small_text(self.fig)
+        image = png_bytes(self.fig, dpi=self.dpi)
+        if getattr(self, "_layout", None) is not None and _text_outside(self.fig):
+            self._layout.execute(self.fig)  # the drawing changed shape: solve the layout again
+            image = png_bytes(self.fig, dpi=self.dpi)
+        self.png = image
+        self.image.value = figure_html(image, describe(self.fig))
         self.seconds = time.perf_counter() - start
-        self.status.value = f"<small>redrawn in {1000 * self.seconds:.0f} ms</small>"
+        self.status.value = (f"<span class='course-timing'><small>redrawn in "
+                             f"{1000 * self.seconds:.0f} ms</small></span>")
         return self.seconds
 
     def set(self, **values):
@@ -81,36 +179,68 @@ class Demo(widgets.VBox):
                 self.controls[name].value = value
         finally:
             self._quiet = False
+        self._refresh_enabled()
         return self.update()
+
+    def _refresh_enabled(self):
+        values = self.values
+        for name, applies in self.applies.items():
+            self.controls[name].disabled = not applies(values)
 
     def _on_change(self, change):
         if self._quiet:
             return
+        self._refresh_enabled()
+        self.redraw()
+
+    def redraw(self):
+        """`update()`, showing an error in the status line instead of raising it."""
         try:
             self.update()
         except Exception:
-            text = traceback.format_exc(limit=3).replace("&", "&amp;").replace("<", "&lt;")
+            text = html.escape(traceback.format_exc(limit=3))
             self.status.value = f"<pre class='course-demo-error'>{text}</pre>"
             self.status.add_class("course-demo-error")
         else:
             self.status.remove_class("course-demo-error")
 
 
-def static_grid(draw, settings, ncols=3, width=4.2, height=3.6, title=None):
+def panel_title(drawn, values, symbols=None):
+    """A static grid panel's title: the drawing's own title (with its numbers) preceded by the
+    settings it does not already show, named by the slides' symbols."""
+    symbols = {**SYMBOLS, **(symbols or {})}
+    missing = [f"{symbols.get(name, name)} = {_short(value)}" for name, value in values.items()
+               if _short(value) not in drawn]
+    if not drawn:
+        return ", ".join(missing)
+    if not missing:
+        return drawn
+    settings = ", ".join(missing)
+    return f"{settings}\n{drawn}" if len(settings) + len(drawn) > 40 else f"{settings}: {drawn}"
+
+
+def static_grid(draw, settings, ncols=3, width=4.2, height=3.6, title=None, symbols=None):
     """The same drawing at a few settings side by side: the printed stand-in for a Demo.
 
-    settings: list of dicts of control values; each panel is titled with its values.
+    settings: list of dicts of control values; each panel keeps the title its drawing gives
+    (the numbers that matter: objective, accuracy, support vectors) and is prefixed by the
+    settings that title does not show, in the slides' symbols (SYMBOLS, updated by `symbols`).
     """
     nrows = -(-len(settings) // ncols)
     fig, axes = new_figure(ncols=ncols, nrows=nrows, width=width, height=height)
     axes = getattr(axes, "flat", [axes])
     for ax, values in zip(axes, settings):
         draw(ax, **values)
-        ax.set_title(", ".join(f"{k} = {_short(v)}" for k, v in values.items()), fontsize=11)
+        size = max(ax.title.get_fontsize(), MIN_TEXT_PT) if ax.get_title() else MIN_TEXT_PT
+        characters = int(width * 72 / (0.6 * size))  # what fits on one line of the panel
+        text = panel_title(ax.get_title(), values, symbols)
+        text = "\n".join(textwrap.fill(line, characters) for line in text.split("\n"))
+        ax.set_title(text, fontsize=size)
     for ax in list(axes)[len(settings):]:
         ax.set_visible(False)
     if title:
         fig.suptitle(title)
+    raise_small_text(fig)
     return fig
 
 

@@ -4,6 +4,7 @@ gradient descent (K19). Each redraw refits on small data (40-200 points)."""
 
 import ipywidgets as widgets
 
+from course_lib.kernels import kernel_params
 from course_lib.plotting.kernels import (
     curved_overlap_data, draw_hinge_gd, draw_kernel_svm, overlapping_data,
 )
@@ -37,16 +38,13 @@ def soft_margin_demo(X=None, r=None, C=1.0):
     def draw(ax, C):
         draw_soft_margin_panel(ax, C, X, r)
 
-    return Demo(draw, {"C": log_slider("C", C, *C_RANGE, step=0.1)}, width=6.5, height=5.5)
+    control = log_slider("C", C, *C_RANGE, step=0.1, continuous_update=False)
+    return Demo(draw, {"C": control}, width=6.5, height=5.5)
 
 
-def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=2, steps=70):
-    """Kernel dropdown, C, sigma and degree on chapter 05's overlapping data, its Bayes boundary
-    dotted (sigma only matters for the Gaussian kernel, degree for the polynomial one). The
-    sliders react on release."""
-    bayes = X is None
-    if X is None:
-        X, r = curved_overlap_data()
+def kernel_controls(kernel="gaussian", C=1.0, sigma=1.0, degree=2):
+    """The kernel dropdown, C, sigma and degree, and when each applies: sigma only under the
+    Gaussian kernel, degree only under the polynomial one (the only kernels they change)."""
     controls = {
         "kernel": widgets.Dropdown(
             options=["linear", "polynomial", "gaussian", "sigmoid"],
@@ -56,9 +54,23 @@ def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=
         "C": log_slider("C", C, *C_RANGE, step=0.1, continuous_update=False),
         "sigma": log_slider("sigma", sigma, *SIGMA_RANGE, step=0.05, continuous_update=False),
         "degree": widgets.IntSlider(
-            value=degree, min=1, max=3, description="degree", continuous_update=False
+            value=degree, min=1, max=3, description="degree q", continuous_update=False,
+            style={"description_width": "initial"},
         ),
     }
+    applies = {name: (lambda values, name=name: name in kernel_params(values["kernel"]))
+               for name in ("sigma", "degree")}
+    return controls, applies
+
+
+def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=2, steps=70):
+    """Kernel dropdown, C, sigma and degree on chapter 05's overlapping data, its Bayes boundary
+    dotted; sigma is enabled only for the Gaussian kernel and degree only for the polynomial one.
+    The sliders react on release."""
+    bayes = X is None
+    if X is None:
+        X, r = curved_overlap_data()
+    controls, applies = kernel_controls(kernel, C, sigma, degree)
 
     def draw(ax, kernel, C, sigma, degree):
         draw_kernel_svm(
@@ -66,7 +78,7 @@ def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=
             bayes=bayes, max_steps=steps,
         )
 
-    return Demo(draw, controls, width=6.5, height=5.5)
+    return Demo(draw, controls, width=6.5, height=5.5, applies=applies)
 
 
 def hinge_gd_demo(X=None, r=None, lam=0.1, sigma=1.0, eta=0.05, n_epochs=2000):
@@ -82,7 +94,7 @@ def hinge_gd_demo(X=None, r=None, lam=0.1, sigma=1.0, eta=0.05, n_epochs=2000):
     def draw(axes, lam):
         draw_hinge_gd(axes, X, r, lam=lam, sigma=sigma, eta=eta, n_epochs=n_epochs, free=free)
 
-    control = log_slider("lambda", lam, *LAMBDA_RANGE, step=0.1, continuous_update=False)
+    control = log_slider("lam", lam, *LAMBDA_RANGE, step=0.1, continuous_update=False)
     return Demo(draw, {"lam": control}, ncols=2, width=5.5, height=4.8)
 
 

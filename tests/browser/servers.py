@@ -12,6 +12,11 @@ import urllib.request
 from pathlib import Path
 
 START_TIMEOUT = 90  # seconds for a server to answer its first request
+PROJECT = Path(__file__).resolve().parents[2]
+# The project's Jupyter settings and templates (as `make lab` and `make class` use them),
+# before any search path already set (e.g. where an optional extension such as ipyevents lives).
+PROJECT_CONFIG_PATH = str(PROJECT / "etc" / "jupyter")
+PROJECT_DATA_PATH = str(PROJECT / "share" / "jupyter")
 STOP_TIMEOUT = 15  # seconds to wait after terminate before kill
 
 # Lab's user settings for the tests: every cell stays in the page (no windowing, so the checks
@@ -44,6 +49,8 @@ class Server:
             IPYTHONDIR=str(home / "ipython"),
             MPLCONFIGDIR=str(home / "matplotlib"),
             PYTHONDONTWRITEBYTECODE="1",
+            JUPYTER_CONFIG_PATH=os.pathsep.join(filter(None, [PROJECT_CONFIG_PATH, os.environ.get("JUPYTER_CONFIG_PATH")])),
+            JUPYTER_PATH=os.pathsep.join(filter(None, [PROJECT_DATA_PATH, os.environ.get("JUPYTER_PATH")])),
         )
         self._log = open(self.log_path, "wb")
         self.process = subprocess.Popen(args, cwd=home, env=env, stdout=self._log, stderr=subprocess.STDOUT)
@@ -116,13 +123,14 @@ def start_lab(root, home):
     return Server(args, port, home, "/api/status")
 
 
-def start_voila(root, home):
-    """Voila on a free local port serving the notebooks of `root` as dashboards (no code)."""
+def start_voila(root, home, extra=()):
+    """Voila on a free local port serving `root` (a folder of notebooks, or one notebook as
+    `make class` does) as dashboards with the class-mode template; `extra`: more options."""
     home = Path(home)
     _prepare_home(home)
     port = free_port()
     args = [
         sys.executable, "-m", "voila", str(root), "--no-browser", f"--port={port}",
-        "--Voila.ip=127.0.0.1", "--show_tracebacks=True",
+        "--Voila.ip=127.0.0.1", "--show_tracebacks=True", "--template=course", *extra,
     ]
-    return Server(args, port, home, "/")
+    return Server(args, port, home, "/voila/static/voila.js")  # answers without running a notebook

@@ -33,7 +33,7 @@ def test_a_cell_error_is_reported(lab, served_root, page):
 def test_a_widget_printed_as_text_is_reported(lab, served_root, page):
     problems = problems_of(lab, served_root, page, "widget_as_text")
     assert problems == [
-        "widget shown as its text repr instead of rendered: Demo(children=(HBox(children=(FloatLogSlider(value=1.0, desc"
+        "widget shown as its text repr instead of rendered: Demo(children=(HBox(children=(VBox(children=(FloatLogSlider("
     ]
 
 

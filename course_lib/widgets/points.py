@@ -1,0 +1,243 @@
+"""Points you can touch: click on the figure to add a point of the chosen class, drag a point to
+move it, click a point in "remove" mode to take it away; the model refits and the figure is
+redrawn at each move (at screen resolution while dragging, sharp on release).
+
+Mouse events reach the kernel through `ipyevents` (the same in JupyterLab and Voila). Without
+it the demo keeps its sliders and says how to turn the points on. One call per chapter:
+
+    soft_margin_points_demo()      # 03: the linear soft-margin SVM, with C
+    kernel_points_demo()           # 05: the kernel SVM, with the kernel, C, sigma, degree
+    least_squares_points_demo()    # 01: least squares and the far point
+"""
+
+import ipywidgets as widgets
+import numpy as np
+
+from course_lib.linear import LeastSquaresClassifier
+from course_lib.plotting.kernels import curved_overlap_data
+from course_lib.plotting.linear import outlier_data
+from course_lib.plotting.margins import draw_svm, soft_margin_data
+from course_lib.plotting.style import BLACK, GREY, SHOWN_DPI, grid_limits, plot_line, plot_points
+from course_lib.svm import SVM
+from course_lib.widgets.core import Demo, log_slider
+from course_lib.widgets.kernels import C_RANGE, SIGMA_RANGE, kernel_controls
+
+try:
+    from ipyevents import Event
+except ImportError:  # the demo still runs, with its sliders only
+    Event = None
+
+GRAB_PX = 14  # a press within this many CSS pixels of a point grabs it
+DRAG_PIXEL_RATIO = 1  # image pixels per CSS pixel while dragging (fast), 2 on release
+MOVE_WAIT_MS = 120  # at most one mouse move every this many ms reaches the kernel
+
+
+class PointsDemo(Demo):
+    """A Demo on data the reader edits with the mouse.
+
+    draw: function(ax, X, r, xlim, ylim, **values) drawing the model fitted on (X, r) in the
+          fixed box xlim x ylim (fixed, so a point stays under the mouse while it is dragged).
+    X, r: the starting points (n, 2) and their classes in {-1, +1}; `reset` brings them back.
+    """
+
+    def __init__(self, draw, controls, X, r, xlim, ylim, minimum_per_class=1, **demo_options):
+        X, r = np.array(X, dtype=float), np.array(r)
+        if X.ndim != 2 or X.shape[1] != 2 or len(X) != len(r):
+            raise ValueError(f"X must be (n, 2) with one class per row; got X {X.shape} and r {r.shape}")
+        self.start = (X.copy(), r.copy())
+        self.X, self.r = X.copy(), r.copy()
+        self.xlim, self.ylim = tuple(xlim), tuple(ylim)
+        self.minimum_per_class = minimum_per_class
+        self._dragged = None
+        compact = {"button_width": "auto", "description_width": "initial"}
+        self.point_class = widgets.ToggleButtons(
+            options=[("+1 ●", 1), ("−1 ■", -1)], value=1, description="new point",
+            tooltips=["class +1 (blue circles)", "class −1 (vermillion squares)"], style=compact)
+        self.mode = widgets.ToggleButtons(
+            options=["add or drag", "remove"], value="add or drag", description="click to",
+            style=compact)
+        self.reset_button = widgets.Button(description="reset the points",
+                                           layout=widgets.Layout(width="auto"))
+        self.reset_button.on_click(lambda _: self.reset())
+        self.note = widgets.HTML()
+        self.note.add_class("course-points-note")
+        super().__init__(lambda ax, **values: draw(ax, self.X, self.r, self.xlim, self.ylim, **values),
+                         controls, **demo_options)
+        self.controls_box.children += (self.point_class, self.mode, self.reset_button, self.note)
+        self.add_class("course-points-demo")
+        if Event is None:
+            self.note.value = ("<small>Install <code>ipyevents</code> to add, drag and remove "
+                               "points on the figure.</small>")
+            self.events = None
+            return
+        self.note.value = ("<small>Click on the figure to add a point, drag a point to move "
+                           "it.</small>")
+        self.events = Event(source=self.image, watched_events=["mousedown", "mouseup", "mouseleave"],
+                            prevent_default_action=True)
+        self.moves = Event(source=self.image, watched_events=["mousemove"], wait=MOVE_WAIT_MS,
+                           throttle_or_debounce="throttle", prevent_default_action=True)
+        self.events.on_dom_event(self.handle)
+        self.moves.on_dom_event(self.handle)
+
+    def reset(self):
+        self.X, self.r = self.start[0].copy(), self.start[1].copy()
+        self.update()
+
+    # --- from the screen to the data ---------------------------------------------------------
+
+    def to_data(self, event):
+        """The data coordinates under the mouse, and the scale (figure pixels per CSS pixel)."""
+        width, height = self.fig.bbox.width, self.fig.bbox.height  # figure pixels
+        shown = float(event["boundingRectWidth"]) or 1.0  # CSS pixels; the height follows
+        scale = width / shown
+        display = (event["relativeX"] * scale, height - event["relativeY"] * scale)
+        return self.ax.transData.inverted().transform(display), scale
+
+    def nearest(self, event):
+        """Index of the point within GRAB_PX of the mouse, or None."""
+        point, scale = self.to_data(event)
+        where = self.ax.transData.transform(self.X)
+        mouse = self.ax.transData.transform(point)
+        distances = np.hypot(*(where - mouse).T) / scale
+        index = int(np.argmin(distances)) if len(distances) else None
+        return index if index is not None and distances[index] <= GRAB_PX else None
+
+    def _inside(self, point):
+        return (self.xlim[0] <= point[0] <= self.xlim[1]) and (self.ylim[0] <= point[1] <= self.ylim[1])
+
+    def _clamped(self, point):
+        return np.array([np.clip(point[0], *self.xlim), np.clip(point[1], *self.ylim)])
+
+    # --- editing -----------------------------------------------------------------------------
+
+    def handle(self, event):
+        """One mouse event: press to add, grab or remove; move to drag; release to drop."""
+        kind = event.get("type")
+        if kind == "mousedown":
+            point, _ = self.to_data(event)
+            index = self.nearest(event)
+            if self.mode.value == "remove":
+                if index is not None:
+                    self.remove(index)
+            elif index is not None:
+                self._dragged = index
+            elif self._inside(point):
+                self.add(point, self.point_class.value)
+        elif kind == "mousemove" and self._dragged is not None:
+            point, _ = self.to_data(event)
+            self.X[self._dragged] = self._clamped(point)
+            self._redraw(DRAG_PIXEL_RATIO)
+        elif kind in ("mouseup", "mouseleave") and self._dragged is not None:
+            point, _ = self.to_data(event)
+            if kind == "mouseup":
+                self.X[self._dragged] = self._clamped(point)
+            self._dragged = None
+            self._redraw()
+
+    def add(self, point, label):
+        """Add the point (x1, x2) of class `label` (+1 or -1) and redraw."""
+        if label not in (-1, 1):
+            raise ValueError(f"label must be +1 or -1, got {label!r}")
+        self.X = np.vstack([self.X, np.asarray(point, dtype=float)[None, :2]])
+        self.r = np.append(self.r, label)
+        self._redraw()
+
+    def move(self, index, point):
+        """Move point `index` to (x1, x2) and redraw."""
+        self.X[index] = self._clamped(np.asarray(point, dtype=float))
+        self._redraw()
+
+    def remove(self, index):
+        """Remove point `index` and redraw, unless its class would drop below the minimum."""
+        if np.sum(self.r == self.r[index]) <= self.minimum_per_class:
+            self.note.value = (f"<small>Each class keeps at least {self.minimum_per_class} "
+                               f"point(s): this one stays.</small>")
+            return
+        self.X, self.r = np.delete(self.X, index, axis=0), np.delete(self.r, index)
+        self._redraw()
+
+    def _redraw(self, pixel_ratio=None):
+        """Redraw, at `pixel_ratio` if given (fast while dragging); errors go to the status."""
+        sharp = self.dpi
+        if pixel_ratio is not None:
+            self.dpi = SHOWN_DPI * pixel_ratio
+        try:
+            self.redraw()
+        finally:
+            self.dpi = sharp
+
+
+# --- the chapters' demos ------------------------------------------------------------------------
+
+def _box(X, pad=1.0):
+    return grid_limits(X, pad)
+
+
+def draw_soft_margin_points(ax, X, r, xlim, ylim, C):
+    """The linear soft-margin SVM refitted on the edited points."""
+    svm = SVM(C=C, kernel="linear").fit(X, r)
+    draw_svm(ax, svm, X, r, xlim=xlim, ylim=ylim, legend=False)
+    norm = float(np.sqrt(svm.w_ @ svm.w_))
+    ax.set_title(f"C = {C:.3g}: {len(svm.support_)} support vectors, margin 1/‖w‖ = {1 / norm:.2f}",
+                 fontsize=12)
+
+
+def soft_margin_points_demo(C=1.0):
+    """Chapter 03 (K9): the C slider of the soft margin on points you add, drag and remove."""
+    X, r = soft_margin_data()
+    xlim, ylim = _box(X)
+    controls = {"C": log_slider("C", C, *C_RANGE, step=0.1, continuous_update=False)}
+    return PointsDemo(draw_soft_margin_points, controls, X, r, xlim, ylim, minimum_per_class=2,
+                      width=6.5, height=5.5)
+
+
+def draw_kernel_points(ax, X, r, xlim, ylim, kernel, C, sigma, degree, steps=70):
+    """The kernel SVM refitted on the edited points."""
+    svm = SVM(C=C, kernel=kernel, sigma=sigma, degree=degree).fit(X, r)
+    draw_svm(ax, svm, X, r, steps=steps, show_slacks=False, xlim=xlim, ylim=ylim, legend=False)
+    error = np.mean(svm.predict(X) != r)
+    detail = {"gaussian": f", σ = {sigma:.3g}", "polynomial": f", q = {degree}"}.get(kernel, "")
+    ax.set_title(f"{kernel}{detail}, C = {C:.3g}: {len(svm.support_)} SV, "
+                 f"training error {error:.2f}", fontsize=12)
+
+
+def kernel_points_demo(kernel="gaussian", C=1.0, sigma=1.0, degree=2):
+    """Chapter 05 (K16): the kernel SVM on points you add, drag and remove, starting from 80 of
+    the chapter's overlapping points (fewer than its 200, so each one you move shows)."""
+    X, r = curved_overlap_data(n=80)
+    xlim, ylim = _box(X)
+    controls, applies = kernel_controls(kernel, C, sigma, degree)
+    return PointsDemo(draw_kernel_points, controls, X, r, xlim, ylim, minimum_per_class=2,
+                      applies=applies, width=6.5, height=5.5)
+
+
+def draw_least_squares_points(ax, X, r, xlim, ylim, reference):
+    """Least squares on the edited points, beside its fit on the starting points without the
+    far point (`reference`, dashed)."""
+    fit = LeastSquaresClassifier().fit(X, r)
+    plot_points(ax, X, r)
+    plot_line(ax, reference.w_, reference.w0_, xlim, ylim, color=GREY, ls="--")
+    plot_line(ax, fit.w_, fit.w0_, xlim, ylim, color=BLACK)
+    errors = int(np.sum(fit.predict(X) != r))
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    w, w0 = fit.w_, fit.w0_
+    ax.set_title(f"least squares (solid): w = ({w[0]:.2f}, {w[1]:.2f}), w0 = {w0:.2f},\n"
+                 f"{errors} of {len(X)} points misclassified; dashed: without the far point",
+                 fontsize=12)
+
+
+def least_squares_points_demo(distance=8.0):
+    """Chapter 01 (K3): drag the far point of class +1 (or any point) and watch least squares
+    follow it; add or remove points too."""
+    if distance <= 0:
+        raise ValueError(f"distance must be > 0 (where the far point starts), got {distance!r}")
+    X, r = outlier_data(distance)
+    reference = LeastSquaresClassifier().fit(X[:-1], r[:-1])  # the fit without the far point
+    (xlo, xhi), (ylo, yhi) = _box(X[:-1], pad=1.5)
+    xlim, ylim = (xlo, xhi + 2.0), (ylo, max(yhi, X[-1, 1]) + 4.0)  # room to drag the far point away
+
+    def draw(ax, X, r, xlim, ylim):
+        draw_least_squares_points(ax, X, r, xlim, ylim, reference)
+
+    return PointsDemo(draw, {}, X, r, xlim, ylim, minimum_per_class=2, width=6.5, height=5.5)

@@ -1,0 +1,333 @@
+"""What students and instructors see, measured in Chromium at 1366x768 and 1920x1080: each
+demo's figure shown at most at its natural size (never stretched) and fully visible with its
+controls; the class mode's text and controls large, the coding cells hidden, nothing asked of
+another host; the site's local links resolving offline; a click adding a point and a drag
+moving one redraw the figure with another support-vector count or margin in its title; no
+serious or critical accessibility violation (axe-core) in what the project controls; and the
+time `make class` takes to show its page."""
+
+import functools
+import http.server
+import importlib.util
+import re
+import threading
+import time
+import urllib.parse
+
+import pytest
+
+import servers
+from course_notebooks import FIXTURES, ROOT, chapter_notebooks
+from notebook_checks import PANEL, open_notebook, run_all
+
+VIEWPORTS = [(1366, 768), (1920, 1080)]
+PIXEL_RATIO = 2  # image pixels per CSS pixel of a Demo's figure (course_lib.widgets.core)
+HAS_EVENTS = importlib.util.find_spec("ipyevents") is not None
+HAS_AXE = importlib.util.find_spec("axe_playwright_python") is not None
+LOCAL = re.compile(r"^(https?://127\.0\.0\.1[:/]|data:|blob:|file:|about:)")
+CLASS_READY_SECONDS = 10
+
+
+def _external_requests(page):
+    requests = []
+    page.on("request", lambda request: requests.append(request.url) if not LOCAL.match(request.url) else None)
+    return requests
+
+
+def _open_dashboard(page, url):
+    page.goto(url, wait_until="load", timeout=300_000)
+    page.wait_for_function("document.querySelectorAll('.course-demo img.course-figure').length > 0 && "
+                           "Array.from(document.querySelectorAll('img.course-figure')).every(i => i.complete && i.naturalWidth)",
+                           timeout=300_000)
+
+
+def figure_problems(page):
+    """Each Demo's figure: shown at most 1.1x its natural size (natural pixels / 2), aspect
+    kept, and the demo (controls and figure) inside the window once scrolled to."""
+    problems = []
+    demos = page.locator(".course-demo")
+    for number in range(demos.count()):
+        demo = demos.nth(number)
+        demo.scroll_into_view_if_needed()
+        page.wait_for_timeout(200)
+        state = demo.evaluate("""d => { const i = d.querySelector('img.course-figure'), r = i.getBoundingClientRect(),
+            b = d.getBoundingClientRect();
+            return {nw: i.naturalWidth, nh: i.naturalHeight, w: r.width, h: r.height, top: b.top, bottom: b.bottom,
+                    left: b.left, right: b.right, vw: innerWidth, vh: innerHeight}; }""")
+        natural = state["nw"] / PIXEL_RATIO
+        name = f"demo {number + 1}"
+        if state["w"] > 1.1 * natural:
+            problems.append(f"{name}: shown {state['w']:.0f} px wide, natural {natural:.0f} px")
+        if abs(state["w"] / state["h"] - state["nw"] / state["nh"]) > 0.02:
+            problems.append(f"{name}: stretched ({state['w']:.0f}x{state['h']:.0f} for {state['nw']}x{state['nh']})")
+        if state["bottom"] - state["top"] > state["vh"] or state["right"] > state["vw"] + 1 or state["left"] < -1:
+            problems.append(f"{name}: not fully visible with its controls ({state['right'] - state['left']:.0f}x"
+                            f"{state['bottom'] - state['top']:.0f} in a {state['vw']}x{state['vh']} window)")
+    return problems
+
+
+@pytest.fixture(scope="module")
+def class_voila(browser, tmp_path_factory):
+    root = tmp_path_factory.mktemp("class")
+    (root / "class_mode.ipynb").write_bytes((FIXTURES / "class_mode.ipynb").read_bytes())
+    server = servers.start_voila(root, tmp_path_factory.mktemp("class-home"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def class_page(browser, class_voila):
+    """The class-mode fixture opened once (running it takes most of the time)."""
+    page = browser.new_page()
+    requests = _external_requests(page)
+    _open_dashboard(page, f"{class_voila.url}/voila/render/class_mode.ipynb")
+    yield page, requests
+    page.close()
+
+
+def test_class_mode_is_large_hides_code_and_asks_no_other_host(class_page):
+    page, requests = class_page
+    sizes = page.evaluate("""() => ({
+        text: parseFloat(getComputedStyle(document.querySelector('.jp-RenderedMarkdown p')).fontSize),
+        label: Math.min(...Array.from(document.querySelectorAll('.course-demo .widget-label')).map(e => parseFloat(getComputedStyle(e).fontSize))),
+        handle: Math.min(...Array.from(document.querySelectorAll('.course-demo .noUi-handle')).map(e => e.getBoundingClientRect().height)),
+        line: document.querySelector('.jp-RenderedMarkdown p').getBoundingClientRect().width /
+              parseFloat(getComputedStyle(document.querySelector('.jp-RenderedMarkdown p')).fontSize)})""")
+    assert sizes["text"] >= 22 and sizes["label"] >= 22, sizes
+    assert sizes["handle"] >= 20 and sizes["line"] <= 43, sizes  # about 80 characters a line at most
+    text = page.inner_text("body")
+    assert "HIDDEN" not in text and "def soft_margin_points_demo" not in text
+    assert "Touch the points" in text
+    assert requests == [], f"the class mode asked other hosts: {requests}"
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
+def test_class_mode_figures_fit_the_screen(class_page, viewport):
+    page, _ = class_page
+    page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+    assert figure_problems(page) == []
+
+
+def _alt(page, demo):
+    return demo.locator("img.course-figure").get_attribute("alt")
+
+
+def _point_on_figure(demo, fx, fy):
+    box = demo.locator("img.course-figure").bounding_box()
+    return box["x"] + fx * box["width"], box["y"] + fy * box["height"]
+
+
+def _wait_alt_change(page, demo, before, timeout=30):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        alt = _alt(page, demo)
+        if alt != before:
+            return alt
+        page.wait_for_timeout(100)
+    return before
+
+
+def _numbers(title):
+    """Support vectors and margin read from a soft-margin title."""
+    found = re.search(r"(\d+) support vectors, margin 1/‖w‖ = ([\d.]+)", title)
+    return (int(found.group(1)), float(found.group(2))) if found else None
+
+
+def click_and_drag_problems(page, demo):
+    """Click an empty corner (adds a point of class -1 in the +1 side), then drag that point to
+    the opposite corner: each must redraw with another support-vector count or margin."""
+    problems = []
+    demo.scroll_into_view_if_needed()
+    demo.locator(".widget-toggle-button", has_text="−1").click()
+    before = _alt(page, demo)
+    x, y = _point_on_figure(demo, 0.85, 0.15)  # top right, inside the axes
+    page.mouse.click(x, y)
+    after_click = _wait_alt_change(page, demo, before)
+    if _numbers(after_click) == _numbers(before):
+        problems.append(f"a click did not change the title: {before!r} -> {after_click!r}")
+    x2, y2 = _point_on_figure(demo, 0.2, 0.8)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for step in range(1, 6):
+        page.mouse.move(x + (x2 - x) * step / 5, y + (y2 - y) * step / 5)
+        page.wait_for_timeout(150)
+    page.mouse.up()
+    after_drag = _wait_alt_change(page, demo, after_click)
+    deadline = time.monotonic() + 10  # the sharp redraw on release comes last
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(500)
+        latest = _alt(page, demo)
+        if latest == after_drag:
+            break
+        after_drag = latest
+    if _numbers(after_drag) == _numbers(after_click):
+        problems.append(f"a drag did not change the title: {after_click!r} -> {after_drag!r}")
+    return problems
+
+
+@pytest.mark.skipif(not HAS_EVENTS, reason="ipyevents is not installed: the points cannot be touched")
+def test_click_adds_and_drag_moves_a_point_in_voila(class_page):
+    page, _ = class_page
+    page.set_viewport_size({"width": 1366, "height": 768})
+    demo = page.locator(".course-points-demo").first
+    assert click_and_drag_problems(page, demo) == []
+
+
+@pytest.mark.skipif(not HAS_EVENTS, reason="ipyevents is not installed: the points cannot be touched")
+def test_click_adds_and_drag_moves_a_point_in_jupyterlab(lab, served_root, page):
+    page.set_viewport_size({"width": 1366, "height": 768})
+    problems = open_notebook(page, lab.url, "fixtures/class_mode.ipynb", workspace="points")
+    problems += problems or run_all(page)
+    if not problems:
+        page.wait_for_selector(".course-points-demo img.course-figure", timeout=120_000)
+        problems += figure_problems(page)
+        problems += click_and_drag_problems(page, page.locator(".course-points-demo").first)
+    lab.shutdown_kernels()
+    assert problems == []
+
+
+# --- accessibility ----------------------------------------------------------------------------
+
+# Rules about JupyterLab's and Voila's own page structure, which the project does not write.
+NOT_OURS = {"landmark-one-main", "region", "page-has-heading-one", "aria-allowed-role"}
+
+
+def axe_problems(page, exclude=()):
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, context={"exclude": [[s] for s in exclude]} if exclude else None)
+    problems = []
+    for violation in results.response["violations"]:
+        if violation["impact"] in ("serious", "critical") and violation["id"] not in NOT_OURS:
+            targets = [", ".join(node["target"]) for node in violation["nodes"][:3]]
+            problems.append(f"{violation['id']} ({violation['impact']}): {violation['help']}; e.g. {targets}")
+    return problems
+
+
+@pytest.mark.skipif(not HAS_AXE, reason="axe-playwright-python is not installed")
+def test_class_mode_has_no_serious_accessibility_violation(class_page):
+    page, _ = class_page
+    problems = axe_problems(page)
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.skipif(not HAS_AXE, reason="axe-playwright-python is not installed")
+def test_jupyterlab_rendered_notebook_has_no_serious_violation_in_our_content(lab, page):
+    """Lab's own chrome (menus, side bars, toolbars) is not ours: only the notebook is checked."""
+    problems = open_notebook(page, lab.url, "fixtures/good_demo.ipynb", workspace="axe")
+    problems += problems or run_all(page)
+    page.wait_for_selector(".course-demo img.course-figure", timeout=120_000)
+    page.wait_for_timeout(500)
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, context={"include": [[f"{PANEL} .jp-OutputArea"], [f"{PANEL} .jp-MarkdownOutput"]]})
+    for violation in results.response["violations"]:
+        if violation["id"] == "aria-input-field-name" and all("noUi-handle" in n["html"] for n in violation["nodes"]):
+            continue  # ipywidgets' slider handles have no name in Lab (the class mode names them)
+        if violation["impact"] in ("serious", "critical") and violation["id"] not in NOT_OURS:
+            problems.append(f"{violation['id']}: {violation['help']}; e.g. {[n['target'] for n in violation['nodes'][:4]]}")
+    lab.shutdown_kernels()
+    assert problems == []
+
+
+# --- the site -----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The site of chapter 01 and the fixture with demos (built here; a minute at most)."""
+    spec = importlib.util.spec_from_file_location("build_site", ROOT / "tools" / "build_site.py")
+    build_site = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build_site)
+    folder = tmp_path_factory.mktemp("site-src")
+    paths = [FIXTURES / "good_demo.ipynb"]
+    chapters = [ROOT / p for p in chapter_notebooks() if p.startswith("notebooks/01_")]
+    out = tmp_path_factory.mktemp("site")
+    build_site.build(chapters[:1] + paths if chapters else paths, out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def site_url(site):
+    """The site served over local HTTP (the browser of the tests refuses every other URL;
+    the pages work the same over file://)."""
+    handler = functools.partial(QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
+def test_site_links_resolve_offline_and_figures_have_alt_text(site, site_url, page, viewport):
+    page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+    requests = _external_requests(page)
+    checked = 0
+    for html in sorted(p for p in site.rglob("*.html") if "mathjax" not in p.parts):
+        page.goto(f"{site_url}/{html.relative_to(site).as_posix()}", wait_until="load")
+        links = page.evaluate("""() => Array.from(document.querySelectorAll('a[href], img[src]'))
+            .map(e => [e.tagName, e.getAttribute('href') || e.getAttribute('src'), e.href || e.src,
+                       e.tagName === 'IMG' ? (e.getAttribute('alt') || '') : 'n/a'])""")
+        for tag, raw, resolved, alt in links:
+            if tag == "IMG":
+                assert alt.strip(), f"{html.name}: an image without alt text"
+            if not resolved.startswith(site_url):
+                continue
+            path = urllib.parse.unquote(urllib.parse.urlparse(resolved).path).lstrip("/")
+            assert (site / path).is_file(), f"{html.name}: {raw} does not resolve"
+            checked += 1
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth + 1"), f"{html.name} scrolls sideways"
+    assert checked > 0
+    assert requests == [], f"the site asked other hosts: {requests}"
+
+
+@pytest.mark.skipif(not HAS_AXE, reason="axe-playwright-python is not installed")
+def test_site_chapter_page_has_no_serious_accessibility_violation(site, site_url, page):
+    pages = sorted(site.glob("0*.html")) or sorted(site.glob("*.html"))
+    page.goto(f"{site_url}/{pages[0].name}", wait_until="load")
+    page.wait_for_timeout(1000)
+    problems = axe_problems(page)
+    assert problems == [], "\n".join(problems)
+
+
+def test_phone_width_reads_without_sideways_scrolling(site, site_url, page):
+    page.set_viewport_size({"width": 390, "height": 844})
+    pages = sorted(site.glob("0*.html")) or sorted(site.glob("*.html"))
+    for html in [site / "index.html", pages[0]]:
+        page.goto(f"{site_url}/{html.name}", wait_until="load")
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth + 1"), html.name
+
+
+# --- make class ---------------------------------------------------------------------------------
+
+def test_make_class_page_is_ready_within_10_s(browser, tmp_path_factory):
+    """`make class`'s own command (one notebook, preheated kernel) on chapter 01: the time from
+    the request to a page with its figures once the server is up and the notebook has run."""
+    chapter = next((ROOT / p for p in chapter_notebooks() if p.startswith("notebooks/01_")), None)
+    if chapter is None:
+        pytest.skip("no chapter 01")
+    launched = time.perf_counter()
+    server = servers.start_voila(chapter, tmp_path_factory.mktemp("make-class"),
+                                 extra=["--preheat_kernel=True", "--pool_size=1"])
+    page = browser.new_page()
+    try:
+        _open_dashboard(page, server.url + "/")  # the first visit may wait for the pre-run
+        first = time.perf_counter() - launched
+        page.close()
+        time.sleep(5)
+        page = browser.new_page()
+        start = time.perf_counter()
+        _open_dashboard(page, server.url + "/")
+        ready = time.perf_counter() - start
+    finally:
+        page.close()
+        server.stop()
+    print(f"make class on {chapter.name}: first page {first:.1f} s after launch, "
+          f"then ready {ready:.1f} s after a request")
+    assert ready <= CLASS_READY_SECONDS, f"page ready in {ready:.1f} s"

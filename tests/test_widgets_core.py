@@ -1,0 +1,82 @@
+"""The Demo's figure: rendered at twice its shown size, no text under 12 pt, titles inside the
+figure whatever the drawing's shape, every value change visible; controls that do not apply
+are disabled; static grids keep their panels' numbers and use the slides' symbols."""
+
+import hashlib
+import io
+
+import ipywidgets as widgets
+import pytest
+from PIL import Image
+
+from course_lib.widgets.core import (
+    MIN_TEXT_PT, PIXEL_RATIO, SHOWN_DPI, Demo, _text_outside, log_slider, panel_title, static_grid,
+)
+
+
+def _size(png):
+    return Image.open(io.BytesIO(png)).size
+
+
+def _digest(demo):
+    return hashlib.sha256(demo.png).hexdigest()
+
+
+def draw_line(ax, C):
+    ax.plot([0, 1], [0, C])
+    ax.set_title(f"slope {C:.3g}", fontsize=8)
+    ax.legend(["line"], fontsize=7)
+
+
+def test_the_image_is_rendered_at_twice_its_shown_size():
+    demo = Demo(draw_line, {"C": log_slider("C", 1.0, -2, 2)}, width=5, height=4)
+    assert _size(demo.png) == (5 * SHOWN_DPI * PIXEL_RATIO, 4 * SHOWN_DPI * PIXEL_RATIO)
+    assert f"min({5 * SHOWN_DPI}px, 100%" in demo.figure_box.layout.max_width  # never wider than natural
+    assert "70vh" in demo.figure_box.layout.max_width
+
+
+def test_no_text_is_smaller_than_the_floor_and_the_image_has_a_description():
+    demo = Demo(draw_line, {"C": log_slider("C", 1.0, -2, 2)})
+    sizes = [t.get_fontsize() for t in demo.fig.findobj(lambda a: hasattr(a, "get_fontsize") and a.get_text())]
+    assert sizes and min(sizes) >= MIN_TEXT_PT
+    assert 'alt="slope 1"' in demo.image.value and 'class="course-figure"' in demo.image.value
+
+
+def test_a_control_that_does_not_apply_is_disabled():
+    controls = {"kernel": widgets.Dropdown(options=["linear", "gaussian"], value="linear"),
+                "sigma": log_slider("sigma", 1.0, -1, 1)}
+    demo = Demo(lambda ax, kernel, sigma: ax.set_title(f"{kernel} {sigma:.3g}"), controls,
+                applies={"sigma": lambda values: values["kernel"] == "gaussian"})
+    assert controls["sigma"].disabled and controls["sigma"].description == "σ"
+    controls["kernel"].value = "gaussian"
+    assert not controls["sigma"].disabled
+    with pytest.raises(ValueError, match="applies names \\['degree'\\]"):
+        Demo(lambda ax, kernel, sigma: None, controls, applies={"degree": lambda values: True})
+
+
+def test_a_title_pushed_out_by_a_new_shape_is_brought_back_and_every_move_shows():
+    """Chapter 11's reading demo: a longer word changes the image's shape; the title and the
+    label stay inside and each scale of the transitions gives a different image."""
+    from course_lib.widgets.structured_chain import transition_scale_demo
+
+    demo = transition_scale_demo()
+    for word in (0, demo.controls["word"].max):
+        seen = set()
+        for scale in (1.0, 1.25, 3.0):
+            demo.set(word=word, scale=scale)
+            assert not _text_outside(demo.fig), (word, scale)
+            seen.add(_digest(demo))
+        assert len(seen) == 3, f"word {word}: moving the scale did not change the image"
+
+
+def test_static_grid_keeps_the_drawn_numbers_and_uses_the_slides_symbols():
+    def draw(ax, lam, eta):
+        ax.set_title(f"objective 0.123, accuracy 0.9 at lambda {lam}")
+
+    fig = static_grid(draw, [{"lam": 0.01, "eta": 0.5}], ncols=1)
+    title = fig.axes[0].get_title()
+    assert "objective 0.123, accuracy 0.9" in title and "η = 0.5" in title
+    assert "λ" not in title.split("\n")[0] and "lam =" not in title  # 0.01 is already in the title
+    assert fig.axes[0].title.get_fontsize() >= MIN_TEXT_PT
+    assert panel_title("", {"cost_on_two": 5.0}) == "Δ(y', 2) = 5"
+    assert panel_title("C = 0.1: 12 SV", {"C": 0.1}) == "C = 0.1: 12 SV"
