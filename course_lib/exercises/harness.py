@@ -318,6 +318,20 @@ def _not_yet(reason, hint):
     return Verdict(False, reason[:1].upper() + reason[1:], hint)
 
 
+def robust(unreadable):
+    """Decorator for a check: an answer it cannot read gets "Not yet" with the reason
+    `unreadable`, never a traceback."""
+    def decorate(check):
+        @functools.wraps(check)
+        def wrapped(*args, **kwargs):
+            try:
+                return check(*args, **kwargs)
+            except Exception:
+                return Verdict(False, unreadable)
+        return wrapped
+    return decorate
+
+
 def check_function(student_fn, cases, reference, *, compare=None, forbidden=(), show=None, hint=None,
                    right=None, what="function"):
     """Run `student_fn(**case)` on each case (deep copies) against `reference(**case)`.

@@ -3,12 +3,11 @@
 Each check returns a Verdict: true when the answer is right, and shown with its reason.
 """
 
-import functools
 
 import numpy as np
 
 from course_lib.exercises import Verdict as _verdict
-from course_lib.exercises.harness import check_function
+from course_lib.exercises.harness import check_function, robust
 from course_lib.multiclass import AllPairs, MultiVector, hinge_subgradient, loss_augmented_argmax, pairwise_votes
 from course_lib.multiclass_svm import MulticlassSVM, sgd_eta, sgd_iterations
 
@@ -19,15 +18,7 @@ def _unanswered(*answers):
     return any(a is None or a is Ellipsis for a in answers)
 
 
-def _robust(check):
-    """Any input gets a Verdict: a value the check cannot read is "Not yet", never a traceback."""
-    @functools.wraps(check)
-    def wrapped(*args, **kwargs):
-        try:
-            return check(*args, **kwargs)
-        except Exception:
-            return _verdict(False, "I cannot read this answer: give numbers (or lists of numbers) as the question asks.")
-    return wrapped
+_robust = robust("I cannot read this answer: give numbers (or lists of numbers) as the question asks.")
 
 
 # ---------------------------------------------------------------- chapter 07

@@ -4,12 +4,11 @@ Each check prints a verdict with the reason and returns True when the answer is 
 """
 
 import copy
-import functools
 
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import check_function, check_number
+from course_lib.exercises.harness import check_function, check_number, robust
 from course_lib.perceptron import AveragedPerceptron, Perceptron, lazy_dicts, lazy_update
 
 # Exercise 1: three labels, three features, one example.
@@ -25,15 +24,7 @@ def _verdict(correct, why):
     return Verdict(correct, why)
 
 
-def _robust(check):
-    """Any input gets a Verdict: a value the check cannot read is "Not yet", never a traceback."""
-    @functools.wraps(check)
-    def wrapped(*args, **kwargs):
-        try:
-            return check(*args, **kwargs)
-        except Exception:
-            return _verdict(False, "I cannot read this answer: give numbers (or a dict of dicts of numbers).")
-    return wrapped
+_robust = robust("I cannot read this answer: give numbers (or a dict of dicts of numbers).")
 
 
 def _unanswered(answer):
