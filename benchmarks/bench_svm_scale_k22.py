@@ -5,7 +5,7 @@ whole Gram matrix, Gaussian kernel).
 Data: course_lib.data.overlapping_curved(N, seed=0); C = 1, sigma = 1 (SVC: gamma = 1), SGD's
 regularisation alpha = 1 / (C N). N doubles from 250 until one fit takes more than
 BUDGET seconds or N reaches the model's cap. One fit per (model, N): a rough scale on a shared machine,
-not a precise timing. Writes benchmarks/results/svm_scale_k22.json, which chapter 05 plots.
+not a precise timing. Writes course_lib/resources/svm_scale_k22.json, which chapter 05 plots.
 Run: `nice .venv/bin/python -m benchmarks svm_scale_k22`.
 """
 
@@ -22,7 +22,7 @@ from sklearn.svm import SVC, LinearSVC
 from course_lib.data import overlapping_curved
 from course_lib.svm import SVM
 
-RESULTS = Path(__file__).resolve().parent / "results" / "svm_scale_k22.json"
+RESULTS = Path(__file__).resolve().parent.parent / "course_lib" / "resources" / "svm_scale_k22.json"
 BUDGET = 3.0  # seconds: stop doubling N for a model once a fit takes longer
 C, SIGMA = 1.0, 1.0
 MODELS = {  # name: (make(N), largest N)

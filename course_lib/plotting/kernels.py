@@ -2,6 +2,9 @@
 (K15), the overlapping-data series (K16), the grid search heat map (K17), the loss criteria (K18),
 the gradient-descent SVM (K19), kernel k-NN (K20) and the Gram matrix (K21)."""
 
+import json
+from importlib import resources
+
 import numpy as np
 from matplotlib.patches import Circle, Rectangle
 
@@ -550,6 +553,12 @@ def draw_gram(axes=None, sigma=1.0):
         image, ax=axes[1], label="$K(\\mathbf{x}^t, \\mathbf{x}^s)$", shrink=0.85
     )
     return fig
+
+
+def svm_scale_results():
+    """The fit times against N measured by `python -m benchmarks svm_scale_k22` and shipped in
+    course_lib/resources/svm_scale_k22.json: {"models": {name: [{"N": ..., "seconds": ...}]}, ...}."""
+    return json.loads((resources.files("course_lib") / "resources" / "svm_scale_k22.json").read_text())
 
 
 def draw_svm_scale(ax, models):
