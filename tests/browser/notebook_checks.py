@@ -265,11 +265,14 @@ def control_problems(page, root, settled):
             slider.scroll_into_view_if_needed(timeout=5000)
             name = f"demo {number + 1}, {_label(slider, index)}"
             moves, redrawn, error = _sweep(demo, slider, settled)
-            for select in selects if moves and not redrawn and not error else []:
+            # a slider that does not apply to the current choice is disabled, or changes nothing:
+            # try the other choices of the dropdowns, where it must move and redraw
+            for select in selects if not redrawn and not error else []:
                 current, labels = _options(select)
                 for option in [i for i in range(len(labels)) if i != current]:
                     _choose(demo, select, option, settled)
-                    _, redrawn, error = _sweep(demo, slider, settled)
+                    moved, redrawn, error = _sweep(demo, slider, settled)
+                    moves = moves or moved
                     if redrawn or error:
                         break
                 _choose(demo, select, current, settled)
