@@ -104,3 +104,13 @@ def number_strings(value):
     if value.is_integer():
         forms.add(str(int(value)))
     return sorted(forms)
+
+
+def assert_quiz_well_formed(choices, quiz):
+    """3 to 5 choices, exactly one right, each with an explanation; the quiz accepts the right
+    choice and refuses another."""
+    assert 3 <= len(choices) <= 5 and sum(c.correct for c in choices) == 1
+    assert all(len(c.explanation) > 20 for c in choices)
+    right = next(i for i, c in enumerate(choices) if c.correct)
+    assert quiz.check(right).correct
+    assert not quiz.check((right + 1) % len(choices)).correct

@@ -4,7 +4,8 @@ message, junk never raises, and a wrong answer never shows the answer."""
 import numpy as np
 import pytest
 from exercise_testing import (
-    assert_caught, assert_junk_never_raises, assert_no_answer_leak, assert_passes, number_strings,
+    assert_caught, assert_junk_never_raises, assert_no_answer_leak, assert_passes,
+    assert_quiz_well_formed, number_strings,
 )
 
 from course_lib import kernels
@@ -88,10 +89,4 @@ def test_first_step_check():
 
 @pytest.mark.parametrize("name", sorted(ex.QUIZZES))
 def test_quizzes_have_one_right_choice_and_every_choice_explained(name):
-    question, choices = ex.QUIZZES[name]
-    assert 3 <= len(choices) <= 5 and sum(c.correct for c in choices) == 1
-    assert all(len(c.explanation) > 20 for c in choices)
-    quiz = ex.quiz(name)
-    right = next(i for i, c in enumerate(choices) if c.correct)
-    assert quiz.check(right).correct
-    assert not quiz.check((right + 1) % len(choices)).correct
+    assert_quiz_well_formed(ex.QUIZZES[name][1], ex.quiz(name))
