@@ -319,7 +319,7 @@ def test_nslack_reaches_the_oneslack_optimum_on_iris_at_large_C(stopping):
     ours = learner.objective(X, y)
     assert ours <= reference.objective(X, y) * 1.001
     assert ours >= optimum_bound - 1e-6  # no objective below a certified lower bound
-    assert nslack_kkt_gap(learner, len(X)) <= learner.qp_tol * C + 1e-9
+    assert nslack_kkt_gap(learner, len(X)) <= learner.qp_tol_ * C + 1e-9
 
 
 def test_nslack_reaches_the_oneslack_optimum_on_a_small_ocr_chain_problem():
@@ -332,7 +332,7 @@ def test_nslack_reaches_the_oneslack_optimum_on_a_small_ocr_chain_problem():
     assert learner.converged_
     ours, theirs = learner.objective(X, Y), reference.objective(X, Y)
     assert abs(ours - theirs) <= 1e-3 * theirs
-    assert nslack_kkt_gap(learner, len(X)) <= learner.qp_tol * C + 1e-9
+    assert nslack_kkt_gap(learner, len(X)) <= learner.qp_tol_ * C + 1e-9
 
 
 def test_nslack_says_when_it_stops_at_max_iter():

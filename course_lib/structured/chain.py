@@ -122,12 +122,10 @@ class ChainModel(StructuredModel):
         x = self._check_x(x)
         q = self._q()
         y = check_sequence(y, x.shape[0], q)
-        unary = np.zeros((q, x.shape[1]))
-        np.add.at(unary, y, x)
-        pair = np.zeros((q, q) if self.transitions else 0)
-        if self.transitions:
-            np.add.at(pair, (y[:-1], y[1:]), 1.0)
-        psi = np.concatenate([unary.ravel(), pair.ravel()])
+        unary = np.eye(q)[y].T @ x  # row j: the sum of the letters x_t with y_t = j
+        # pair[a, b] at a q + b: the number of times b follows a
+        pair = np.bincount(y[:-1] * q + y[1:], minlength=q * q) if self.transitions else np.zeros(0)
+        psi = np.concatenate([unary.ravel(), pair])
         return psi / len(y) if self.normalize else psi
 
     def batch_joint_feature(self, X, Y):

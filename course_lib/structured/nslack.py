@@ -10,8 +10,9 @@ more loosely in the early passes (see `planes_per_pass`). Two stopping rules:
 
 * "epsilon" (the default, Tsochantaridis et al.): y_hat_i joins S_i when its constraint is
   violated by more than tol beyond the current xi_i (H_i(w) > xi_i + tol); stop when a pass adds
-  nothing. Then P(w) <= min P + C tol + qp_tol C. Constraints whose multiplier stayed 0 for
-  `inactive_window` passes leave S (they come back if violated again).
+  nothing. Then P(w) <= min P + C tol + qp_tol C (with the default qp_tol = tol / 10: at most
+  1.1 C tol above the optimum). Constraints whose multiplier stayed 0 for `inactive_window`
+  passes leave S (they come back if violated again).
 * "working_set" (the slide's): y_hat_i joins S_i whenever y_hat_i != y_i and it is not in S_i
   yet; stop when S stops changing. Then every H_i(w) is a constraint of S, so
   P(w) <= min P + qp_tol C exactly; S only grows (nothing is forgotten), so it is slower.
@@ -24,8 +25,9 @@ warm-started from the previous pass. Its dual multipliers beta_p give those of t
 alpha_k = sum_p beta_p [k in plane p] / n (alpha_k >= 0, sum_{k in S_i} alpha_k <= C/n,
 w = sum_k alpha_k a_k), and planes are added until the duality gap of the n-slack working-set
 QP, 1/2 ||w||^2 + C/n sum_i xi_i(w) - D(alpha), is below qp_tol C. This costs no inference: a
-plane is a matrix product with the working set, so the number of QP steps does not depend on a
-sweep count, only on the tolerance.
+plane is a product with the working set, so the number of QP steps does not depend on a sweep
+count, only on the tolerance. The constraint vectors are kept sparse (`SparseRows`), so that
+the violations b_k - <w, a_k> of the whole working set cost one sparse product per plane.
 """
 
 import itertools
@@ -35,6 +37,7 @@ import numpy as np
 
 from course_lib._validation import check_int, check_positive
 from course_lib.structured.qp import solve_simplex_qp
+from course_lib.structured.sparse_rows import SparseRows
 from course_lib.structured.ssvm_base import BaseSSVM, output_key
 
 STOPPING_RULES = ("epsilon", "working_set")
@@ -48,15 +51,16 @@ class NSlackSSVM(BaseSSVM):
     "working_set" (the slide's: add every new y_hat_i != y_i, stop when S stops changing).
     tol: see stopping; max_iter: most passes of inference (a warning if reached).
     qp_tol: duality gap, relative to C, to which the working-set QP is solved before training
-    may stop. Early passes only need a w good enough to choose the next constraints: their QP
-    stops at 1% of the current primal-dual gap or after planes_per_pass cutting planes.
+    may stop (None: tol / 10). Early passes only need a w good enough to choose the next
+    constraints: their QP stops at 1% of the current primal-dual gap or after planes_per_pass
+    cutting planes.
     history_: P(w_t) and the dual value of the working-set QP (a lower bound on min P).
-    Learned: w_, n_iter_ (passes), converged_ (the stopping rule held before max_iter),
-    n_constraints_ (final working set), constraints_ (A, b), alpha_ and owner_ (multiplier and
-    example of each constraint of the working set).
+    Learned: w_, qp_tol_ (the qp_tol used), n_iter_ (passes), converged_ (the stopping rule
+    held before max_iter), n_constraints_ (final working set), constraints_ (A, b), alpha_ and
+    owner_ (multiplier and example of each constraint of the working set).
     """
 
-    def __init__(self, model, C=1.0, rescaling="margin", max_iter=200, tol=1e-3, qp_tol=1e-5,
+    def __init__(self, model, C=1.0, rescaling="margin", max_iter=200, tol=1e-3, qp_tol=None,
                  stopping="epsilon", inactive_window=10, planes_per_pass=5):
         super().__init__(model, C=C, rescaling=rescaling, max_iter=max_iter, tol=tol)
         self.qp_tol = qp_tol
@@ -68,7 +72,7 @@ class NSlackSSVM(BaseSSVM):
         d = self._check_fit_arguments(X, Y)
         window = check_int(self.inactive_window, "inactive_window", minimum=1)
         planes_per_pass = check_int(self.planes_per_pass, "planes_per_pass", minimum=1)
-        check_positive(self.qp_tol, "qp_tol")
+        self.qp_tol_ = self.tol / 10 if self.qp_tol is None else check_positive(self.qp_tol, "qp_tol")
         if self.stopping not in STOPPING_RULES:
             raise ValueError(f"stopping must be one of {STOPPING_RULES}; got {self.stopping!r}.")
         slide_rule = self.stopping == "working_set"
@@ -78,7 +82,7 @@ class NSlackSSVM(BaseSSVM):
         keys_true = [output_key(y) for y in Y]
         self._keys = [[] for _ in range(n)]  # outputs in S_i (for the slide's rule)
         # the working set, stacked: rows A (constraint vectors), b, alpha, owner (example), idle
-        self._A, self._b, self._alpha = np.zeros((64, d)), np.zeros(64), np.zeros(64)
+        self._A, self._b, self._alpha = SparseRows(d), np.zeros(64), np.zeros(64)
         self._owner, self._idle, self._K = np.zeros(64, dtype=int), np.zeros(64, dtype=int), 0
         self._planes = _Planes(d, n)
         w = np.zeros(d)
@@ -105,10 +109,10 @@ class NSlackSSVM(BaseSSVM):
                     added += 1
             primal = 0.5 * w @ w + cap * hinge_sum
             self._record(iteration, primal, dual)
-            if added == 0 and qp_gap <= self.qp_tol * C:
+            if added == 0 and qp_gap <= self.qp_tol_ * C:
                 self.converged_ = True
                 break
-            target = self.qp_tol * C if added == 0 else max(self.qp_tol * C, 0.01 * (primal - dual))
+            target = self.qp_tol_ * C if added == 0 else max(self.qp_tol_ * C, 0.01 * (primal - dual))
             w, dual, qp_gap = self._solve_qp(w, n, C, target, planes_per_pass)
             if not slide_rule:
                 self._forget_inactive(window)
@@ -122,22 +126,22 @@ class NSlackSSVM(BaseSSVM):
         self.n_iter_ = iteration + 1
         self.n_constraints_ = K
         self.alpha_, self.owner_ = self._alpha[:K].copy(), self._owner[:K].copy()
-        self.constraints_ = (self._A[:K].copy(), self._b[:K].copy())
+        self.constraints_ = (np.array([self._A.dense(k) for k in range(K)]).reshape(K, d), self._b[:K].copy())
         del self._A, self._b, self._alpha, self._owner, self._idle, self._planes, self._keys
         return self
 
     def _add(self, i, a, b):
         K = self._K
         if K == len(self._b):  # grow the storage by doubling
-            self._A = np.vstack([self._A, np.zeros_like(self._A)])
             self._b, self._alpha = np.r_[self._b, np.zeros(K)], np.r_[self._alpha, np.zeros(K)]
             self._owner, self._idle = np.r_[self._owner, np.zeros(K, int)], np.r_[self._idle, np.zeros(K, int)]
-        self._A[K], self._b[K], self._alpha[K], self._owner[K], self._idle[K] = a, b, 0.0, i, 0
+        self._A.append(a)
+        self._b[K], self._alpha[K], self._owner[K], self._idle[K] = b, 0.0, i, 0
         self._K = K + 1
 
     def _violations(self, w):
         K = self._K
-        return self._b[:K] - self._A[:K] @ w
+        return self._b[:K] - self._A.dot(w)
 
     def _slacks(self, w, n):
         """xi_i = max(0, max_{k in S_i} b_k - <w, a_k>)."""
@@ -151,9 +155,9 @@ class NSlackSSVM(BaseSSVM):
         returns (w, D(alpha), gap)."""
         K, owner, b = self._K, self._owner[:self._K], self._b[:self._K]
         planes = self._planes
-        final = tol <= self.qp_tol * C
+        final = tol <= self.qp_tol_ * C
         for added in itertools.count():
-            g = b - self._A[:K] @ w
+            g = b - self._A.dot(w)
             xi = np.zeros(n)
             np.maximum.at(xi, owner, g)
             alpha = planes.alpha(K)
@@ -167,7 +171,7 @@ class NSlackSSVM(BaseSSVM):
             choice = np.full(n, -1)
             choice[examples] = hit[first]
             rows = choice[choice >= 0]
-            planes.add(self._A[rows].sum(axis=0) / n, b[rows].sum() / n, choice)
+            planes.add(self._A.combination(np.full(len(rows), 1.0 / n), rows), b[rows].sum() / n, choice)
             w = planes.solve(C, 0.1 * tol)
         self._alpha[:K] = alpha
         planes.stalled = False
@@ -178,7 +182,8 @@ class NSlackSSVM(BaseSSVM):
         self._idle[:K] = np.where(self._alpha[:K] > 0, 0, self._idle[:K] + 1)
         keep = np.flatnonzero(self._idle[:K] < window)
         if len(keep) < K:
-            for name in ("_A", "_b", "_alpha", "_owner", "_idle"):
+            self._A.keep(keep)
+            for name in ("_b", "_alpha", "_owner", "_idle"):
                 array = getattr(self, name)
                 array[: len(keep)] = array[keep]
             self._K = len(keep)

@@ -12,7 +12,7 @@ P(w) <= (working-set optimum) + C tol <= min P + C tol.
 
 Inference cache (as in SVM-struct and Joachims et al.'s implementation): the last `cache_size`
 distinct outputs of the oracle are kept per example with their (a_i, b_i). Before calling the
-oracle, the most violated constraint *among cached outputs* is built with one matrix product;
+oracle, the most violated constraint *among cached outputs* is built with one sparse product;
 if its violation beyond xi is at least `cache_fraction` times that of the last oracle
 constraint (when it was found), it is added instead, saving an oracle call. The stopping
 test and the recorded primal always come from a real oracle call, and the cached (a_i, b_i)
@@ -23,6 +23,7 @@ import numpy as np
 
 from course_lib._validation import check_int, check_non_negative
 from course_lib.structured.qp import dual_value, solve_simplex_qp
+from course_lib.structured.sparse_rows import SparseRows
 from course_lib.structured.ssvm_base import BaseSSVM, output_key
 
 
@@ -43,7 +44,7 @@ class OneSlackSSVM(BaseSSVM):
     """
 
     def __init__(self, model, C=1.0, rescaling="margin", max_iter=2000, tol=1e-3, qp_tol=1e-7,
-                 cache_size=5, cache_fraction=0.5, inactive_window=50):
+                 cache_size=5, cache_fraction=0.25, inactive_window=50):
         super().__init__(model, C=C, rescaling=rescaling, max_iter=max_iter, tol=tol)
         self.qp_tol = qp_tol
         self.cache_size = cache_size
@@ -102,23 +103,25 @@ class OneSlackSSVM(BaseSSVM):
     def _oracle_constraint(self, X, Y, w):
         """The aggregated constraint of the loss-augmented outputs at w; they enter the cache."""
         Y_hat = self._loss_augmented(X, Y, w)
-        rows = np.empty(len(X), dtype=int)
+        slots = np.empty(len(X), dtype=int)
         for i, (x, y, y_hat) in enumerate(zip(X, Y, Y_hat)):
-            rows[i] = self._cache.find(i, y_hat)
-            if rows[i] < 0 and output_key(y_hat) != output_key(y):
+            slots[i] = self._cache.find(i, y_hat)
+            if slots[i] < 0 and output_key(y_hat) != output_key(y):
                 a, b = self.constraint(x, y, y_hat, self._psi_true[i])
-                rows[i] = self._cache.add(i, y_hat, a, b)
-        return self._cache.aggregate(rows)
+                slots[i] = self._cache.add(i, y_hat, a, b)
+        return self._cache.aggregate(slots)
 
 
 class _Cache:
-    """Per example, up to `size` outputs with their constraint (a_i, b_i); a missing entry
-    (-1) stands for y_hat = y_i, whose constraint is (0, 0)."""
+    """Per example, up to `size` outputs with their constraint (a_i, b_i), the a_i kept sparse
+    (`SparseRows`); a missing entry (-1) stands for y_hat = y_i, whose constraint is (0, 0)."""
 
     def __init__(self, n, size, d):
-        self.a = np.zeros((n, size, d))
-        self.b = np.zeros((n, size))
+        self.n, self.size = n, size
         self.keys = [[] for _ in range(n)]
+        self.row = np.full((n, size), -1)  # row of `rows` holding each slot
+        self.rows, self.b = SparseRows(d), []
+        self.example, self.slot = [], []  # owner of each row
         self.next = np.zeros(n, dtype=int)  # slot to overwrite when full (oldest first)
 
     def find(self, i, y):
@@ -126,28 +129,32 @@ class _Cache:
         return self.keys[i].index(key) if key in self.keys[i] else -1
 
     def add(self, i, y, a, b):
-        size = self.b.shape[1]
-        slot = len(self.keys[i]) if len(self.keys[i]) < size else self.next[i]
-        if slot == len(self.keys[i]):
+        if len(self.keys[i]) < self.size:
+            slot = len(self.keys[i])
             self.keys[i].append(output_key(y))
+            self.row[i, slot] = self.rows.append(a)
+            self.b.append(float(b))
+            self.example.append(i)
+            self.slot.append(slot)
         else:
+            slot = self.next[i]
             self.keys[i][slot] = output_key(y)
-            self.next[i] = (slot + 1) % size
-        self.a[i, slot], self.b[i, slot] = a, b
+            self.rows.replace(self.row[i, slot], a)
+            self.b[self.row[i, slot]] = float(b)
+            self.next[i] = (slot + 1) % self.size
         return slot
 
-    def aggregate(self, rows):
+    def aggregate(self, slots):
         """(1/n) sum_i (a_i, b_i) over the chosen slot of each example (-1: zero)."""
-        used = np.flatnonzero(rows >= 0)
-        n = len(rows)
-        return self.a[used, rows[used]].sum(axis=0) / n, float(self.b[used, rows[used]].sum()) / n
+        used = np.flatnonzero(slots >= 0)
+        chosen = self.row[used, slots[used]]
+        a = self.rows.combination(np.full(len(chosen), 1.0 / self.n), chosen)
+        return a, float(np.asarray(self.b)[chosen].sum()) / self.n
 
     def most_violated(self, w):
         """Per example the cached output of largest b - <w, a> (or none if all are < 0)."""
-        n, size, d = self.a.shape
-        counts = np.array([len(k) for k in self.keys])
-        violation = self.b - (self.a.reshape(n * size, d) @ w).reshape(n, size)
-        violation[np.arange(size)[None, :] >= counts[:, None]] = -np.inf
+        violation = np.full((self.n, self.size), -np.inf)
+        violation[self.example, self.slot] = np.asarray(self.b) - self.rows.dot(w)
         best = violation.argmax(axis=1)
-        rows = np.where(violation[np.arange(n), best] > 0, best, -1)
-        return self.aggregate(rows)
+        slots = np.where(violation[np.arange(self.n), best] > 0, best, -1)
+        return self.aggregate(slots)

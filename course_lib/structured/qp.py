@@ -71,7 +71,7 @@ def _active_set(G, b, cap, alpha, tol, max_rounds=None):
     K = len(b)
     free = alpha > 0
     capped = alpha.sum() >= cap * (1 - 1e-12)
-    ridge = 1e-12 * max(1.0, float(np.mean(np.diag(G)))) if K else 0.0
+    ridge = 1e-12 * max(1.0, float(G.trace()) / K) if K else 0.0
     for _ in range(max_rounds or 4 * K + 20):
         F = np.flatnonzero(free)
         target, lam = _solve_on_support(G, b, cap, F, capped, ridge)
@@ -115,12 +115,15 @@ def _solve_on_support(G, b, cap, F, capped, ridge):
     m = len(F)
     if m == 0:
         return np.zeros(0), 0.0
-    H = G[np.ix_(F, F)] + ridge * np.eye(m)
     if not capped:
+        H = G[F[:, None], F]
+        H.flat[:: m + 1] += ridge
         return np.linalg.solve(H, b[F]), 0.0
-    M = np.zeros((m + 1, m + 1))
-    M[:m, :m], M[:m, m], M[m, :m] = H, 1.0, 1.0
-    rhs = np.r_[b[F], cap]
+    M = np.ones((m + 1, m + 1))
+    M[:m, :m] = G[F[:, None], F]
+    M.flat[: m * (m + 1) : m + 2] += ridge
+    M[m, m] = 0.0
+    rhs = np.append(b[F], cap)
     try:
         sol = np.linalg.solve(M, rhs)
     except np.linalg.LinAlgError:
