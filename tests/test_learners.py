@@ -348,3 +348,18 @@ def test_nslack_stopping_rule_is_validated():
     X, y = multiclass_data(n=9)
     with pytest.raises(ValueError, match="stopping must be one of"):
         NSlackSSVM(Multiclass(3), stopping="never").fit(X, y)
+
+
+def test_nslack_reaches_the_optimum_on_ocr_fold_1():
+    """The full fold 1 (704 words), C/n = 0.1, chain without 1/r (`python -m benchmarks ssvm`):
+    n-slack within 0.1% of a certified lower bound on min P, one-slack within its C tol."""
+    from course_lib.structured.chain import ChainModel
+
+    X, Y = small_ocr_problem(704)
+    C = 0.1 * len(X)
+    one = OneSlackSSVM(ChainModel(normalize=False), C=C, tol=1e-2).fit(X, Y)
+    learner = NSlackSSVM(ChainModel(normalize=False), C=C, tol=1e-2).fit(X, Y)
+    assert learner.converged_
+    bound = max(max(one.history_["dual"]), max(learner.history_["dual"]))  # <= min P
+    assert learner.objective(X, Y) <= 1.001 * bound
+    assert one.objective(X, Y) <= bound + C * one.tol

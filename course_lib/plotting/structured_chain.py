@@ -251,19 +251,24 @@ def transition_weights_figure(C=None):
 
 
 def plot_accuracy_vs_C(ax, models, C=None):
-    """Letter accuracy of the cached chain and per-letter models against C: on the validation
-    fold (thin, dotted: where C is chosen) and on the test folds (thick)."""
+    """Letter accuracy of the cached chain and per-letter models against C on the training fold
+    (thin, dashed) and on the validation fold (thick: where C is chosen); with C, the test folds'
+    accuracy at that C only (stars), since the test folds take no part in the choice."""
     for kind, colour, marker, label in (("chain", BLUE, "o", "chain (Viterbi)"),
                                         ("letters", VERMILLION, "s", "each letter alone")):
-        ax.semilogx(models["C"], 100 * models[f"test_accuracy_{kind}"], marker + "-", color=colour,
-                    label=f"{label}, test")
-        ax.semilogx(models["C"], 100 * models[f"validation_accuracy_{kind}"], marker + ":", color=colour,
-                    lw=1, mfc="none", label=f"{label}, validation")
+        ax.semilogx(models["C"], 100 * models[f"validation_accuracy_{kind}"], marker + "-", color=colour,
+                    label=f"{label}, validation")
+        ax.semilogx(models["C"], 100 * models[f"train_accuracy_{kind}"], marker + "--", color=colour,
+                    lw=1, mfc="none", label=f"{label}, training")
+        if C is not None:
+            index = validated_index(models, kind)
+            ax.plot(models["C"][index], 100 * models[f"test_accuracy_{kind}"][index], "*", ms=16,
+                    color=colour, mec="black", label=f"{label}, test (at its chosen C)")
     if C is not None:
         ax.axvline(C, color=GREY, lw=1.5)
     ax.set_xlabel("C (models trained to their optimum)")
     ax.set_ylabel("letter accuracy (%)")
-    ax.legend(loc="lower right", fontsize=9)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=2, fontsize=9)
 
 
 def words_fixed_by_the_chain(C=None, n_words=4):
@@ -293,9 +298,10 @@ def chain_vs_letters_figure(C=None, n_words=4):
 
 def C_extremes_figure(Cs=None):
     """The printed stand-in of the C demo: templates and transition weights of the cached chain
-    models at a few values of C (default: the smallest, a middle and the largest), one row each."""
+    models at a few values of C (default: the smallest, the one chosen on validation and the
+    largest), one row each, with their accuracy on the validation fold."""
     models = load_ocr_chain_models()
-    Cs = [models["C"][0], models["C"][len(models["C"]) // 2], models["C"][-1]] if Cs is None else Cs
+    Cs = [models["C"][0], models["C"][validated_index(models)], models["C"][-1]] if Cs is None else Cs
     fig, axes = new_figure(ncols=2, nrows=len(Cs), width=5.2, height=4.4)
     for row, C in enumerate(Cs):
         model, w, C = cached_weights(C)
@@ -303,8 +309,8 @@ def C_extremes_figure(Cs=None):
         plot_templates(axes[2 * row], W_unary, ncols=7)
         plot_transitions(axes[2 * row + 1], W_pair)
         index = list(models["C"]).index(C)
-        axes[2 * row].set_title(f"C = {C:g}: templates (test accuracy "
-                                f"{100 * models['test_accuracy_chain'][index]:.1f} %)")
+        axes[2 * row].set_title(f"C = {C:g}: templates (validation accuracy "
+                                f"{100 * models['validation_accuracy_chain'][index]:.1f} %)")
     return fig
 
 
