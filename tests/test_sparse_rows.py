@@ -25,13 +25,8 @@ def test_products_equal_the_dense_ones(seed):
     np.testing.assert_allclose(rows.dot(w), A @ w, atol=1e-12)
     np.testing.assert_allclose(rows.combination(c), c @ A, atol=1e-12)
     np.testing.assert_allclose(rows.combination([2.0, -1.0], [5, 1]), 2 * A[5] - A[1], atol=1e-12)
-    assert rows.row_dot(7, w) == pytest.approx(A[7] @ w)
-    np.testing.assert_allclose(rows.dots_with_row(2, [0, 2, 3, 9]), A[[0, 2, 3, 9]] @ A[2], atol=1e-12)
     for k in range(len(A)):
         np.testing.assert_array_equal(rows.dense(k), A[k])
-    v = w.copy()
-    rows.add_to(v, 4, 0.5)
-    np.testing.assert_allclose(v, w + 0.5 * A[4])
 
 
 def test_replace_and_keep_follow_the_dense_rows():

@@ -61,14 +61,6 @@ class SparseRows:
         indices, values, starts = self._pack()
         return np.add.reduceat(values * w[indices], starts)
 
-    def row_dot(self, k, w):
-        """<w, a_k> for one row."""
-        return float(self.values[k] @ w[self.indices[k]])
-
-    def add_to(self, w, k, c):
-        """w += c a_k, in place."""
-        w[self.indices[k]] += c * self.values[k]
-
     def combination(self, coefficients, rows=None):
         """sum_k c_k a_k over `rows` (default: all rows, c of length len(self)), skipping c_k = 0."""
         rows = np.arange(len(self)) if rows is None else np.asarray(rows, dtype=np.intp)
@@ -87,8 +79,3 @@ class SparseRows:
         a = np.zeros(self.d)
         a[self.indices[k]] = self.values[k]
         return a
-
-    def dots_with_row(self, k, rows):
-        """<a_k, a_l> for every l in rows."""
-        a = self.dense(k)
-        return np.array([self.values[l] @ a[self.indices[l]] for l in rows])
