@@ -55,8 +55,8 @@ def measure(sizes=SIZES, write=None):
             passes = learner.n_oracle_calls_ if name == "one-slack" else learner.n_iter_
             constraints = len(learner.constraints_[1])
             row = dict(n=n, learner=name, seconds_to_epsilon=round(first_time_within(h, (1 + EPSILON) * lower), 3),
-                       seconds_total=round(total, 3), passes=passes, constraints=constraints, objective=round(h["primal"][-1], 4),
-                       lower_bound=round(lower, 4))
+                       seconds_total=round(total, 3), passes=passes, constraints=constraints,
+                       objective=round(h["primal"][-1], 4), lower_bound=round(lower, 4))
             rows.append(row)
             if write is not None:
                 write(rows)

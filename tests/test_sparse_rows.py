@@ -25,8 +25,7 @@ def test_products_equal_the_dense_ones(seed):
     np.testing.assert_allclose(rows.dot(w), A @ w, atol=1e-12)
     np.testing.assert_allclose(rows.combination(c), c @ A, atol=1e-12)
     np.testing.assert_allclose(rows.combination([2.0, -1.0], [5, 1]), 2 * A[5] - A[1], atol=1e-12)
-    for k in range(len(A)):
-        np.testing.assert_array_equal(rows.dense(k), A[k])
+    np.testing.assert_array_equal(rows.dense(), A)
 
 
 def test_replace_and_keep_follow_the_dense_rows():
@@ -49,6 +48,7 @@ def test_replace_and_keep_follow_the_dense_rows():
 def test_empty_rows_and_zero_coefficients():
     rows = SparseRows(5)
     assert rows.dot(np.ones(5)).shape == (0,)
+    assert rows.dense().shape == (0, 5)
     rows.append(np.zeros(5))
     np.testing.assert_array_equal(rows.dot(np.ones(5)), [0.0])
     np.testing.assert_array_equal(rows.combination([0.0]), np.zeros(5))

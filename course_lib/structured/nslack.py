@@ -126,7 +126,7 @@ class NSlackSSVM(BaseSSVM):
         self.n_iter_ = iteration + 1
         self.n_constraints_ = K
         self.alpha_, self.owner_ = self._alpha[:K].copy(), self._owner[:K].copy()
-        self.constraints_ = (np.array([self._A.dense(k) for k in range(K)]).reshape(K, d), self._b[:K].copy())
+        self.constraints_ = (self._A.dense(), self._b[:K].copy())
         del self._A, self._b, self._alpha, self._owner, self._idle, self._planes, self._keys
         return self
 

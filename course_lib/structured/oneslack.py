@@ -119,9 +119,8 @@ class _Cache:
     def __init__(self, n, size, d):
         self.n, self.size = n, size
         self.keys = [[] for _ in range(n)]
-        self.row = np.full((n, size), -1)  # row of `rows` holding each slot
+        self.row = np.full((n, size), -1)  # row of `rows` holding each slot (-1: empty)
         self.rows, self.b = SparseRows(d), []
-        self.example, self.slot = [], []  # owner of each row
         self.next = np.zeros(n, dtype=int)  # slot to overwrite when full (oldest first)
 
     def find(self, i, y):
@@ -134,8 +133,6 @@ class _Cache:
             self.keys[i].append(output_key(y))
             self.row[i, slot] = self.rows.append(a)
             self.b.append(float(b))
-            self.example.append(i)
-            self.slot.append(slot)
         else:
             slot = self.next[i]
             self.keys[i][slot] = output_key(y)
@@ -153,8 +150,9 @@ class _Cache:
 
     def most_violated(self, w):
         """Per example the cached output of largest b - <w, a> (or none if all are < 0)."""
+        filled = self.row >= 0
         violation = np.full((self.n, self.size), -np.inf)
-        violation[self.example, self.slot] = np.asarray(self.b) - self.rows.dot(w)
+        violation[filled] = (np.asarray(self.b) - self.rows.dot(w))[self.row[filled]]
         best = violation.argmax(axis=1)
         slots = np.where(violation[np.arange(self.n), best] > 0, best, -1)
         return self.aggregate(slots)

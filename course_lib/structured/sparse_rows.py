@@ -74,8 +74,11 @@ class SparseRows:
         lengths = np.fromiter((len(self.indices[k]) for k in chosen), dtype=np.intp, count=len(chosen))
         return np.bincount(indices, weights=values * np.repeat(coefficients[used], lengths), minlength=self.d)
 
-    def dense(self, k):
-        """Row k as a dense vector."""
-        a = np.zeros(self.d)
-        a[self.indices[k]] = self.values[k]
-        return a
+    def dense(self):
+        """The rows as a dense (len(self), d) matrix."""
+        A = np.zeros((len(self), self.d))
+        if self.indices:
+            indices, values, starts = self._pack()
+            lengths = np.diff(np.r_[starts, len(indices)])
+            A[np.repeat(np.arange(len(self)), lengths), indices] = values
+        return A
