@@ -80,3 +80,45 @@ def test_static_grid_keeps_the_drawn_numbers_and_uses_the_slides_symbols():
     assert fig.axes[0].title.get_fontsize() >= MIN_TEXT_PT
     assert panel_title("", {"cost_on_two": 5.0}) == "Δ(y', 2) = 5"
     assert panel_title("C = 0.1: 12 SV", {"C": 0.1}) == "C = 0.1: 12 SV"
+
+
+def test_a_value_already_shown_reuses_its_frame_without_drawing():
+    calls = []
+
+    def draw(ax, C):
+        calls.append(C)
+        draw_line(ax, C)
+
+    demo = Demo(draw, {"C": log_slider("C", 1.0, -2, 2)}, cache_size=2)
+    first = demo.png
+    demo.set(C=10.0)
+    assert not demo.last_cached and demo.png != first
+    demo.set(C=1.0)
+    assert demo.last_cached and demo.png == first and calls == [1.0, 10.0]
+    demo.set(C=0.1)  # a third frame: the least recently shown (C = 10) is dropped
+    demo.set(C=10.0)
+    assert not demo.last_cached and calls == [1.0, 10.0, 0.1, 10.0]
+    demo.update(cache=False)
+    assert calls[-1] == 10.0 and len(calls) == 5
+    with pytest.raises(ValueError, match="cache_size must be an int >= 0"):
+        Demo(draw, {"C": log_slider("C", 1.0, -2, 2)}, cache_size=-1)
+
+
+def test_the_student_sees_no_timing():
+    demo = Demo(draw_line, {"C": log_slider("C", 1.0, -2, 2)})
+    demo.controls["C"].value = 10.0
+    assert demo.status.value == "" and demo.seconds > 0
+
+
+def test_a_drawing_that_keeps_its_artists_is_not_cleared():
+    def setup_then_update(ax, C):
+        if not ax.lines:
+            ax.plot([0, 1], [0, 1])
+        ax.lines[0].set_ydata([0, C])
+        ax.set_title(f"slope {C:.3g}")
+
+    demo = Demo(setup_then_update, {"C": log_slider("C", 1.0, -2, 2)}, clear=False)
+    line = demo.ax.lines[0]
+    demo.set(C=10.0)
+    assert list(demo.ax.lines) == [line] and list(line.get_ydata()) == [0, 10.0]
+    assert 'alt="slope 10"' in demo.image.value

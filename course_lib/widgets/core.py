@@ -11,8 +11,13 @@ is a CSS point, and the 12 pt floor on every text holds on the screen), rendered
 than that natural size, and shrunk without distortion to fit the page width and
 `MAX_HEIGHT_VH` = 70 % of the window's height, so a figure and its controls fit on one screen.
 
-Every redraw is timed: `demo.seconds` holds the last duration and the status line under the
-figure shows it (in a `.course-timing` span that the class mode hides).
+Frames already shown are kept (`FRAME_CACHE_SIZE` of them, the least recently shown dropped
+first), keyed by the control values (`Demo.frame_key`; a PointsDemo adds its points): going back
+to a value shows its frame again without drawing. A drawing that keeps its artists and only
+updates them (`clear=False`) avoids rebuilding the axes, their ticks and texts at every frame.
+
+Every redraw is timed for the benchmarks (`demo.seconds`, `demo.last_cached`); the student sees
+no timing: the status line under the figure is empty unless a drawing fails.
 """
 
 import base64
@@ -20,6 +25,7 @@ import html
 import textwrap
 import time
 import traceback
+from collections import OrderedDict
 
 import ipywidgets as widgets
 from matplotlib.text import Text
@@ -29,6 +35,7 @@ from course_lib.plotting.style import SHOWN_DPI, describe, new_figure, png_bytes
 PIXEL_RATIO = 2  # image pixels per CSS pixel, for high-DPI screens
 MAX_HEIGHT_VH = 70  # a figure takes at most this share of the window's height
 MIN_TEXT_PT = 12  # no text of a live figure is smaller
+FRAME_CACHE_SIZE = 64  # frames kept per demo (about 0.1 MB each at PIXEL_RATIO = 2)
 
 # The slides' symbol for a control's name, in static grids' panel titles.
 SYMBOLS = {
@@ -98,7 +105,8 @@ def _text_outside(fig, tolerance=1.0):
 
 class Demo(widgets.VBox):
     """Controls beside a figure (above it when the page is too narrow); moving a control calls
-    `draw(ax, **values)` on cleared axes and re-renders the figure.
+    `draw(ax, **values)` and re-renders the figure, or shows the frame already rendered for
+    these values.
 
     draw: function(ax, **values) drawing on `ax` (an Axes, or an array of Axes when
           ncols * nrows > 1).
@@ -106,16 +114,25 @@ class Demo(widgets.VBox):
     applies: optional dict name -> function(values) -> bool: the control `name` is disabled
           while it returns False (the polynomial degree under the Gaussian kernel), so no
           control is shown as if it mattered when it changes nothing.
+    clear: True (default) clears the axes before each draw; False leaves them as the last
+          draw left them, for a drawing that creates its artists once and then only updates
+          them (it must then set everything a frame shows at every call).
+    cache_size: how many rendered frames are kept (0: none).
     """
 
     def __init__(self, draw, controls, ncols=1, nrows=1, width=5.5, height=4.5, applies=None,
-                 pixel_ratio=PIXEL_RATIO):
+                 pixel_ratio=PIXEL_RATIO, clear=True, cache_size=FRAME_CACHE_SIZE):
         self.draw = draw
         self.controls = dict(controls)
         self.applies = dict(applies or {})
         unknown = sorted(set(self.applies) - set(self.controls))
         if unknown:
             raise ValueError(f"applies names {unknown}, which are not controls; controls are {sorted(self.controls)}")
+        if not (isinstance(cache_size, int) and cache_size >= 0):
+            raise ValueError(f"cache_size must be an int >= 0 (frames kept), got {cache_size!r}")
+        self.clear = clear
+        self.cache_size = cache_size
+        self._frames = OrderedDict()  # frame_key -> (png, alt), the most recently shown last
         self.dpi = SHOWN_DPI * pixel_ratio
         self.fig, self.ax = new_figure(ncols=ncols, nrows=nrows, width=width, height=height)
         self.png = b""  # the last rendered figure
@@ -123,7 +140,8 @@ class Demo(widgets.VBox):
         self.image.add_class("course-figure-html")
         self.status = widgets.HTML()
         self.status.add_class("course-status")
-        self.seconds = None
+        self.seconds = None  # duration of the last update
+        self.last_cached = False  # did the last update show a frame already rendered?
         self._quiet = False
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
@@ -148,26 +166,50 @@ class Demo(widgets.VBox):
     def values(self):
         return {name: control.value for name, control in self.controls.items()}
 
-    def update(self):
-        """Clear the axes, draw with the current values, render; raises if drawing fails."""
+    def frame_key(self):
+        """What a frame depends on: the control values (and the render resolution)."""
+        return (self.dpi, *self.values.items())
+
+    def forget_frames(self):
+        """Drop the rendered frames (when what they show changed without a control moving)."""
+        self._frames.clear()
+
+    def update(self, cache=True):
+        """Show the figure for the current values: the frame already rendered for them if
+        `cache`, else clear the axes (unless clear=False), draw and render; raises if drawing
+        fails. Returns the seconds it took."""
         start = time.perf_counter()
-        for ax in self.fig.axes[:]:
-            if ax in getattr(self.ax, "flat", [self.ax]):
-                ax.clear()
-            else:  # colorbars and other axes added by a previous draw
-                ax.remove()
+        key = self.frame_key() if cache and self.cache_size else None
+        frame = self._frames.get(key) if key is not None else None
+        self.last_cached = frame is not None
+        if frame is None:
+            frame = self._render()
+            if key is not None:
+                self._frames[key] = frame
+                while len(self._frames) > self.cache_size:
+                    self._frames.popitem(last=False)
+        else:
+            self._frames.move_to_end(key)
+        self.png, alt = frame
+        self.image.value = figure_html(self.png, alt)
+        self.seconds = time.perf_counter() - start
+        return self.seconds
+
+    def _render(self):
+        """Draw with the current values and render: (PNG bytes, alt text)."""
+        if self.clear:
+            for ax in self.fig.axes[:]:
+                if ax in getattr(self.ax, "flat", [self.ax]):
+                    ax.clear()
+                else:  # colorbars and other axes added by a previous draw
+                    ax.remove()
         self.draw(self.ax, **self.values)
         raise_small_text(self.fig)
         image = png_bytes(self.fig, dpi=self.dpi)
         if getattr(self, "_layout", None) is not None and _text_outside(self.fig):
             self._layout.execute(self.fig)  # the drawing changed shape: solve the layout again
             image = png_bytes(self.fig, dpi=self.dpi)
-        self.png = image
-        self.image.value = figure_html(image, describe(self.fig))
-        self.seconds = time.perf_counter() - start
-        self.status.value = (f"<span class='course-timing'><small>redrawn in "
-                             f"{1000 * self.seconds:.0f} ms</small></span>")
-        return self.seconds
+        return image, describe(self.fig)
 
     def set(self, **values):
         """Set several controls at once, then redraw once; returns the redraw time in seconds."""
@@ -202,6 +244,7 @@ class Demo(widgets.VBox):
             self.status.value = f"<pre class='course-demo-error'>{text}</pre>"
             self.status.add_class("course-demo-error")
         else:
+            self.status.value = ""
             self.status.remove_class("course-demo-error")
 
 

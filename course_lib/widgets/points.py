@@ -79,6 +79,10 @@ class PointsDemo(Demo):
         self.events.on_dom_event(self.handle)
         self.moves.on_dom_event(self.handle)
 
+    def frame_key(self):
+        """The control values and the points: a frame shows both."""
+        return (*super().frame_key(), self.X.tobytes(), self.r.tobytes())
+
     def reset(self):
         self.X, self.r = self.start[0].copy(), self.start[1].copy()
         self.update()
