@@ -106,3 +106,37 @@ def test_bad_data_and_labels_are_refused():
     demo = least_squares_points_demo()
     with pytest.raises(ValueError, match="label must be"):
         demo.add([0, 0], 2)
+
+
+def test_moves_queued_during_a_frame_merge_and_the_release_shows_where_the_mouse_was(soft):
+    """Under a running event loop (as in the kernel), moves only record the position and one
+    frame is drawn for all of those that arrived before it; the release draws its own point."""
+    import asyncio
+
+    soft.reset()
+    frames = []
+    draw = soft.draw
+    soft.draw = lambda ax, **values: (frames.append(soft.X.copy()), draw(ax, **values))
+    index = int(np.argmax(soft.r == 1))
+    start = soft.X[index].copy()
+    path = [start + [0.1 * k, -0.1 * k] for k in range(1, 6)]
+    release = start + [0.8, -0.6]
+
+    async def drag():
+        soft.handle(event(soft, "mousedown", start))
+        for point in path:  # five moves read one after another, before any frame is drawn
+            soft.handle(event(soft, "mousemove", point))
+        assert frames == []
+        await asyncio.sleep(0.1)  # the scheduled frame runs
+        assert len(frames) == 1 and np.allclose(frames[0][index], path[-1])
+        soft.handle(event(soft, "mousemove", path[0]))
+        soft.handle(event(soft, "mouseup", release))  # cancels the frame of that move
+        await asyncio.sleep(0.1)
+
+    try:
+        asyncio.run(drag())
+    finally:
+        soft.draw = draw
+    assert len(frames) == 2 and np.allclose(frames[1][index], release)
+    assert np.allclose(soft.X[index], release) and soft.dpi == 192 and soft._pending is None
+    soft.reset()

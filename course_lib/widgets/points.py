@@ -2,6 +2,13 @@
 move it, click a point in "remove" mode to take it away; the model refits and the figure is
 redrawn at each move (at screen resolution while dragging, sharp on release).
 
+A drag follows the pointer: a mouse move only records where the point is and schedules one
+frame on the kernel's event loop a moment later (`MERGE_WAIT_S`), so the moves that arrived
+while the previous frame was being drawn (the kernel reads its messages one at a time) are
+read first and only the newest position is drawn; the release draws the point where the mouse
+was released and cancels any frame still pending. Without a running event loop (a script, a
+test) each move is drawn at once.
+
 Mouse events reach the kernel through `ipyevents` (the same in JupyterLab and Voila). Without
 it the demo keeps its sliders and says how to turn the points on. One call per chapter:
 
@@ -9,6 +16,8 @@ it the demo keeps its sliders and says how to turn the points on. One call per c
     kernel_points_demo()           # 05: the kernel SVM, with the kernel, C, sigma, degree
     least_squares_points_demo()    # 01: least squares and the far point
 """
+
+import asyncio
 
 import ipywidgets as widgets
 import numpy as np
@@ -29,7 +38,8 @@ except ImportError:  # the demo still runs, with its sliders only
 
 GRAB_PX = 14  # a press within this many CSS pixels of a point grabs it
 DRAG_PIXEL_RATIO = 1  # image pixels per CSS pixel while dragging (fast), 2 on release
-MOVE_WAIT_MS = 120  # at most one mouse move every this many ms reaches the kernel
+MOVE_WAIT_MS = 50  # at most one mouse move every this many ms reaches the kernel
+MERGE_WAIT_S = 0.01  # a move's frame waits this long, so that moves already queued merge into it
 
 
 class PointsDemo(Demo):
@@ -49,6 +59,7 @@ class PointsDemo(Demo):
         self.xlim, self.ylim = tuple(xlim), tuple(ylim)
         self.minimum_per_class = minimum_per_class
         self._dragged = None
+        self._pending = None  # the frame scheduled for the latest mouse move (asyncio handle)
         compact = {"button_width": "auto", "description_width": "initial"}
         self.point_class = widgets.ToggleButtons(
             options=[("+1 ●", 1), ("−1 ■", -1)], value=1, description="new point",
@@ -130,13 +141,38 @@ class PointsDemo(Demo):
         elif kind == "mousemove" and self._dragged is not None:
             point, _ = self.to_data(event)
             self.X[self._dragged] = self._clamped(point)
-            self._redraw(DRAG_PIXEL_RATIO)
+            self._schedule_move_frame()
         elif kind in ("mouseup", "mouseleave") and self._dragged is not None:
             point, _ = self.to_data(event)
             if kind == "mouseup":
                 self.X[self._dragged] = self._clamped(point)
             self._dragged = None
+            self._cancel_move_frame()
             self._redraw()
+
+    def _schedule_move_frame(self):
+        """Draw the dragged point's newest position soon (once, however many moves arrive
+        meanwhile), or now when no event loop runs."""
+        if self._pending is not None:
+            return  # a frame is already scheduled: it will draw the newest position
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._redraw(DRAG_PIXEL_RATIO)
+            return
+        self._pending = loop.call_later(MERGE_WAIT_S, self.flush_moves)
+
+    def _cancel_move_frame(self):
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+
+    def flush_moves(self):
+        """Draw the frame of the latest mouse move now, if one is pending."""
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+            self._redraw(DRAG_PIXEL_RATIO)
 
     def add(self, point, label):
         """Add the point (x1, x2) of class `label` (+1 or -1) and redraw."""
