@@ -1,10 +1,15 @@
+import io
 import re
 
 import numpy as np
 import pytest
+from PIL import Image
 
 from course_lib import data
+from course_lib.plotting.kernels import draw_hinge_gd
+from course_lib.svm_gradient import KernelHingeGD
 from course_lib.widgets import kernels as wk
+from course_lib.widgets.core import Demo, log_slider
 
 
 def slider_ends(control):
@@ -57,3 +62,35 @@ def test_a_failing_redraw_is_reported_not_raised():
     demo = wk.soft_margin_demo()
     demo.controls["C"].value = float(np.nan)  # ipywidgets accepts it; the SVM refuses it
     assert "C must be" in demo.status.value
+
+
+def test_the_lambda_path_is_the_fit_at_each_lambda():
+    X, r = data.overlapping(n=30, seed=4)
+    lams = [1e-3, 0.1, 10.0]
+    path = wk.hinge_gd_path(X, r, lams, n_epochs=300)
+    for lam in lams:
+        alone = KernelHingeGD(lam=lam, n_epochs=300).fit(X, r)
+        model = path[lam]
+        assert np.allclose(model.alpha_history_, alone.alpha_history_, rtol=0, atol=1e-12)
+        assert np.isclose(model.w0_, alone.w0_, rtol=0, atol=1e-12)
+        assert np.isclose(model.duality_gap_, alone.duality_gap_, rtol=1e-9, atol=1e-12)
+        assert model.converged_ == alone.converged_
+        assert np.array_equal(model.predict(X), alone.predict(X))
+    with pytest.raises(ValueError, match="lams must be"):
+        wk.hinge_gd_path(X, r, [0.0, 1.0])
+
+
+def pixels(png):
+    return np.asarray(Image.open(io.BytesIO(png)))
+
+
+def test_the_hinge_demo_updating_its_artists_shows_what_a_fresh_drawing_shows():
+    X, r = data.overlapping(n=40, seed=0)
+    free = KernelHingeGD(lam=0.0).fit(X, r)
+    live = wk.hinge_gd_demo()
+    fresh = Demo(lambda axes, lam: draw_hinge_gd(axes, X, r, lam=lam, free=free),
+                 {"lam": log_slider("lam", 0.1, -3, 2)}, ncols=2, width=5.5, height=4.8)
+    for lam in (100.0, 10 ** -2.5):
+        live.set(lam=lam)
+        fresh.set(lam=lam)
+        assert np.array_equal(pixels(live.png), pixels(fresh.png)), lam

@@ -6,6 +6,7 @@ import json
 from importlib import resources
 
 import numpy as np
+from matplotlib.contour import ContourSet
 from matplotlib.patches import Circle, Rectangle
 
 from course_lib import basis, data, kernels
@@ -430,24 +431,55 @@ def draw_loss_criteria(ax=None):
     return fig
 
 
-def draw_hinge_gd(axes, X, r, lam, sigma=1.0, eta=0.05, n_epochs=2000, steps=70, free=None):
+def draw_hinge_gd(axes, X, r, lam, sigma=1.0, eta=0.05, n_epochs=2000, steps=70, free=None,
+                  model=None):
     """Left: the regions of KernelHingeGD at lambda. Right: every alpha^t at every epoch, and
-    the largest alpha without regularisation (lambda = 0, fitted here unless `free` is given)."""
-    model = KernelHingeGD(sigma=sigma, lam=lam, eta=eta, n_epochs=n_epochs).fit(X, r)
+    the largest alpha without regularisation (lambda = 0, fitted here unless `free` is given).
+    `model`: the KernelHingeGD already fitted at lambda (fitted here if None)."""
+    if model is None:
+        model = KernelHingeGD(sigma=sigma, lam=lam, eta=eta, n_epochs=n_epochs).fit(X, r)
     if free is None:
         free = KernelHingeGD(sigma=sigma, lam=0.0, eta=eta, n_epochs=n_epochs).fit(X, r)
-    xlim, ylim = grid_limits(X, 0.6)
-    plot_decision_regions(axes[0], model.decision_function, xlim, ylim, steps=steps)
+    draw_hinge_regions(axes[0], model, X, r, steps=steps)
     plot_points(axes[0], X, r)
+    draw_alpha_history(axes[1], model, free)
+    return model
+
+
+def draw_hinge_regions(ax, model, X, r, steps=70):
+    """The regions of a fitted KernelHingeGD, titled with its training error and duality gap."""
+    xlim, ylim = grid_limits(X, 0.6)
+    plot_decision_regions(ax, model.decision_function, xlim, ylim, steps=steps)
     error = np.mean(model.predict(X) != r)
     state = "converged" if model.converged_ else "not converged"
-    axes[0].set_title(
-        f"λ = {lam:.3g}: training error {error:.2f}\n{n_epochs} epochs, {state} "
+    ax.set_title(
+        f"λ = {model.lam:.3g}: training error {error:.2f}\n{model.n_epochs} epochs, {state} "
         f"(duality gap {model.duality_gap_:.2g})",
         fontsize=11,
     )
-    draw_alpha_history(axes[1], model, free)
-    return model
+
+
+def update_hinge_gd(axes, X, r, model, steps=70):
+    """Show `model` on axes drawn once by draw_hinge_gd (with the same X, r), updating its
+    artists: new regions, the same alpha lines given the new histories. The result looks as
+    draw_hinge_gd(axes, X, r, model=model) on cleared axes."""
+    for artist in [c for c in axes[0].collections if isinstance(c, ContourSet)]:
+        artist.remove()
+    draw_hinge_regions(axes[0], model, X, r, steps=steps)
+    ax = axes[1]
+    lines = ax.get_lines()
+    for line, column in zip(lines, model.alpha_history_.T):
+        line.set_ydata(column)
+    peak = lines[model.alpha_history_.shape[1]]
+    peak.set_ydata(model.alpha_history_.max(axis=1))
+    peak.set_label(alpha_peak_label(model))
+    ax.relim()
+    ax.autoscale_view()
+    ax.legend(loc="upper left", fontsize=10)
+
+
+def alpha_peak_label(model):
+    return f"max α, λ = {model.lam:.3g}"
 
 
 def draw_alpha_history(ax, model, free=None):
@@ -455,9 +487,7 @@ def draw_alpha_history(ax, model, free=None):
     (dashed) if given. Every epoch is drawn: subsampling would hide an oscillating step."""
     epochs = np.arange(model.alpha_history_.shape[0])
     ax.plot(epochs, model.alpha_history_, color=BLUE, lw=0.6, alpha=0.5)
-    ax.plot(
-        epochs, model.alpha_history_.max(axis=1), color=BLUE, lw=2.5, label=f"max α, λ = {model.lam:.3g}"
-    )
+    ax.plot(epochs, model.alpha_history_.max(axis=1), color=BLUE, lw=2.5, label=alpha_peak_label(model))
     if free is not None:
         ax.plot(
             np.arange(free.alpha_history_.shape[0]),

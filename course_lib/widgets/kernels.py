@@ -3,15 +3,17 @@ with a kernel choice and C, sigma, degree (K16), the lambda slider of the kernel
 gradient descent (K19). Each redraw refits on small data (40-200 points)."""
 
 import ipywidgets as widgets
+import numpy as np
 
 from course_lib.kernels import kernel_params
 from course_lib.plotting.kernels import (
-    curved_overlap_data, draw_hinge_gd, draw_kernel_svm, overlapping_data,
+    curved_overlap_data, draw_hinge_gd, draw_kernel_svm, overlapping_data, update_hinge_gd,
 )
 from course_lib.plotting.margins import draw_svm, soft_margin_data
 from course_lib.plotting.style import plot_points
 from course_lib.svm import SVM
-from course_lib.svm_gradient import KernelHingeGD
+from course_lib.kernels import gram
+from course_lib.svm_gradient import KernelHingeGD, _feasible_multipliers, hinge_dual, hinge_error
 from course_lib.widgets.core import Demo, log_slider
 
 C_RANGE = (-2, 2)  # C from 10^-2 to 10^2
@@ -81,21 +83,84 @@ def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=
     return Demo(draw, controls, width=6.5, height=5.5, applies=applies)
 
 
+def hinge_gd_path(X, r, lams, sigma=1.0, eta=0.05, n_epochs=2000, tol=1e-2):
+    """KernelHingeGD(sigma=sigma, lam=lam, eta=eta, n_epochs=n_epochs, tol=tol) fitted on (X, r)
+    for every lam of `lams` at once: the same updates (alpha <- max(0, alpha - eta_k dE/dalpha),
+    w0 <- w0 - eta_k dE/dw0, eta_k = step_size(eta, lam, k)) run on one row per lambda, so the
+    epochs of all the slider's values cost about those of one fit. Returns {lam: fitted model}
+    with the attributes of KernelHingeGD.fit (its error and step histories left out)."""
+    X, r = np.asarray(X, dtype=float), np.asarray(r, dtype=float)
+    lams = np.asarray(lams, dtype=float)
+    if lams.ndim != 1 or np.any(lams <= 0):
+        raise ValueError(f"lams must be a 1-D array of values > 0, got {lams!r}")
+    G = gram(X, "gaussian", sigma=sigma)
+    alpha, w0 = np.zeros((len(lams), len(r))), np.zeros(len(lams))
+    history = np.empty((n_epochs + 1, *alpha.shape))
+    history[0] = alpha
+    inside, weight = np.zeros_like(alpha), np.zeros(len(lams))
+    for k in range(n_epochs):
+        eta_k = np.minimum(eta, 1.0 / (lams * (k + 1)))  # step_size(eta, lam, k), lam > 0
+        h = (alpha * r) @ G + w0[:, None]  # G is symmetric: row i is G @ (alpha_i r)
+        violated = r * h < 1
+        if k >= n_epochs // 2:  # average the margin indicators over the last half
+            inside += eta_k[:, None] * violated
+            weight += eta_k
+        r_violated = np.where(violated, r, 0.0)
+        alpha = alpha - eta_k[:, None] * (-r * (r_violated @ G) + lams[:, None] * alpha)
+        alpha[alpha < 0] = 0.0
+        w0 = w0 + eta_k * r_violated.sum(axis=1)
+        history[k + 1] = alpha
+    models = {}
+    for i, lam in enumerate(lams):
+        model = KernelHingeGD(sigma=sigma, lam=float(lam), eta=eta, n_epochs=n_epochs, tol=tol)
+        error = hinge_error(alpha[i], w0[i], G, r, lam)
+        mu = _feasible_multipliers(inside[i] / weight[i], r) if weight[i] > 0 else np.zeros_like(r)
+        dual = hinge_dual(mu, G, r, lam)
+        model.X_, model.r_, model.alpha_, model.w0_ = X, r, alpha[i], float(w0[i])
+        model.support_ = np.flatnonzero(alpha[i] > 0)
+        model.alpha_history_ = history[:, i, :]
+        model.multipliers_, model.dual_objective_ = mu, dual
+        model.duality_gap_ = max(0.0, error - dual)
+        model.converged_ = bool(model.duality_gap_ <= tol * max(1.0, error))
+        models[float(lam)] = model
+    return models
+
+
+def slider_grid(control):
+    """Every value a FloatLogSlider offers: base ** (min + k step)."""
+    count = int(round((control.max - control.min) / control.step))
+    return control.base ** (control.min + control.step * np.arange(count + 1))
+
+
 def hinge_gd_demo(X=None, r=None, lam=0.1, sigma=1.0, eta=0.05, n_epochs=2000):
     """A lambda slider (10^-3 .. 10^2) on the kernel SVM trained by gradient descent: left the
-    decision regions, right the alphas at every epoch beside those of lambda = 0. Reacts on
-    release (a refit runs 2000 epochs)."""
+    decision regions, right the alphas at every epoch beside those of lambda = 0. The fits at
+    every value of the slider are computed together when the demo is built (hinge_gd_path);
+    a new frame updates the figure's artists."""
     if X is None:
         X, r = overlapping_data(n=40)
     free = KernelHingeGD(sigma=sigma, lam=0.0, eta=eta, n_epochs=n_epochs).fit(
         X, r
     )  # the lambda = 0 reference
+    control = log_slider("lam", lam, *LAMBDA_RANGE, step=0.1, continuous_update=True)
+    grid = slider_grid(control)
+    fits = hinge_gd_path(X, r, grid, sigma=sigma, eta=eta, n_epochs=n_epochs)
+
+    def fitted(lam):
+        nearest = grid[np.argmin(np.abs(np.log10(grid) - np.log10(lam)))]
+        if np.isclose(nearest, lam, rtol=1e-9, atol=0):  # a value of the slider (up to rounding)
+            return fits[float(nearest)]
+        if lam not in fits:  # set from code off the slider's grid
+            fits[lam] = KernelHingeGD(sigma=sigma, lam=lam, eta=eta, n_epochs=n_epochs).fit(X, r)
+        return fits[lam]
 
     def draw(axes, lam):
-        draw_hinge_gd(axes, X, r, lam=lam, sigma=sigma, eta=eta, n_epochs=n_epochs, free=free)
+        if not axes[1].get_lines():  # the first frame draws; the next ones update its artists
+            draw_hinge_gd(axes, X, r, lam=lam, free=free, model=fitted(lam))
+        else:
+            update_hinge_gd(axes, X, r, fitted(lam))
 
-    control = log_slider("lam", lam, *LAMBDA_RANGE, step=0.1, continuous_update=False)
-    return Demo(draw, {"lam": control}, ncols=2, width=5.5, height=4.8)
+    return Demo(draw, {"lam": control}, ncols=2, width=5.5, height=4.8, clear=False)
 
 
 def redraw_times(demo, settings, X=None, r=None):
