@@ -10,7 +10,6 @@ from course_lib.plotting.kernels import (
     curved_overlap_data, draw_hinge_gd, draw_kernel_svm, overlapping_data, update_hinge_gd,
 )
 from course_lib.plotting.margins import draw_svm, soft_margin_data
-from course_lib.plotting.style import plot_points
 from course_lib.svm import SVM
 from course_lib.kernels import gram
 from course_lib.svm_gradient import KernelHingeGD, _feasible_multipliers, hinge_dual, hinge_error
@@ -142,7 +141,7 @@ def hinge_gd_demo(X=None, r=None, lam=0.1, sigma=1.0, eta=0.05, n_epochs=2000):
     free = KernelHingeGD(sigma=sigma, lam=0.0, eta=eta, n_epochs=n_epochs).fit(
         X, r
     )  # the lambda = 0 reference
-    control = log_slider("lam", lam, *LAMBDA_RANGE, step=0.1, continuous_update=True)
+    control = log_slider("lam", lam, *LAMBDA_RANGE, step=0.1, continuous_update=False)
     grid = slider_grid(control)
     fits = hinge_gd_path(X, r, grid, sigma=sigma, eta=eta, n_epochs=n_epochs)
 
@@ -161,25 +160,3 @@ def hinge_gd_demo(X=None, r=None, lam=0.1, sigma=1.0, eta=0.05, n_epochs=2000):
             update_hinge_gd(axes, X, r, fitted(lam))
 
     return Demo(draw, {"lam": control}, ncols=2, width=5.5, height=4.8, clear=False)
-
-
-def redraw_times(demo, settings, X=None, r=None):
-    """Redraw `demo` at each dict of `settings`; returns (seconds per setting, reference seconds),
-    the reference being the fastest of three redraws of a Demo of the same size that only
-    scatters the points (what the PNG render alone costs on this machine)."""
-    if X is None:
-        X, r = overlapping_data()
-    seconds = [demo.set(**values) for values in settings]
-    axes = getattr(demo.ax, "flat", [demo.ax])
-    ncols = len(axes)
-    width, height = demo.fig.get_size_inches()
-
-    def draw(ax, C):
-        for a in getattr(ax, "flat", [ax]):
-            plot_points(a, X, r)
-            a.set_title(f"reference {C:.3g}")
-
-    reference = Demo(
-        draw, {"C": log_slider("C", 1.0, -2, 2)}, ncols=ncols, width=width / ncols, height=height
-    )
-    return seconds, min(reference.set(C=c) for c in (0.5, 2.0, 8.0))
