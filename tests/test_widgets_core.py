@@ -6,6 +6,7 @@ import hashlib
 import io
 
 import ipywidgets as widgets
+import numpy as np
 import pytest
 from PIL import Image
 
@@ -122,3 +123,38 @@ def test_a_drawing_that_keeps_its_artists_is_not_cleared():
     demo.set(C=10.0)
     assert list(demo.ax.lines) == [line] and list(line.get_ydata()) == [0, 10.0]
     assert 'alt="slope 10"' in demo.image.value
+
+
+def _pixels(png):
+    return np.asarray(Image.open(io.BytesIO(png)))
+
+
+LIGHT_CLEARED = {  # demos drawn with clear="artists", and settings where they must look the same
+    "perceptron_replay_demo": [{"update": 0}, {"update": 30}],
+    "least_squares_outlier_demo": [{"distance": 20.0}, {"distance": 0.0}],
+    "soft_margin_demo": [{"C": 0.01}, {"C": 100.0}],
+    "kernel_svm_demo": [{"kernel": "gaussian", "sigma": 0.05}, {"kernel": "linear"},
+                        {"kernel": "polynomial", "degree": 3}],
+    "kernel_points_demo": [{"kernel": "sigmoid"}, {"kernel": "gaussian", "C": 100.0}],
+    "least_squares_points_demo": [],
+}
+
+
+@pytest.mark.parametrize("name", sorted(LIGHT_CLEARED))
+def test_keeping_the_axes_between_frames_shows_what_clearing_them_shows(name):
+    from course_lib.widgets import kernels, linear, points
+
+    make = next(getattr(m, name) for m in (kernels, linear, points) if hasattr(m, name))
+    kept, cleared = make(), make()
+    assert kept.clear == "artists"
+    cleared.clear = True
+    for values in LIGHT_CLEARED[name]:
+        kept.set(**values)
+        cleared.set(**values)
+        assert np.array_equal(_pixels(kept.png), _pixels(cleared.png)), values
+    if hasattr(kept, "move"):  # a points demo: an edit too
+        for demo in (kept, cleared):
+            demo.move(len(demo.X) - 1, [demo.xlim[0] + 0.5, demo.ylim[1] - 0.5])
+        assert np.array_equal(_pixels(kept.png), _pixels(cleared.png))
+    with pytest.raises(ValueError, match="clear must be True, False or"):
+        Demo(draw_line, {"C": log_slider("C", 1.0, -2, 2)}, clear="axes")

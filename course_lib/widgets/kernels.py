@@ -40,7 +40,7 @@ def soft_margin_demo(X=None, r=None, C=1.0):
         draw_soft_margin_panel(ax, C, X, r)
 
     control = log_slider("C", C, *C_RANGE, step=0.1, continuous_update=False)
-    return Demo(draw, {"C": control}, width=6.5, height=5.5)
+    return Demo(draw, {"C": control}, width=6.5, height=5.5, clear="artists")
 
 
 def kernel_controls(kernel="gaussian", C=1.0, sigma=1.0, degree=2):
@@ -79,7 +79,7 @@ def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=
             bayes=bayes, max_steps=steps,
         )
 
-    return Demo(draw, controls, width=6.5, height=5.5, applies=applies)
+    return Demo(draw, controls, width=6.5, height=5.5, applies=applies, clear="artists")
 
 
 def hinge_gd_path(X, r, lams, sigma=1.0, eta=0.05, n_epochs=2000, tol=1e-2):

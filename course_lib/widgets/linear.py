@@ -16,7 +16,7 @@ def perceptron_replay_demo(n_epochs=6):
     def draw(ax, update):
         draw_perceptron_update(ax, perceptron, X, r, update)
 
-    demo = Demo(draw, {"update": update}, width=6, height=5)
+    demo = Demo(draw, {"update": update}, width=6, height=5, clear="artists")
     demo.perceptron = perceptron
     return demo
 
@@ -26,4 +26,4 @@ def least_squares_outlier_demo():
     distance = widgets.FloatSlider(value=0.0, min=0.0, max=20.0, step=0.5, description="far point at",
                                    readout_format=".1f", style={"description_width": "initial"},
                                    layout=widgets.Layout(width="480px"))
-    return Demo(draw_least_squares, {"distance": distance}, width=6, height=5)
+    return Demo(draw_least_squares, {"distance": distance}, width=6, height=5, clear="artists")

@@ -228,7 +228,7 @@ def soft_margin_points_demo(C=1.0):
     xlim, ylim = _box(X)
     controls = {"C": log_slider("C", C, *C_RANGE, step=0.1, continuous_update=False)}
     return PointsDemo(draw_soft_margin_points, controls, X, r, xlim, ylim, minimum_per_class=2,
-                      width=6.5, height=5.5)
+                      width=6.5, height=5.5, clear="artists")
 
 
 def draw_kernel_points(ax, X, r, xlim, ylim, kernel, C, sigma, degree, steps=70):
@@ -248,7 +248,7 @@ def kernel_points_demo(kernel="gaussian", C=1.0, sigma=1.0, degree=2):
     xlim, ylim = _box(X)
     controls, applies = kernel_controls(kernel, C, sigma, degree)
     return PointsDemo(draw_kernel_points, controls, X, r, xlim, ylim, minimum_per_class=2,
-                      applies=applies, width=6.5, height=5.5)
+                      applies=applies, width=6.5, height=5.5, clear="artists")
 
 
 def draw_least_squares_points(ax, X, r, xlim, ylim, reference):
@@ -280,4 +280,5 @@ def least_squares_points_demo(distance=8.0):
     def draw(ax, X, r, xlim, ylim):
         draw_least_squares_points(ax, X, r, xlim, ylim, reference)
 
-    return PointsDemo(draw, {}, X, r, xlim, ylim, minimum_per_class=2, width=6.5, height=5.5)
+    return PointsDemo(draw, {}, X, r, xlim, ylim, minimum_per_class=2, width=6.5, height=5.5,
+                      clear="artists")
