@@ -6,7 +6,8 @@ defaults; then every value is visited again (a frame already shown). Targets: a 
     python -m benchmarks widgets [name ...]    # names: demo factories, e.g. kernel_svm_demo
 
 One row per demo and control: the demo's build time (construction and first frame), then the
-first-visit ("cold") median and worst, and the return ("warm") median, in ms. Points demos get
+first-visit ("cold") median and worst wall time, the median CPU time of a first visit (less
+sensitive to the machine's load) and the return ("warm") median, in ms. Points demos get
 a "drag" row: a point dragged along a path of mouse moves, one frame per move. The last line
 counts the first-visit settings above 100 and 250 ms. Timings are wall clock on a shared
 machine: the load average is printed with them.
@@ -61,9 +62,11 @@ def control_values(control, rng, count=RANDOM_VALUES):
 
 
 def timed_set(demo, name, value):
-    """Seconds to show `demo` at control `name` = value, and whether a shown frame was reused."""
+    """(wall seconds, CPU seconds) to show `demo` at control `name` = value, and whether a
+    frame already shown was reused."""
+    cpu = time.process_time()
     seconds = demo.set(**{name: value})
-    return seconds, bool(getattr(demo, "last_cached", False))
+    return (seconds, time.process_time() - cpu), bool(getattr(demo, "last_cached", False))
 
 
 def sweep(demo, name, control, rng):
@@ -97,29 +100,26 @@ def drag(demo, rng):
     end = np.array([rng.uniform(*demo.xlim), rng.uniform(*demo.ylim)])
     demo.handle(event("mousedown", start))
     times = []
-    for t in np.linspace(0, 1, DRAG_MOVES + 1)[1:]:
-        begin = time.perf_counter()
-        demo.handle(event("mousemove", (1 - t) * start + t * end))
-        flush = getattr(demo, "flush_moves", None)
-        if flush is not None:
-            flush()
-        times.append(time.perf_counter() - begin)
-    begin = time.perf_counter()
-    demo.handle(event("mouseup", end))
-    times.append(time.perf_counter() - begin)
+    for t in [*np.linspace(0, 1, DRAG_MOVES + 1)[1:], None]:
+        begin, cpu = time.perf_counter(), time.process_time()
+        if t is None:
+            demo.handle(event("mouseup", end))
+        else:
+            demo.handle(event("mousemove", (1 - t) * start + t * end))
+        times.append((time.perf_counter() - begin, time.process_time() - cpu))
     demo.reset()
     return times
 
 
-def ms(values, how):
-    return f"{1000 * how(values):7.0f}" if values else "      -"
+def ms(values, how, column=0):
+    return f"{1000 * how([v[column] for v in values]):7.0f}" if values else "      -"
 
 
 def main(names=()):
     chosen = [make for make in FACTORIES if not names or make.__name__ in names]
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"{'demo':28s} {'control':13s} {'build s':>7s} {'n':>3s} {'cold med':>8s} {'worst':>7s} "
-          f"{'warm med':>8s}   (ms)")
+          f"{'cpu med':>7s} {'warm med':>8s}   (ms; cpu: CPU time of a first visit)")
     settings = over_100 = over_250 = 0
     for make in chosen:
         rng = np.random.default_rng(0)
@@ -131,12 +131,12 @@ def main(names=()):
             rows.append(("drag", drag(demo, rng), []))
         for number, (name, cold, warm) in enumerate(rows):
             settings += len(cold)
-            over_100 += sum(t > 0.1 for t in cold)
-            over_250 += sum(t > 0.25 for t in cold)
+            over_100 += sum(t > 0.1 for t, _ in cold)
+            over_250 += sum(t > 0.25 for t, _ in cold)
             label = make.__name__ if number == 0 else ""
             build = f"{built:7.2f}" if number == 0 else " " * 7
             print(f"{label:28s} {name:13s} {build} {len(cold):3d} {ms(cold, np.median)} "
-                  f"{ms(cold, np.max)} {ms(warm, np.median)}", flush=True)
+                  f"{ms(cold, np.max)} {ms(cold, np.median, 1)} {ms(warm, np.median)} ", flush=True)
     print(f"{over_100} of {settings} first-visit settings above 100 ms, {over_250} above 250 ms "
           f"(load average {os.getloadavg()[0]:.2f})")
 
