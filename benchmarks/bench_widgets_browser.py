@@ -102,7 +102,7 @@ def main(chapters=CHAPTERS):
                           timeout=600_000)
                 page.wait_for_selector(".course-demo img.course-figure", timeout=600_000)
                 report("Voila", name, press_times(page, lambda: page.wait_for_timeout(300)))
-                voila.shutdown_kernels()
+                page.goto("about:blank")  # Voila ends the dashboard's kernel when it is left
         finally:
             lab.stop()
             voila.stop()
