@@ -2,14 +2,17 @@
 clear=False) updates them instead of building the axes again; a static figure, or a demo whose
 axes were cleared, gets them built on first use."""
 
+from matplotlib.axes import Axes
+
 
 def kept(ax, key, make):
     """The artist (or tuple of artists) that `make()` added to `ax` under `key` the last time,
-    or a new one from `make()` if there is none or the axes were cleared since."""
+    or a new one from `make()` if there is none or the axes were cleared since. An Axes (a
+    colour bar's) counts as kept while it is in the figure."""
     store = ax.__dict__.setdefault("_course_kept", {})
     artists = store.get(key)
     first = artists[0] if isinstance(artists, tuple) else artists
-    if first is None or first not in ax.get_children():
+    if first is None or first not in (ax.figure.axes if isinstance(first, Axes) else ax.get_children()):
         artists = store[key] = make()
     return artists
 
