@@ -30,10 +30,12 @@ def transition_scale_demo(word=3):
     n_words = len(distinct_test_words())
     controls = {
         "word": widgets.IntSlider(value=word, min=0, max=n_words - 1, description="word",
-                                  continuous_update=False, layout=widgets.Layout(width="360px")),
+                                  continuous_update=True, layout=widgets.Layout(width="360px")),
         "scale": widgets.FloatSlider(value=1.0, min=0.0, max=5.0, step=0.25,
-                                     description="transitions x", continuous_update=False,
+                                     description="transitions x", continuous_update=True,
                                      style={"description_width": "initial"},
                                      layout=widgets.Layout(width="360px")),
     }
-    return Demo(draw_reading, controls, width=6.0, height=2.4)
+    demo = Demo(draw_reading, controls, width=6.0, height=2.4)
+    keep_renderer(demo.fig, demo.dpi)
+    return demo
