@@ -88,10 +88,10 @@ def class_tree_figure(tree=TREE):
 def draw_roc(ax, r, scores, label, color=BLUE):
     """ROC curve of a ranking, with its AUC in the legend (kept and updated on a live figure)."""
     fpr, tpr = roc_curve(r, scores)
-    curve = kept(ax, ("roc", label), lambda: ax.plot([], [], color=color)[0])
+    curve = kept(ax, ("roc", label), lambda: ax.plot(fpr, tpr, color=color)[0])
     curve.set_data(fpr, tpr)
     curve.set_label(f"{label}: AUC = {auc(r, scores):.3f}")
-    kept(ax, "diagonal", lambda: ax.plot([0, 1], [0, 1], color=GREY, lw=1, ls="--")[0])
+    kept(ax, ("diagonal", label), lambda: ax.plot([0, 1], [0, 1], color=GREY, lw=1, ls="--")[0])
     ax.set_xlabel("false positive rate")
     ax.set_ylabel("true positive rate")
     ax.set_aspect("equal")
@@ -260,16 +260,17 @@ def integral_image_figure(box=(2, 1, 5, 4), seed=0):
 def draw_segmentation(axes, image, y, y_hat=None):
     """Image, true mask and (if given) the predicted mask with its wrong pixels marked (the
     images and marks kept and updated on a live figure)."""
-    shown = kept(axes[0], "image", lambda: axes[0].imshow(image, cmap="Greys_r"))
+    drawing = id(axes[2])  # two drawings sharing their first panels (segmentation_figure) keep theirs
+    shown = kept(axes[0], ("image", drawing), lambda: axes[0].imshow(image, cmap="Greys_r"))
     shown.set_data(image)
     shown.autoscale()  # grey levels over this image's range, as a new imshow would
     axes[0].set_title("image $x$")
-    kept(axes[1], "mask", lambda: axes[1].imshow(y, cmap=MASK_COLOURS, vmin=0, vmax=1)).set_data(y)
+    kept(axes[1], ("mask", drawing), lambda: axes[1].imshow(y, cmap=MASK_COLOURS, vmin=0, vmax=1)).set_data(y)
     axes[1].set_title("true mask $y$")
     if y_hat is not None:
         kept(axes[2], "mask", lambda: axes[2].imshow(y_hat, cmap=MASK_COLOURS, vmin=0, vmax=1)).set_data(y_hat)
         rows, cols = np.nonzero(y_hat != y)
-        wrong = kept(axes[2], "wrong", lambda: axes[2].scatter([], [], marker="x", c=VERMILLION, s=25))
+        wrong = kept(axes[2], "wrong", lambda: axes[2].scatter(cols, rows, marker="x", c=VERMILLION, s=25))
         wrong.set_offsets(np.c_[cols, rows])
         axes[2].set_title(rf"prediction, $\Delta$ = {np.mean(y_hat != y):.3f}")
     for ax in axes:
