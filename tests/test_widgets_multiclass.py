@@ -1,8 +1,14 @@
-"""Chapters 07-08 demos: every control end redraws without error and changes the figure."""
+"""Chapters 07-08 demos: every control end redraws without error and changes the figure; the
+precomputed SGD paths are the learners' own runs, a demo shows what the static drawing shows at
+the same setting, and moving a control updates the figure without piling up artists."""
 
+import numpy as np
 import pytest
+from matplotlib.figure import Figure
 
-from course_lib.plotting.multiclass import REDUCTIONS
+from course_lib.plotting.multiclass import (
+    REDUCTIONS, cost_with, fit_sgd, noisy_forty_twenty_forty, sgd_panel, sgd_paths,
+)
 from course_lib.widgets.multiclass import (
     cost_demo,
     forty_twenty_forty_demo,
@@ -71,3 +77,67 @@ def test_registered_multiclass_figures_render():
     for stem in stems:
         spec = FIGURES[stem]
         assert spec.make(**spec.kwargs).axes
+
+
+@pytest.mark.parametrize("learner, rates", [("svm", (1e-4, 0.005, 10.0)), ("hinge", (1e-3, 0.1, 10.0))])
+def test_sgd_paths_are_the_learners_runs_at_every_T(learner, rates):
+    X, y = noisy_forty_twenty_forty()
+    paths = sgd_paths(learner, rates, [cost_with(1.0)] * len(rates), 500, 10, X, y)
+    for run, rate in enumerate(rates):
+        for T in (10, 130, 500):
+            assert np.array_equal(paths[T // 10 - 1, run], fit_sgd(learner, rate, T).w_)
+
+
+def test_sgd_paths_take_one_cost_matrix_per_run():
+    X, y = noisy_forty_twenty_forty()
+    costs = (0.0, 2.5, 10.0)
+    paths = sgd_paths("svm", [0.005] * 3, [cost_with(c) for c in costs], 300, 300, X, y)
+    for run, cost in enumerate(costs):
+        assert np.array_equal(paths[0, run], fit_sgd("svm", 0.005, 300, cost_on_two=cost).w_)
+    with pytest.raises(ValueError, match="multiple of every"):
+        sgd_paths("svm", [0.005], [cost_with(1.0)], 25, 10, X, y)
+
+
+def _static_title(learner, rate, n_iter, cost_on_two=1.0):
+    ax = Figure().add_subplot()
+    sgd_panel(ax, learner, rate, n_iter, cost_on_two=cost_on_two)
+    return ax.get_title()
+
+
+def test_the_sgd_demos_show_the_static_panels_numbers():
+    demo = svm_lambda_demo()
+    lam = float(10.0 ** -2.3)
+    demo.set(lam=lam, n_iter=1230)
+    assert demo.ax.get_title() == _static_title("svm", lam, 1230)
+    demo = hinge_sgd_demo()
+    demo.set(eta=10.0, n_iter=10)
+    assert demo.ax.get_title() == _static_title("hinge", 10.0, 10)
+    demo = cost_demo()
+    demo.set(cost_on_two=7.5)
+    assert demo.ax.get_title() == _static_title("svm", 0.005, 3000, cost_on_two=7.5)
+
+
+def test_a_value_off_the_paths_is_fitted():
+    demo = svm_lambda_demo()
+    demo.set(lam=0.0123, n_iter=2005)
+    assert demo.ax.get_title() == _static_title("svm", 0.0123, 2005)
+
+
+@pytest.mark.parametrize("make, name, values", [
+    (forty_twenty_forty_demo, "share", (0.05, 0.35, 0.6)),
+    (reduction_demo, "spread", (0.3, 1.7, 3.0)),
+    (svm_lambda_demo, "n_iter", (10, 2500, 5000)),
+    (cost_demo, "cost_on_two", (0.0, 4.5, 10.0)),
+])
+def test_every_move_changes_the_image_and_keeps_one_set_of_artists(make, name, values):
+    demo = make()
+    counts = [len(ax.get_children()) for ax in demo.fig.axes]
+    images = {demo.png}
+    for value in values:
+        demo.set(**{name: value})
+        images.add(demo.png)
+        now = [len(ax.get_children()) for ax in demo.fig.axes]
+        assert all(n <= c + 3 for n, c in zip(now, counts)), (counts, now)  # contours: 1 to 3
+    assert len(images) == len(values) + 1
+    assert all(c.continuous_update for c in demo.controls.values() if hasattr(c, "continuous_update")) \
+        or make is reduction_demo

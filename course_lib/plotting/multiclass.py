@@ -2,8 +2,10 @@
 predictors, the multi-vector Psi, cost matrices, the generalised hinge bound, SGD for the
 multiclass SVM and the PAC bound curves (M1-M11)."""
 
+from functools import lru_cache
+
 import numpy as np
-from matplotlib.colors import to_rgba
+from matplotlib.colors import ListedColormap, to_rgba
 
 from course_lib.data import forty_twenty_forty, three_blobs
 from course_lib.linear import LeastSquaresClassifier
@@ -16,7 +18,9 @@ from course_lib.multiclass import (
     predict_index,
     zero_one_cost,
 )
+from course_lib._validation import check_random_state
 from course_lib.multiclass_svm import HingeRiskSGD, MulticlassSVM, sgd_excess_bound, sgd_iterations, svm_excess_bound
+from course_lib.plotting.artists import kept, replace
 from course_lib.plotting.registry import slide_figure
 from course_lib.svm import SVM
 from course_lib.plotting.style import BLACK, GREY, PALETTE, new_figure
@@ -38,8 +42,18 @@ def plot_classes(ax, X, y, classes, size=40):
     """Scatter points of several classes: one colour and marker per class, in the order of classes."""
     for k, label in enumerate(classes):
         mask = np.asarray(y) == label
-        ax.scatter(X[mask, 0], X[mask, 1], s=size, color=PALETTE[k], marker=MARKERS[k % len(MARKERS)],
-                   edgecolor="black", linewidth=0.5, label=f"class {label}", zorder=3)
+        points = kept(ax, ("class", k), lambda: ax.scatter(
+            [], [], s=size, color=PALETTE[k], marker=MARKERS[k % len(MARKERS)], edgecolor="black",
+            linewidth=0.5, zorder=3))
+        points.set_offsets(X[mask])
+        points.set_label(f"class {label}")
+
+
+@lru_cache(maxsize=8)
+def _grid(xlim, ylim, steps):
+    """The steps x steps grid over xlim x ylim: (xx, yy, its points as rows)."""
+    xx, yy = np.meshgrid(np.linspace(*xlim, steps), np.linspace(*ylim, steps))
+    return xx, yy, np.c_[xx.ravel(), yy.ravel()]
 
 
 def draw_regions(ax, region_of, n_classes, xlim, ylim, steps=220):
@@ -47,20 +61,31 @@ def draw_regions(ax, region_of, n_classes, xlim, ylim, steps=220):
     or, for an argmax rule, the (n, k) matrix of scores. With scores, each boundary is drawn as the
     level 0 of s_k - max_{j != k} s_j, interpolated between grid points (straight for linear
     scores); with indices, as the contour of the index map (a staircase at the grid's step)."""
-    xx, yy = np.meshgrid(np.linspace(*xlim, steps), np.linspace(*ylim, steps))
-    values = np.asarray(region_of(np.c_[xx.ravel(), yy.ravel()]))
-    tints = np.array([to_rgba(c, alpha=0.22) for c in PALETTE[:n_classes]] + [to_rgba(GREY, alpha=0.45)])
+    xx, yy, points = _grid(tuple(xlim), tuple(ylim), steps)
+    values = np.asarray(region_of(points))
+    tints = ListedColormap([to_rgba(c, alpha=0.22) for c in PALETTE[:n_classes]] + [to_rgba(GREY, alpha=0.45)])
     if values.ndim == 2:
         scores = values.reshape(*xx.shape, -1)
         region = np.argmax(scores, axis=2)
-        for k in range(scores.shape[2]):
-            lead = scores[..., k] - np.delete(scores, k, axis=2).max(axis=2)
-            if lead.min() < 0 < lead.max():
-                ax.contour(xx, yy, lead, levels=[0.0], colors=BLACK, linewidths=1.2)
+
+        def boundaries():
+            sets = []
+            for k in range(scores.shape[2]):
+                lead = scores[..., k] - np.delete(scores, k, axis=2).max(axis=2)
+                if lead.min() < 0 < lead.max():
+                    sets.append(ax.contour(xx, yy, lead, levels=[0.0], colors=BLACK, linewidths=1.2))
+            return sets
     else:
         region = values.reshape(xx.shape)
-        ax.contour(xx, yy, region, levels=np.arange(-0.5, n_classes), colors=BLACK, linewidths=1.2)
-    ax.imshow(tints[region], extent=(*xlim, *ylim), origin="lower", aspect="auto", interpolation="nearest")
+
+        def boundaries():
+            return [ax.contour(xx, yy, region, levels=np.arange(-0.5, n_classes), colors=BLACK, linewidths=1.2)]
+    replace(ax, "boundaries", boundaries)
+    image = kept(ax, "regions", lambda: ax.imshow(
+        np.zeros_like(region), extent=(*xlim, *ylim), origin="lower", aspect="auto", interpolation="nearest",
+        cmap=tints, vmin=-0.5, vmax=n_classes + 0.5))
+    image.set_data(np.where(region < 0, n_classes, region))  # -1 (undecided): the grey after the classes
+    image.set_extent((*xlim, *ylim))
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     ax.set_xlabel("$x_1$")
@@ -71,25 +96,37 @@ def draw_vectors(ax, W, labels=None):
     """Arrows from the origin for the rows w_y of W (2-D), labelled w_1, w_2, ... on a white box
     (readable over the points)."""
     for k, w in enumerate(np.asarray(W)):
-        ax.annotate("", xy=w, xytext=(0, 0), zorder=4,
-                    arrowprops=dict(arrowstyle="-|>", color=PALETTE[k], lw=2.5, mutation_scale=18))
-        name = labels[k] if labels else f"$w_{k + 1}$"
-        ax.text(*(1.15 * w), name, color=PALETTE[k], fontsize=13, ha="center", va="center", zorder=6,
-                bbox=dict(boxstyle="round,pad=0.15", facecolor="white", edgecolor="none", alpha=0.85))
-    ax.plot([0], [0], "k+", markersize=10)
+        arrow, text = kept(ax, ("vector", k), lambda: (
+            ax.annotate("", xy=(0, 0), xytext=(0, 0), zorder=4,
+                        arrowprops=dict(arrowstyle="-|>", color=PALETTE[k], lw=2.5, mutation_scale=18)),
+            ax.text(0, 0, "", color=PALETTE[k], fontsize=13, ha="center", va="center", zorder=6,
+                    bbox=dict(boxstyle="round,pad=0.15", facecolor="white", edgecolor="none", alpha=0.85))))
+        arrow.xy = tuple(w)
+        text.set_position(tuple(1.15 * w))
+        text.set_text(labels[k] if labels else f"$w_{k + 1}$")
+    kept(ax, "origin", lambda: ax.plot([0], [0], "k+", markersize=10)[0])
 
 
 def mark_errors(ax, X, wrong):
-    ax.scatter(X[wrong, 0], X[wrong, 1], s=70, color=BLACK, marker="x", linewidth=1.5,
-               zorder=4, label="error")
+    errors = kept(ax, "errors", lambda: ax.scatter([], [], s=70, color=BLACK, marker="x", linewidth=1.5,
+                                                   zorder=4, label="error"))
+    errors.set_offsets(X[wrong])
 
 
 # ---------------------------------------------------------------- M2: the 40/20/40 example
 
 
+@lru_cache(maxsize=64)
 def _forty_twenty_forty(share, seed):
     rest = (1.0 - share) / 2
     return forty_twenty_forty(n=200, seed=seed, shares=(rest, share, rest))
+
+
+@lru_cache(maxsize=64)
+def _ovr_halfspaces(share, seed):
+    """One-vs-rest around HalfspaceERM on the 40/20/40 data (cached by share: a demo revisits it)."""
+    X, y = _forty_twenty_forty(share, seed)
+    return OneVsRest(HalfspaceERM()).fit(X, y)
 
 
 def slides_argmax_panel(ax, share=0.2, seed=0):
@@ -107,15 +144,16 @@ def ovr_halfspace_panel(ax, share=0.2, seed=0):
     """One-vs-rest around the best homogeneous halfspaces (exact 0-1 ERM) on the 40/20/40 data
     with class 2 holding `share` of the points; errors crossed. Returns its error."""
     X, y = _forty_twenty_forty(share, seed)
-    ovr = OneVsRest(HalfspaceERM()).fit(X, y)
+    ovr = _ovr_halfspaces(share, seed)
     wrong = ovr.predict(X) != y
     draw_regions(ax, ovr.decision_function, 3, **BOX)
     draw_vectors(ax, [e.w_ for e in ovr.estimators_], labels=[f"$w_{i}$ (ERM)" for i in (1, 2, 3)])
     plot_classes(ax, X, y, [1, 2, 3])
     mark_errors(ax, X, wrong)
     rest = (1.0 - share) / 2
-    ax.legend(loc="upper center", ncol=4, fontsize=9, title=f"shares {rest:.0%} / {share:.0%} / {rest:.0%}",
-              title_fontsize=9, columnspacing=0.8, handletextpad=0.3)
+    legend = kept(ax, "legend", lambda: ax.legend(loc="upper center", ncol=4, fontsize=9, title=" ",
+                                                   title_fontsize=9, columnspacing=0.8, handletextpad=0.3))
+    legend.set_title(f"shares {rest:.0%} / {share:.0%} / {rest:.0%}")
     ax.set_title(f"one-vs-rest, best halfspaces: error {np.mean(wrong):.0%}", fontsize=12)
     return float(np.mean(wrong))
 
@@ -166,6 +204,7 @@ def reduction_panel(ax, reduction=REDUCTIONS[0], spread=1.3, seed=0, learner="le
 # ---------------------------------------------------------------- M4, M6: linear multiclass predictors
 
 
+@lru_cache(maxsize=4)
 def noisy_forty_twenty_forty(n=90, seed=1, noise=0.35):
     """The 2-D three-class set of the SGD demos: 40/20/40 with jitter."""
     return forty_twenty_forty(n=n, seed=seed, noise=noise)
@@ -278,21 +317,80 @@ def hinge_bound_figure():
 # ---------------------------------------------------------------- M9-M11: SGD and PAC curves
 
 
-def sgd_panel(ax, learner="svm", rate=0.05, n_iter=2000, seed=0, cost_on_two=1.0):
-    """Regions of the averaged output of MulticlassSVM (rate = lambda) or HingeRiskSGD
-    (rate = eta) on the noisy 40/20/40 data, with its vectors w_y; `cost_on_two` is
-    Delta(y', 2) for every y' != 2. Returns the fitted model."""
+def _sgd_learner(learner, rate, n_iter, seed, cost):
+    if learner == "svm":
+        return MulticlassSVM(lam=rate, n_iter=n_iter, seed=seed, cost=cost)
+    if learner == "hinge":
+        return HingeRiskSGD(eta=rate, n_iter=n_iter, seed=seed, cost=cost)
+    raise ValueError(f"learner must be 'svm' (MulticlassSVM) or 'hinge' (HingeRiskSGD); got {learner!r}.")
+
+
+def cost_with(cost_on_two, k=3):
+    """The 0-1 cost with Delta(y', 2) = cost_on_two for every y' != 2."""
+    Delta = zero_one_cost(k)
+    Delta[[0, 2], 1] = cost_on_two
+    return Delta
+
+
+def sgd_paths(learner, rates, costs, n_iter, every, X, y, seed=0):
+    """The averaged output w_bar = (1/T) sum_{t<=T} w^(t) of MulticlassSVM (rates: lambda) or
+    HingeRiskSGD (rates: eta) at T = every, 2 every, ..., n_iter, for several runs at once: run r
+    has rate rates[r] and cost matrix costs[r], and all runs share the learner's draws of i_t
+    (seed). Step for step the learners' updates (multi-vector Psi, loss-augmented y_hat):
+
+        svm:   w^(t+1) = (1 - 1/t) w^(t) - 1/(2 lambda t) [Psi(x_i, y_hat) - Psi(x_i, y_i)]
+        hinge: w^(t+1) = w^(t) - eta [Psi(x_i, y_hat) - Psi(x_i, y_i)]
+
+    Returns an array (n_iter // every, runs, k n): the learners' w_ for n_iter = T, the same
+    numbers (tests/test_widgets_multiclass.py checks it), at the cost of one run."""
     if learner not in ("svm", "hinge"):
         raise ValueError(f"learner must be 'svm' (MulticlassSVM) or 'hinge' (HingeRiskSGD); got {learner!r}.")
+    if n_iter % every:
+        raise ValueError(f"n_iter ({n_iter}) must be a multiple of every ({every}).")
+    classes, y_index = np.unique(y, return_inverse=True)
+    rates, costs = np.asarray(rates, dtype=float), np.asarray(costs, dtype=float)
+    runs, k = np.arange(len(rates)), len(classes)
+    W = np.zeros((len(rates), k, X.shape[1]))
+    total = np.zeros_like(W)
+    averages = np.empty((n_iter // every, len(rates), W[0].size))
+    draws = check_random_state(seed).integers(len(X), size=n_iter)
+    for t, i in enumerate(draws, start=1):
+        total += W
+        if t % every == 0:
+            averages[t // every - 1] = (total / t).reshape(len(rates), -1)
+        x, y_i = X[i], y_index[i]
+        scores = W @ x
+        y_hat = np.argmax(costs[:, :, y_i] + scores - scores[:, y_i][:, None], axis=1)
+        if learner == "svm":
+            W *= 1.0 - 1.0 / t
+            step = 1.0 / (2 * rates * t)
+        else:
+            step = rates
+        wrong = runs[y_hat != y_i]
+        W[wrong, y_hat[wrong]] += -step[wrong][:, None] * x
+        W[wrong, y_i] += step[wrong][:, None] * x
+    return averages
+
+
+def sgd_model(learner, rate, n_iter, w, seed=0, cost_on_two=1.0):
+    """The learner of sgd_panel whose averaged output w_ is `w` (a point of sgd_paths) instead
+    of a run's: its objective, risk and predictions are then the learner's own at that w."""
     X, y = noisy_forty_twenty_forty()
-    Delta = zero_one_cost(3)
-    Delta[[0, 2], 1] = cost_on_two
-    if learner == "svm":
-        model = MulticlassSVM(lam=rate, n_iter=n_iter, seed=seed, cost=Delta).fit(X, y)
-        name = f"multiclass SVM, $\\lambda$ = {rate:.3g}, objective {model.objective(X, y):.3f}"
+    model = _sgd_learner(learner, rate, 1, seed, cost_with(cost_on_two)).fit(X, y)
+    model.n_iter = n_iter
+    model.w_ = np.asarray(w, dtype=float)
+    return model
+
+
+def draw_sgd_model(ax, model):
+    """Regions of the averaged output of a fitted MulticlassSVM or HingeRiskSGD on the noisy
+    40/20/40 data, with its vectors w_y and, in the title, its objective (or hinge risk) and
+    training accuracy."""
+    X, y = noisy_forty_twenty_forty()
+    if isinstance(model, MulticlassSVM):
+        name = f"multiclass SVM, $\\lambda$ = {model.lam:.3g}, objective {model.objective(X, y):.3f}"
     else:
-        model = HingeRiskSGD(eta=rate, n_iter=n_iter, seed=seed, cost=Delta).fit(X, y)
-        name = f"SGD on the hinge risk, $\\eta$ = {rate:.3g}, risk {model.hinge_losses(X, y).mean():.3f}"
+        name = f"SGD on the hinge risk, $\\eta$ = {model.eta:.3g}, risk {model.hinge_losses(X, y).mean():.3f}"
     draw_regions(ax, model.decision_function, 3, **BOX)
     W = model.coef_
     scale = 2.0 / max(np.abs(W).max(), 1e-12)
@@ -301,7 +399,21 @@ def sgd_panel(ax, learner="svm", rate=0.05, n_iter=2000, seed=0, cost_on_two=1.0
     accuracy = np.mean(model.predict(X) == y)
     shrink = "" if scale >= 1 else f", arrows x{scale:.2g}"
     ax.set_title(f"{name}\naveraged $\\bar w$: training accuracy {accuracy:.0%}{shrink}", fontsize=11)
+
+
+def sgd_panel(ax, learner="svm", rate=0.05, n_iter=2000, seed=0, cost_on_two=1.0):
+    """Regions of the averaged output of MulticlassSVM (rate = lambda) or HingeRiskSGD
+    (rate = eta) on the noisy 40/20/40 data, with its vectors w_y; `cost_on_two` is
+    Delta(y', 2) for every y' != 2. Returns the fitted model."""
+    model = fit_sgd(learner, rate, n_iter, seed, cost_on_two)
+    draw_sgd_model(ax, model)
     return model
+
+
+def fit_sgd(learner="svm", rate=0.05, n_iter=2000, seed=0, cost_on_two=1.0):
+    """The model of sgd_panel: MulticlassSVM (rate = lambda) or HingeRiskSGD (rate = eta) fitted
+    on the noisy 40/20/40 data with Delta(y', 2) = cost_on_two."""
+    return _sgd_learner(learner, rate, n_iter, seed, cost_with(cost_on_two)).fit(*noisy_forty_twenty_forty())
 
 
 @slide_figure("M9_pac_bounds", slide="Garantie PAC sur le risque du SVM multi-classes")

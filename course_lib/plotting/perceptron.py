@@ -4,12 +4,13 @@ epoch, and training time of the three ways of summing the average as features gr
 from functools import lru_cache
 
 import numpy as np
-from matplotlib.colors import to_rgba
+from matplotlib.colors import ListedColormap, to_rgba
 
 from course_lib._validation import check_int
 from course_lib.data import load_ocr_letters, three_blobs, zipf_sparse
 from course_lib.perceptron import (AveragedPerceptron, accuracy_by_epoch, averaging_work, sparse_rows,
                                    weights_by_epoch)
+from course_lib.plotting.artists import kept, replace
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import BLACK, BLUE, GREY, ORANGE, PALETTE, VERMILLION, new_figure
 
@@ -26,6 +27,7 @@ def with_bias(X):
     return np.c_[X, np.ones(len(X))]
 
 
+@lru_cache(maxsize=4)
 def blob_split(seed=0):
     """The chapter's 2-D three-class data: 150 training points and 600 held-out points."""
     X, y = three_blobs(n=150, seed=seed)
@@ -38,23 +40,42 @@ def fit_both(X, y, n_epochs, seed):
     return AveragedPerceptron(n_epochs=n_epochs, seed=seed).fit(with_bias(X), y)
 
 
-def draw_regions(ax, weights, classes, X, y, xlim=(-5.5, 5.5), ylim=(-5, 6), steps=200, title=None):
-    """Shade the regions argmax_y <w_y | (x1, x2, 1)> of a weight matrix (one row per label)."""
+@lru_cache(maxsize=8)
+def _grid(xlim, ylim, steps):
+    """The steps x steps grid over xlim x ylim: (xx, yy, its points with the constant 1)."""
     xx, yy = np.meshgrid(np.linspace(*xlim, steps), np.linspace(*ylim, steps))
-    grid = with_bias(np.c_[xx.ravel(), yy.ravel()])
+    return xx, yy, with_bias(np.c_[xx.ravel(), yy.ravel()])
+
+
+def draw_regions(ax, weights, classes, X, y, xlim=(-5.5, 5.5), ylim=(-5, 6), steps=200, title=None):
+    """Shade the regions argmax_y <w_y | (x1, x2, 1)> of a weight matrix (one row per label).
+    On a live figure the image and the points are kept and updated, the boundaries redrawn."""
+    xlim, ylim = tuple(xlim), tuple(ylim)
+    xx, yy, grid = _grid(xlim, ylim, steps)
     scores = (grid @ np.asarray(weights, dtype=float).T).reshape(*xx.shape, -1)
     region = np.argmax(scores, axis=2)
     colours = PALETTE[: len(classes)]
-    tints = np.array([to_rgba(c, alpha=0.2) for c in colours])
-    ax.imshow(tints[region], extent=(*xlim, *ylim), origin="lower", aspect="auto", interpolation="nearest")
-    for k in range(scores.shape[2]):  # boundary of region k: level 0 of s_k - max_{j != k} s_j
-        lead = scores[..., k] - np.delete(scores, k, axis=2).max(axis=2)
-        if lead.min() < 0 < lead.max():
-            ax.contour(xx, yy, lead, levels=[0.0], colors=BLACK, linewidths=1.2)
+    image = kept(ax, ("regions", len(classes)), lambda: ax.imshow(
+        region, extent=(*xlim, *ylim), origin="lower", aspect="auto", interpolation="nearest",
+        cmap=ListedColormap([to_rgba(c, alpha=0.2) for c in colours]), vmin=-0.5, vmax=len(classes) - 0.5))
+    image.set_data(region)
+    image.set_extent((*xlim, *ylim))
+
+    def boundaries():  # boundary of region k: level 0 of s_k - max_{j != k} s_j
+        sets = []
+        for k in range(scores.shape[2]):
+            lead = scores[..., k] - np.delete(scores, k, axis=2).max(axis=2)
+            if lead.min() < 0 < lead.max():
+                sets.append(ax.contour(xx, yy, lead, levels=[0.0], colors=BLACK, linewidths=1.2))
+        return sets
+    replace(ax, "boundaries", boundaries)
     for k, label in enumerate(classes):
         mask = np.asarray(y) == label
-        ax.scatter(X[mask, 0], X[mask, 1], s=28, color=colours[k], marker=MARKERS[k % len(MARKERS)],
-                   edgecolor="black", linewidth=0.5, label=f"label {label}", zorder=3)
+        points = kept(ax, ("label", k), lambda: ax.scatter(
+            [], [], s=28, color=colours[k], marker=MARKERS[k % len(MARKERS)], edgecolor="black",
+            linewidth=0.5, zorder=3))
+        points.set_offsets(X[mask])
+        points.set_label(f"label {label}")
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     ax.set_xlabel("$x_1$")

@@ -8,6 +8,7 @@ from matplotlib.patches import Circle, Rectangle
 
 from course_lib._validation import check_int, check_non_negative, check_positive
 from course_lib.data import ALPHABET, letters_to_string, load_ocr_letters
+from course_lib.plotting.artists import kept
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import BLUE, GREEN, GREY, VERMILLION, new_figure
 from course_lib.structured.chain import chain_model_of, load_ocr_chain_models, validated_index
@@ -99,19 +100,23 @@ def plot_tables(ax_M, ax_I, M, I, y, letters=ALPHABET):
     ax_M.set_ylabel("letter s")
 
 
-def plot_transitions(ax, W_pair, letters=ALPHABET, colorbar=True):
+def plot_transitions(ax, W_pair, letters=ALPHABET, colorbar=True, label_every=1):
     """W_pair[a, b], the learned weight of letter b following letter a, on a diverging scale
-    (orange positive, purple negative)."""
+    (orange positive, purple negative), with its colour bar. `label_every` = 2 names every
+    other row (a, c, e, ...) when 26 names would not fit the panel's height. On a live
+    figure the image and colour bar are kept and updated."""
     limit = np.abs(W_pair).max() or 1.0
-    image = ax.imshow(W_pair, cmap="PuOr_r", vmin=-limit, vmax=limit, interpolation="nearest")
+    image = kept(ax, "transitions", lambda: ax.imshow(W_pair, cmap="PuOr_r", interpolation="nearest"))
+    image.set_data(W_pair)
+    image.set_clim(-limit, limit)
     q = len(W_pair)
     ax.set_xticks(range(q), list(letters[:q]), fontsize=8)
-    ax.set_yticks(range(q), list(letters[:q]), fontsize=8)
+    ax.set_yticks(range(q), [letters[j] if j % label_every == 0 else "" for j in range(q)], fontsize=8)
     ax.set_xlabel("next letter b")
     ax.set_ylabel("previous letter a")
     ax.set_title("transition weights W_pair[a, b]")
     if colorbar:
-        ax.figure.colorbar(image, ax=ax, shrink=0.8)
+        kept(ax, "colorbar", lambda: ax.figure.colorbar(image, ax=ax, shrink=0.8).ax)
 
 
 def template_mosaic(W_unary, ncols=13, gap=1, row_gap=5):
@@ -131,16 +136,24 @@ def template_mosaic(W_unary, ncols=13, gap=1, row_gap=5):
 
 def plot_templates(ax, W_unary, letters=ALPHABET, ncols=13):
     """The letter templates W_unary[j] (the type-1 weights of letter j) as 16 x 8 images:
-    orange where ink raises the score of letter j, purple where it lowers it."""
+    orange where ink raises the score of letter j, purple where it lowers it. On a live figure
+    the image and the letters are kept and updated."""
     limit = np.nanmax(np.abs(W_unary)) or 1.0
     row_gap = 5
-    ax.imshow(template_mosaic(W_unary, ncols, row_gap=row_gap), cmap="PuOr_r", vmin=-limit,
-              vmax=limit, interpolation="nearest")
+    mosaic = template_mosaic(W_unary, ncols, row_gap=row_gap)
+    image = kept(ax, ("templates", ncols), lambda: ax.imshow(mosaic, cmap="PuOr_r", interpolation="nearest"))
+    image.set_data(mosaic)
+    image.set_clim(-limit, limit)
     height, width = LETTER_SHAPE
-    for j in range(len(W_unary)):
-        row, col = divmod(j, ncols)
-        ax.text(col * (width + 1) + width / 2 - 0.5, row * (height + row_gap) + row_gap - 0.8,
-                letters[j], ha="center", va="bottom", fontsize=10)
+
+    def names():
+        texts = []
+        for j in range(len(W_unary)):
+            row, col = divmod(j, ncols)
+            texts.append(ax.text(col * (width + 1) + width / 2 - 0.5, row * (height + row_gap) + row_gap - 0.8,
+                                 letters[j], ha="center", va="bottom", fontsize=10))
+        return tuple(texts)
+    kept(ax, ("names", ncols, letters[:len(W_unary)]), names)
     ax.set_xticks([])
     ax.set_yticks([])
     ax.set_title("letter templates W_unary[j] (16 x 8)")
@@ -296,6 +309,24 @@ def chain_vs_letters_figure(C=None, n_words=4):
     return fig
 
 
+def draw_chain_model(axes, C, models=None):
+    """Templates and transition weights of the cached chain model at C (one of models["C"]),
+    titled with its letter accuracy on the validation fold, where C is chosen, and the
+    per-letter model's at the same C under the templates (the test folds are read once, at the chosen C, in the
+    notebook)."""
+    models = load_ocr_chain_models() if models is None else models
+    index = list(models["C"]).index(C)
+    W_unary, W_pair = chain_model_of(models).unpack(models["w_chain"][index])
+    ax_templates, ax_pair = axes
+    plot_templates(ax_templates, W_unary, ncols=7)
+    plot_transitions(ax_pair, W_pair, label_every=2)
+    chain, alone = models["validation_accuracy_chain"][index], models["validation_accuracy_letters"][index]
+    chosen = " (chosen)" if index == validated_index(models) else ""
+    ax_templates.set_title(f"C = {C:g}{chosen}: templates\nvalidation accuracy {100 * chain:.1f} %",
+                           fontsize=12)
+    ax_templates.set_xlabel(f"each letter alone: {100 * alone:.1f} %", fontsize=12)
+
+
 def C_extremes_figure(Cs=None):
     """The printed stand-in of the C demo: templates and transition weights of the cached chain
     models at a few values of C (default: the smallest, the one chosen on validation and the
@@ -304,13 +335,7 @@ def C_extremes_figure(Cs=None):
     Cs = [models["C"][0], models["C"][validated_index(models)], models["C"][-1]] if Cs is None else Cs
     fig, axes = new_figure(ncols=2, nrows=len(Cs), width=5.2, height=4.4)
     for row, C in enumerate(Cs):
-        model, w, C = cached_weights(C)
-        W_unary, W_pair = model.unpack(w)
-        plot_templates(axes[2 * row], W_unary, ncols=7)
-        plot_transitions(axes[2 * row + 1], W_pair)
-        index = list(models["C"]).index(C)
-        axes[2 * row].set_title(f"C = {C:g}: templates (validation accuracy "
-                                f"{100 * models['validation_accuracy_chain'][index]:.1f} %)")
+        draw_chain_model(axes[2 * row: 2 * row + 2], cached_weights(C)[2], models)
     return fig
 
 

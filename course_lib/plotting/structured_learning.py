@@ -3,6 +3,7 @@ Delta, cutting planes, learning curves of the learners (objective against time).
 
 import numpy as np
 
+from course_lib.plotting.artists import kept
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import BLACK, BLUE, GREEN, GREY, ORANGE, PALETTE, VERMILLION, new_figure
 
@@ -160,7 +161,8 @@ def training_time_figure():
 
 def plot_multiclass_fit(ax, learner, X, y, resolution=100):
     """Regions argmax_y <w_y, x> of a multiclass structured SVM (Crammer-Singer model), the points,
-    and, circled, the examples with a positive slack xi_i = H_i(w) > 0 (margin not met)."""
+    and, circled, the examples with a positive slack xi_i = H_i(w) > 0 (margin not met). On a
+    live figure the artists are kept and updated."""
     from matplotlib.colors import ListedColormap
 
     from course_lib.plotting.style import grid_limits
@@ -171,19 +173,25 @@ def plot_multiclass_fit(ax, learner, X, y, resolution=100):
     W = learner.w_.reshape(K, -1)
     regions = np.argmax(np.c_[gx.ravel(), gy.ravel()] @ W.T, axis=1).reshape(gx.shape)
     colours = [BLUE, VERMILLION, GREEN, ORANGE, PALETTE[4]][:K]
-    ax.imshow(regions, origin="lower", extent=(x0, x1, y0, y1), cmap=ListedColormap(colours),
-              vmin=-0.5, vmax=K - 0.5, alpha=0.18, aspect="auto", interpolation="nearest")
+    image = kept(ax, ("regions", K), lambda: ax.imshow(
+        regions, origin="lower", cmap=ListedColormap(colours), vmin=-0.5, vmax=K - 0.5, alpha=0.18,
+        aspect="auto", interpolation="nearest"))
+    image.set_data(regions)
+    image.set_extent((x0, x1, y0, y1))
     for label, colour in enumerate(colours):
         mask = np.asarray(y) == label
-        ax.scatter(X[mask, 0], X[mask, 1], s=30, color=colour, edgecolor="white", label=f"class {label}")
+        points = kept(ax, ("class", label), lambda: ax.scatter([], [], s=30, color=colour, edgecolor="white"))
+        points.set_offsets(X[mask])
+        points.set_label(f"class {label}")
     slack = learner.hinge_losses(X, y, learner.w_)
     violated = slack > 1e-9
-    ax.scatter(X[violated, 0], X[violated, 1], s=110, facecolor="none", edgecolor=BLACK, lw=1.2,
-               label="$\\xi_i > 0$")
+    circles = kept(ax, "violated", lambda: ax.scatter([], [], s=110, facecolor="none", edgecolor=BLACK, lw=1.2,
+                                                      label="$\\xi_i > 0$"))
+    circles.set_offsets(X[violated])
     ax.set_xlim(x0, x1)
     ax.set_ylim(y0, y1)
     objective = 0.5 * float(learner.w_ @ learner.w_) + learner.C * float(slack.mean())
     ax.set_title(f"C = {learner.C:.3g}: ||w|| = {np.linalg.norm(learner.w_):.2f}, "
                  f"{violated.sum()} slacks > 0, P(w) = {objective:.3f}", fontsize=10)
-    ax.legend(loc="lower left", fontsize=8)
+    kept(ax, "legend", lambda: ax.legend(loc="lower left", fontsize=8))
     return ax

@@ -7,6 +7,7 @@ import numpy as np
 from matplotlib.colors import ListedColormap
 from matplotlib.patches import Circle, Ellipse, Rectangle
 
+from course_lib.plotting.artists import kept
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import (
     BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, YELLOW, new_figure,
@@ -85,10 +86,12 @@ def class_tree_figure(tree=TREE):
 
 # --- S17, S18 -------------------------------------------------------------------------------
 def draw_roc(ax, r, scores, label, color=BLUE):
-    """ROC curve of a ranking, with its AUC in the legend."""
+    """ROC curve of a ranking, with its AUC in the legend (kept and updated on a live figure)."""
     fpr, tpr = roc_curve(r, scores)
-    ax.plot(fpr, tpr, color=color, label=f"{label}: AUC = {auc(r, scores):.3f}")
-    ax.plot([0, 1], [0, 1], color=GREY, lw=1, ls="--")
+    curve = kept(ax, ("roc", label), lambda: ax.plot(fpr, tpr, color=color)[0])
+    curve.set_data(fpr, tpr)
+    curve.set_label(f"{label}: AUC = {auc(r, scores):.3f}")
+    kept(ax, ("diagonal", label), lambda: ax.plot([0, 1], [0, 1], color=GREY, lw=1, ls="--")[0])
     ax.set_xlabel("false positive rate")
     ax.set_ylabel("true positive rate")
     ax.set_aspect("equal")
@@ -157,23 +160,37 @@ def draw_box(ax, box, color, label=None, ls="-"):
                            ls=ls, label=label))
 
 
+def _kept_box(ax, key, box, color, label=None, ls="-"):
+    """draw_box, the rectangle kept and moved on a live figure."""
+    r0, c0, r1, c1 = box
+    patch = kept(ax, key, lambda: ax.add_patch(Rectangle((0, 0), 1, 1, fill=False, ec=color, lw=3, ls=ls,
+                                                         label=label)))
+    patch.set_bounds(c0 - 0.5, r0 - 0.5, c1 - c0, r1 - r0)
+
+
 def draw_words(ax, x):
-    """A one-hot image of visual words as a map of word colours."""
-    ax.imshow(np.argmax(x, axis=2), cmap=WORD_COLOURS, vmin=0, vmax=WORD_COLOURS.N - 1)
+    """A one-hot image of visual words as a map of word colours; returns the image."""
+    image = ax.imshow(np.argmax(x, axis=2), cmap=WORD_COLOURS, vmin=0, vmax=WORD_COLOURS.N - 1)
     ax.set_xticks([])
     ax.set_yticks([])
+    return image
 
 
 def draw_box_inference(ax, w_object=1.0, w_background=-1.0, seed=1):
     """Exhaustive sliding-window inference on one toy image with w = (w_object, w_object,
     w_background, w_background) (words 0, 1 are the object's): the true and the found box."""
-    X, Y = toy_localisation(n=1, seed=seed)
+    X, Y = _toy_image(seed)
     model = LocalisationModel()
     y_hat = model.inference(X[0], np.array([w_object, w_object, w_background, w_background]))
-    draw_words(ax, X[0])
-    draw_box(ax, Y[0], GREEN, "true")
-    draw_box(ax, y_hat, VERMILLION, "found", ls="--")
+    kept(ax, ("words", seed), lambda: draw_words(ax, X[0]))
+    _kept_box(ax, "true", Y[0], GREEN, "true")
+    _kept_box(ax, "found", y_hat, VERMILLION, "found", ls="--")
     ax.set_title(rf"$\Delta(y, \hat y)$ = {model.loss(Y[0], y_hat):.2f}", fontsize=12)
+
+
+@lru_cache(maxsize=4)
+def _toy_image(seed):
+    return toy_localisation(n=1, seed=seed)
 
 
 @slide_figure("S16_box_prediction",
@@ -241,15 +258,20 @@ def integral_image_figure(box=(2, 1, 5, 4), seed=0):
 
 # --- S19 ------------------------------------------------------------------------------------
 def draw_segmentation(axes, image, y, y_hat=None):
-    """Image, true mask and (if given) the predicted mask with its wrong pixels marked."""
-    axes[0].imshow(image, cmap="Greys_r")
+    """Image, true mask and (if given) the predicted mask with its wrong pixels marked (the
+    images and marks kept and updated on a live figure)."""
+    drawing = id(axes[2])  # two drawings sharing their first panels (segmentation_figure) keep theirs
+    shown = kept(axes[0], ("image", drawing), lambda: axes[0].imshow(image, cmap="Greys_r"))
+    shown.set_data(image)
+    shown.autoscale()  # grey levels over this image's range, as a new imshow would
     axes[0].set_title("image $x$")
-    axes[1].imshow(y, cmap=MASK_COLOURS, vmin=0, vmax=1)
+    kept(axes[1], ("mask", drawing), lambda: axes[1].imshow(y, cmap=MASK_COLOURS, vmin=0, vmax=1)).set_data(y)
     axes[1].set_title("true mask $y$")
     if y_hat is not None:
-        axes[2].imshow(y_hat, cmap=MASK_COLOURS, vmin=0, vmax=1)
+        kept(axes[2], "mask", lambda: axes[2].imshow(y_hat, cmap=MASK_COLOURS, vmin=0, vmax=1)).set_data(y_hat)
         rows, cols = np.nonzero(y_hat != y)
-        axes[2].scatter(cols, rows, marker="x", c=VERMILLION, s=25)
+        wrong = kept(axes[2], "wrong", lambda: axes[2].scatter(cols, rows, marker="x", c=VERMILLION, s=25))
+        wrong.set_offsets(np.c_[cols, rows])
         axes[2].set_title(rf"prediction, $\Delta$ = {np.mean(y_hat != y):.3f}")
     for ax in axes:
         ax.set_xticks([])

@@ -2,23 +2,28 @@
 
 import ipywidgets as widgets
 
+from course_lib.plotting.artists import keep_renderer
 from course_lib.plotting.perceptron import draw_plain_vs_averaged
 from course_lib.widgets.core import Demo
 
 
 def plain_vs_averaged_demo(max_epochs=30):
     """Sliders over the number of epochs and the shuffle seed: the plain perceptron's regions
-    jump with the last examples visited, the averaged ones barely move."""
+    jump with the last examples visited, the averaged ones barely move. One run of max_epochs
+    per seed gives every epoch's weights (computed on the seed's first visit); moving a
+    slider updates the figure's artists."""
     layout = widgets.Layout(width="360px")
     controls = {
         "n_epochs": widgets.IntSlider(value=5, min=1, max=max_epochs, description="epochs",
-                                      continuous_update=False, layout=layout),
+                                      continuous_update=True, layout=layout),
         "seed": widgets.IntSlider(value=0, min=0, max=9, description="shuffle seed",
-                                  continuous_update=False, layout=layout,
+                                  continuous_update=True, layout=layout,
                                   style={"description_width": "initial"}),
     }
 
     def draw(axes, n_epochs, seed):
         draw_plain_vs_averaged(axes, n_epochs=n_epochs, seed=seed)
 
-    return Demo(draw, controls, ncols=2, width=5.2, height=4.4)
+    demo = Demo(draw, controls, ncols=2, width=5.2, height=4.4, clear=False)
+    keep_renderer(demo.fig, demo.dpi)
+    return demo

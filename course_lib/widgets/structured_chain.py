@@ -4,39 +4,24 @@ the models at each C were trained by tools/train_ocr_chain.py)."""
 
 import ipywidgets as widgets
 
-from course_lib.plotting.structured_chain import (
-    distinct_test_words, draw_reading, plot_templates, plot_transitions,
-)
-from course_lib.structured.chain import chain_model_of, load_ocr_chain_models, validated_index
+from course_lib.plotting.artists import keep_renderer
+from course_lib.plotting.structured_chain import distinct_test_words, draw_chain_model, draw_reading
+from course_lib.structured.chain import load_ocr_chain_models, validated_index
 from course_lib.widgets.core import Demo
 
 
-def draw_chain_model(axes, C, models=None):
-    """Templates and transition weights of the cached chain model at C, with its accuracy on
-    the validation fold, where C is chosen (the test folds are read once, at the chosen C, in
-    the notebook; the accuracy against C is a static figure there)."""
-    models = load_ocr_chain_models() if models is None else models
-    index = list(models["C"]).index(C)
-    W_unary, W_pair = chain_model_of(models).unpack(models["w_chain"][index])
-    ax_templates, ax_pair = axes
-    plot_templates(ax_templates, W_unary, ncols=7)
-    plot_transitions(ax_pair, W_pair, colorbar=False)
-    chain, alone = models["validation_accuracy_chain"][index], models["validation_accuracy_letters"][index]
-    chosen = " (chosen)" if index == validated_index(models) else ""
-    ax_templates.set_title(f"C = {C:g}{chosen}: validation accuracy {100 * chain:.1f} % "
-                           f"(letters alone {100 * alone:.1f} %)", fontsize=11)
-
-
 def chain_C_demo(models=None):
-    """A slider over the cached values of C (continuous_update=False: one redraw per release),
-    starting at the C chosen on the validation fold."""
+    """A slider over the cached values of C, starting at the C chosen on the validation fold;
+    each value shows the cached model (nothing is trained), its artists updated in place."""
     models = load_ocr_chain_models() if models is None else models
     Cs = [float(C) for C in models["C"]]
     controls = {"C": widgets.SelectionSlider(
         options=[(f"{C:g}", C) for C in Cs], value=Cs[validated_index(models)], description="C",
-        continuous_update=False, layout=widgets.Layout(width="360px"))}
-    return Demo(lambda axes, C: draw_chain_model(axes, C, models), controls, ncols=2, width=4.6,
-                height=4.4)
+        continuous_update=True, layout=widgets.Layout(width="360px"))}
+    demo = Demo(lambda axes, C: draw_chain_model(axes, C, models), controls, ncols=2, width=4.6,
+                height=4.4, clear=False)
+    keep_renderer(demo.fig, demo.dpi)
+    return demo
 
 
 def transition_scale_demo(word=3):
@@ -45,10 +30,12 @@ def transition_scale_demo(word=3):
     n_words = len(distinct_test_words())
     controls = {
         "word": widgets.IntSlider(value=word, min=0, max=n_words - 1, description="word",
-                                  continuous_update=False, layout=widgets.Layout(width="360px")),
+                                  continuous_update=True, layout=widgets.Layout(width="360px")),
         "scale": widgets.FloatSlider(value=1.0, min=0.0, max=5.0, step=0.25,
-                                     description="transitions x", continuous_update=False,
+                                     description="transitions x", continuous_update=True,
                                      style={"description_width": "initial"},
                                      layout=widgets.Layout(width="360px")),
     }
-    return Demo(draw_reading, controls, width=6.0, height=2.4)
+    demo = Demo(draw_reading, controls, width=6.0, height=2.4)
+    keep_renderer(demo.fig, demo.dpi)
+    return demo

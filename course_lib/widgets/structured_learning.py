@@ -1,12 +1,13 @@
 """Chapter 10 demo: the C slider of a structured SVM (multiclass instance, one-slack learner).
 
 The fits are computed once for a grid of C values when the demo is built; moving the slider
-only draws the nearest precomputed fit.
+only updates the figure's artists to the nearest precomputed fit.
 """
 
 import numpy as np
 
 from course_lib.data import three_blobs
+from course_lib.plotting.artists import keep_renderer
 from course_lib.plotting.structured_learning import plot_multiclass_fit
 from course_lib.structured.learners import OneSlackSSVM
 from course_lib.structured.models import MulticlassModel
@@ -32,5 +33,7 @@ def c_slider_demo(X=None, y=None, fits=None):
         plot_multiclass_fit(ax, fits[nearest], X, y)
 
     controls = {"C": log_slider("C", 1.0, float(np.log10(grid[0])), float(np.log10(grid[-1])), step=0.5,
-                                continuous_update=False)}
-    return Demo(draw, controls, width=5, height=4.2)
+                                continuous_update=True)}
+    demo = Demo(draw, controls, width=5, height=4.2, clear=False)
+    keep_renderer(demo.fig, demo.dpi)
+    return demo

@@ -1,0 +1,40 @@
+"""Artists kept from one drawing to the next on the same axes: a live demo (a Demo with
+clear=False) updates them instead of building the axes again; a static figure, or a demo whose
+axes were cleared, gets them built on first use."""
+
+from matplotlib.axes import Axes
+
+
+def kept(ax, key, make):
+    """The artist (or tuple of artists) that `make()` added to `ax` under `key` the last time,
+    or a new one from `make()` if there is none or the axes were cleared since. An Axes (a
+    colour bar's) counts as kept while it is in the figure."""
+    store = ax.__dict__.setdefault("_course_kept", {})
+    artists = store.get(key)
+    first = artists[0] if isinstance(artists, tuple) else artists
+    if first is None or first not in (ax.figure.axes if isinstance(first, Axes) else ax.get_children()):
+        artists = store[key] = make()
+    return artists
+
+
+def replace(ax, key, make):
+    """Remove what `make()` added to `ax` under `key` the last time (a contour set, a list of
+    texts, ...) and add the new `make()`: for drawings whose shape changes every frame."""
+    store = ax.__dict__.setdefault("_course_replaced", {})
+    for artist in store.get(key, ()):
+        if artist.axes is ax:
+            artist.remove()
+    made = make()
+    store[key] = list(made) if isinstance(made, (list, tuple)) else [made]
+    return made
+
+
+def keep_renderer(fig, dpi):
+    """Render `fig` at `dpi` through one Agg canvas from now on, so that every frame reuses the
+    same renderer (its buffer, and the layout of the texts already drawn) instead of building
+    one per savefig; the figure's size in inches, hence its layout, does not change."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(fig)
+    fig.set_dpi(dpi)
+    return fig
