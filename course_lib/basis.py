@@ -8,6 +8,8 @@ h(x) = sum_j w_j phi_j(x) + w0.
 import numpy as np
 
 from course_lib._validation import (
+    finite_hyperparameters,
+    finite_arguments,
     NotFittedError,
     check_binary_targets,
     check_int,
@@ -48,6 +50,7 @@ def power_basis(X, K):
     return X[:, [0]] ** np.arange(K)
 
 
+@finite_arguments
 def gaussian_bump_basis(X, centres, c, feature=1):
     """phi_j(x) = exp(-(x_f - m_j)^2 / c): 1-D bumps on one feature (the slides' x2: feature=1)."""
     X = check_matrix(X, "X")
@@ -66,6 +69,7 @@ def radial_basis(X, centres, c):
     return np.exp(-_squared_distances(X, M) / c)
 
 
+@finite_arguments
 def sign_step_basis(X, thresholds):
     """phi_j(x) = sgn(x_j - c_j), one step per feature (thresholds has one c_j per column)."""
     X = check_matrix(X, "X")
@@ -116,6 +120,7 @@ class RBFNetwork:
         self.ridge = ridge
         self.seed = seed
 
+    @finite_hyperparameters
     def fit(self, X, r):
         X = check_matrix(X, "X")
         r = check_binary_targets(r, X.shape[0], "r")

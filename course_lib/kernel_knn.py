@@ -8,7 +8,13 @@ support vectors of an SVM only uses them as prototypes.
 
 import numpy as np
 
-from course_lib._validation import check_fitted, check_int, check_labels, check_matrix
+from course_lib._validation import (
+    check_fitted,
+    check_int,
+    check_labels,
+    check_matrix,
+    finite_hyperparameters,
+)
 from course_lib.kernels import feature_space_distance, kernel_params
 
 
@@ -25,6 +31,7 @@ class KernelKNN:
         self.sigma = sigma
         self.degree = degree
 
+    @finite_hyperparameters
     def fit(self, X, y):
         X = check_matrix(X, "X")
         self.classes_, self._codes = check_labels(y, X.shape[0], "y", min_classes=1)

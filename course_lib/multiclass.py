@@ -12,7 +12,7 @@ from itertools import combinations
 
 import numpy as np
 
-from course_lib._validation import check_fitted, check_labels, check_matrix
+from course_lib._validation import check_fitted, check_labels, check_matrix, finite_arguments
 
 
 # ---------------------------------------------------------------- labels and binary learners
@@ -141,6 +141,7 @@ class AllPairs:
         return self.classes_[np.argmax(votes, axis=1)]
 
 
+@finite_arguments
 def pairwise_votes(decisions, n_classes):
     """The vote formula (M3): votes (n, k) from the decisions (n, k(k-1)/2) of the pairs i < j in
     the order (0, 1), (0, 2), ..., (k-2, k-1); h_ij(x) = +1 (a vote for i) when the decision is >= 0,
@@ -367,12 +368,14 @@ def loss_augmented_argmax(scores, y, Delta):
     return y_hat, augmented[rows, y_hat]
 
 
+@finite_arguments
 def generalised_hinge(w, X, y, feature_map, Delta):
     """l(w, (x_i, y_i)) = max_y' [Delta(y', y_i) + <w, Psi(x_i, y') - Psi(x_i, y_i)>] for each
     example (class indices y); it is >= Delta(h_w(x_i), y_i) (M8)."""
     return loss_augmented_argmax(feature_map.scores(X, w), np.asarray(y), Delta)[1]
 
 
+@finite_arguments
 def hinge_subgradient(w, x, y, feature_map, Delta):
     """A subgradient of l(., (x, y)) at w (M12): Psi(x, y_hat) - Psi(x, y) with y_hat the
     loss-augmented argmax."""
@@ -422,6 +425,7 @@ def margin_perceptron(X, y, feature_map, margin=1.0, max_updates=100_000):
             return w, updates
 
 
+@finite_arguments
 def class_margins(w, X, y, feature_map):
     """min over y != y_i of <w, Psi(x_i, y_i) - Psi(x_i, y)> for each example (class indices y)."""
     scores = feature_map.scores(check_matrix(X), w)
@@ -432,6 +436,7 @@ def class_margins(w, X, y, feature_map):
     return scores[rows, y] - rivals.max(axis=1)
 
 
+@finite_arguments
 def predict_index(w, X, feature_map):
     """h_w(x) = argmax_y <w, Psi(x, y)> (class indices; the first wins ties) (M4)."""
     return np.argmax(feature_map.scores(X, w), axis=1)

@@ -11,7 +11,14 @@ import math
 
 import numpy as np
 
-from course_lib._validation import check_fitted, check_int, check_matrix, check_positive, check_random_state
+from course_lib._validation import (
+    check_fitted,
+    check_int,
+    check_matrix,
+    check_positive,
+    check_random_state,
+    finite_hyperparameters,
+)
 from course_lib.multiclass import (
     MultiVector,
     check_cost,
@@ -124,6 +131,7 @@ class MulticlassSVM(_PsiLinearClassifier):
         self.feature_map = feature_map
         self.cost = cost
 
+    @finite_hyperparameters
     def fit(self, X, y):
         lam = check_positive(self.lam, "lam")
         X, y_index = self._prepare(X, y)
@@ -165,6 +173,7 @@ class HingeRiskSGD(_PsiLinearClassifier):
         self.feature_map = feature_map
         self.cost = cost
 
+    @finite_hyperparameters
     def fit(self, X, y):
         eta = check_positive(self.eta, "eta")
         X, y_index = self._prepare(X, y)

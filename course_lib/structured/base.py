@@ -12,6 +12,8 @@ and `initialize(X, Y)`, which checks the data and sets `size_joint_feature` befo
 
 import numpy as np
 
+from course_lib._validation import finite_arguments
+
 RESCALINGS = ("margin", "slack")
 
 
@@ -50,6 +52,7 @@ def check_rescaling(rescaling):
     return rescaling
 
 
+@finite_arguments
 def augmented_score(model, x, y, y_prime, w, rescaling="margin"):
     """The quantity loss-augmented inference maximises over y' (see the module docstring)."""
     check_rescaling(rescaling)

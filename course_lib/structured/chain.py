@@ -22,7 +22,7 @@ from importlib import resources
 
 import numpy as np
 
-from course_lib._validation import check_int, check_positive
+from course_lib._validation import check_int, check_positive, finite_arguments
 from course_lib.data import read_checked
 from course_lib.structured.base import StructuredModel, check_rescaling
 from course_lib.structured.viterbi import (
@@ -288,6 +288,7 @@ def fit_hmm(X, Y, n_labels=26, smoothing=1.0):
             "log_theta": np.log(theta), "log_one_minus_theta": np.log1p(-theta)}
 
 
+@finite_arguments
 def hmm_chain_scores(hmm, x):
     """(unary, pairwise) with score(y) = log p(x, y) under the HMM: unary[t, s] = log p(x_t | s)
     (+ log p(y_1 = s) at t = 1), pairwise = log p(b | a). Viterbi on them is the HMM's most

@@ -28,13 +28,17 @@ The duality gap c max(0, max_k g_k) - sum_k alpha_k g_k >= 0 certifies the accur
 
 import numpy as np
 
+from course_lib._validation import finite_arguments
 
+
+@finite_arguments
 def simplex_qp_gap(G, b, cap, alpha):
     """Duality gap of the capped-simplex QP at a feasible alpha: c max(0, max_k g_k) - alpha.g."""
     g = b - G @ alpha
     return cap * max(0.0, float(g.max(initial=0.0))) - float(alpha @ g)
 
 
+@finite_arguments
 def solve_simplex_qp(G, b, cap, alpha=None, tol=1e-9, max_steps=100_000):
     """max_alpha b.alpha - 1/2 alpha^T G alpha  s.t. alpha >= 0, sum(alpha) <= cap.
 
@@ -163,6 +167,7 @@ def _smo(G, b, cap, alpha, tol, max_steps):
     return np.maximum(a[:K], 0.0)
 
 
+@finite_arguments
 def dual_value(G, b, alpha):
     """D(alpha) = b.alpha - 1/2 alpha^T G alpha."""
     return float(b @ alpha - 0.5 * alpha @ G @ alpha)

@@ -13,6 +13,7 @@ items of the same relevance.  With P the pairs (i, j) the truth orders,
 import numpy as np
 
 from course_lib._validation import (
+    finite_arguments,
     check_int,
     check_matrix,
     check_non_negative,
@@ -102,6 +103,7 @@ def roc_curve(r, scores):
     return np.r_[0.0, fp / fp[-1]], np.r_[0.0, tp / tp[-1]]
 
 
+@finite_arguments
 def pairwise_disagreements(Y_true, Y):
     """The seed's Delta: the fraction of the pairs ordered by Y_true that Y orders differently."""
     Y_true, Y = np.asarray(Y_true, float), np.asarray(Y, float)
@@ -125,6 +127,7 @@ def average_precision(r, scores):
     return float(precision[hits].mean())
 
 
+@finite_arguments
 def mean_average_precision(R, S):
     """MAP: the average precision averaged over queries (lists of relevances and scores)."""
     return float(np.mean([average_precision(r, s) for r, s in zip(R, S)]))

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from course_lib._validation import check_int, check_random_state
+from course_lib._validation import check_int, check_random_state, finite_arguments
 from course_lib.structured.base import StructuredModel, check_rescaling
 
 
@@ -332,6 +332,7 @@ class PottsSegmentationModel(SegmentationModel):
         return potts_rows_viterbi(s + wrong, potts)  # all terms carry the same factor 1/|V|
 
 
+@finite_arguments
 def toy_segmentation(n=6, size=12, noise=0.5, seed=0):
     """Noisy images of a bright disc on a dark background; the mask marks the disc (label 1).
     Pixel features: (1, intensity, mean intensity over the 3 x 3 neighbourhood, from the
@@ -353,12 +354,14 @@ def toy_segmentation(n=6, size=12, noise=0.5, seed=0):
 
 
 # --- pose estimation: a star model of parts [S20] -------------------------------------------
+@finite_arguments
 def star_energy(locations, unary, pairwise):
     """E(y) = sum_i unary[i][y_i] + sum_{i >= 1} pairwise[i - 1][y_0, y_i] (part 0 the root)."""
     return float(sum(u[l] for u, l in zip(unary, locations)) +
                  sum(P[locations[0], l] for P, l in zip(pairwise, locations[1:])))
 
 
+@finite_arguments
 def star_model_dp(unary, pairwise):
     """argmin_y E(y) exactly by dynamic programming over the star: for each root location,
     each child independently takes its best location, O(L^2) per part instead of L^parts.
@@ -374,6 +377,7 @@ def star_model_dp(unary, pairwise):
     return locations, float(total[root])
 
 
+@finite_arguments
 def star_model_brute_force(unary, pairwise):
     """argmin_y E(y) by enumerating all L^parts configurations (tiny L only)."""
     energy = np.asarray(unary[0], dtype=float)
@@ -384,6 +388,7 @@ def star_model_brute_force(unary, pairwise):
     return [int(i) for i in index], float(energy[index])
 
 
+@finite_arguments
 def pose_loss(true_locations, locations, coords, radius=1.0):
     """Delta(y_i, y) for pose [S20]: the fraction of parts placed farther than `radius` from
     their true location (one minus the "percentage of correct parts").  It is a sum over
@@ -396,6 +401,7 @@ def pose_loss(true_locations, locations, coords, radius=1.0):
     return float(np.mean(far))
 
 
+@finite_arguments
 def star_loss_augmented_dp(unary, pairwise, true_locations, coords, radius=1.0):
     """The pose oracle: argmax_y Delta(y_i, y) - E(x, y) (score = -E), i.e. argmin_y
     E(x, y) - Delta(y_i, y), exactly by the star DP with the per-part loss
@@ -409,6 +415,7 @@ def star_loss_augmented_dp(unary, pairwise, true_locations, coords, radius=1.0):
     return star_model_dp(shifted, pairwise)
 
 
+@finite_arguments
 def toy_pose(grid=7, spring=0.5, noise=0.3, seed=0):
     """A 3-part star (torso = root, head, hand) on a grid x grid lattice of locations.
     Unary (a weak part detector): min(||l - true||^2, 4) / 2 plus noise, and a false detection
