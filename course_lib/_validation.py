@@ -221,11 +221,15 @@ def _non_finite(value):
     return "NaN" if np.any(np.isnan(items)) else "inf"
 
 
-def finite_arguments(function=None, *, inf_ok=()):
+def finite_arguments(function=None, *, inf_ok=(), shapes=None):
     """Decorator: refuse NaN and inf in every float argument (numbers, float arrays, lists of
     float arrays) of `function`, naming the parameter; parameters in `inf_ok` may be +inf (as
     C = np.inf, the hard margin). A NaN or inf would otherwise flow into a result that looks
-    like a number."""
+    like a number.
+
+    `shapes` maps parameters to their shapes in symbols, e.g. {"K": "n n", "r": "n"}: every
+    symbol must be at least 1 and the same wherever it appears (a number must be met exactly;
+    "k?" allows a scalar instead of a (k,) vector, a leading "..." any leading axes)."""
     def decorate(f):
         signature = inspect.signature(f)
 
@@ -239,9 +243,44 @@ def finite_arguments(function=None, *, inf_ok=()):
                 raise ValueError(
                     f"{name} must hold finite numbers{' (or np.inf)' if name in inf_ok else ''}; it "
                     f"contains {found}: {name}={_short(value)}. Pass {f.__name__} real values.")
+            if shapes:
+                _check_shapes(f.__name__, shapes, bound.arguments)
             return f(*args, **kwargs)
         return checked
     return decorate if function is None else decorate(function)
+
+
+def _check_shapes(function_name, shapes, arguments):
+    """Sizes named by symbols agree across the arguments (see finite_arguments)."""
+    sizes = {}
+    for name, spec in shapes.items():
+        value = arguments.get(name)
+        if value is None:
+            continue
+        tokens = spec.split()
+        shape = (len(value),) if isinstance(value, (list, tuple)) else np.shape(value)
+        if tokens[-1].endswith("?"):
+            if len(shape) == 0:
+                continue
+            tokens[-1] = tokens[-1][:-1]
+        if tokens[0] == "...":
+            tokens = tokens[1:]
+            shape = shape[len(shape) - len(tokens):] if len(shape) >= len(tokens) else shape
+        if len(shape) != len(tokens):
+            raise ValueError(
+                f"{name} must have shape ({', '.join(spec.split())}) in {function_name}; got shape "
+                f"{np.shape(value)}.")
+        for axis, (token, size) in enumerate(zip(tokens, shape)):
+            expected = int(token) if token.isdigit() else sizes.setdefault(token, (size, name))[0]
+            if size == 0:
+                raise ValueError(f"{name} is empty (shape {np.shape(value)}): {function_name} needs "
+                                 "at least one entry.")
+            if size != expected:
+                other = sizes[token][1] if not token.isdigit() else None
+                raise ValueError(
+                    f"{name} has {size} entries along axis {axis} but "
+                    + (f"{other} has {expected}" if other else f"{expected} are needed")
+                    + f" ({token}): pass arguments of matching sizes to {function_name}.")
 
 
 def finite_hyperparameters(fit=None, *, inf_ok=()):
@@ -266,3 +305,22 @@ def finite_hyperparameters(fit=None, *, inf_ok=()):
 def _short(value):
     text = np.array2string(np.asarray(value), threshold=6) if not isinstance(value, float) else repr(value)
     return text if len(text) < 60 else text[:57] + "..."
+
+
+def check_class_indices(y, n_classes, name="y", n_samples=None):
+    """Return y as an int vector of class indices in 0..n_classes-1 (one per sample when
+    n_samples is given)."""
+    y = np.asarray(y)
+    if y.ndim != 1 or (n_samples is not None and y.shape[0] != n_samples):
+        expected = f"({n_samples},)" if n_samples is not None else "(n,)"
+        raise ValueError(f"{name} must be a vector of class indices of shape {expected}; got shape "
+                         f"{y.shape}.")
+    if y.size and (y.dtype.kind not in "iub" and not np.all(np.mod(y.astype(float), 1) == 0)):
+        raise ValueError(f"{name} must hold class indices 0..{n_classes - 1} (integers); got "
+                         f"{y[:5].tolist()}.")
+    y = y.astype(int)
+    if y.size and (y.min() < 0 or y.max() >= n_classes):
+        raise ValueError(f"{name} must hold class indices 0..{n_classes - 1}; got values from "
+                         f"{y.min()} to {y.max()}. Map labels to indices first (np.unique(labels, "
+                         "return_inverse=True)).")
+    return y

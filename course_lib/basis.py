@@ -47,6 +47,10 @@ def power_basis(X, K):
     """phi_j(x) = x1^(j-1), j = 1..K: a polynomial in the first feature."""
     X = check_matrix(X, "X")
     K = check_int(K, "K", minimum=1)
+    largest = float(np.max(np.abs(X[:, 0])))
+    if largest > 1 and (K - 1) * np.log10(largest) > 300:
+        raise ValueError(f"K = {K} overflows: x1^(K-1) reaches {largest:.3g}^{K - 1}, beyond "
+                         "float64 (1e308). Lower K or rescale the first feature into [-1, 1].")
     return X[:, [0]] ** np.arange(K)
 
 
@@ -81,6 +85,7 @@ def sign_step_basis(X, thresholds):
     return np.sign(X - c)
 
 
+@finite_arguments(shapes={"X": "n d", "centres": "k d", "s": "k?"})
 def rbf_features(X, centres, s):
     """phi_i(x) = exp(-||x - m_i||^2 / (2 s_i^2)), i = 1..K: R^D -> R^K.
 

@@ -54,7 +54,11 @@ class KernelKNN:
     def kneighbors(self, X):
         """(distances, indices) of the k nearest training points, nearest first."""
         d = self.distances(X)
-        index = np.argsort(d, axis=1, kind="stable")[:, : self.k]
+        k = check_int(self.k, "k", minimum=1)
+        if k > self.X_.shape[0]:
+            raise ValueError(f"k = {k} neighbours but the model was fitted on {self.X_.shape[0]} "
+                             "sample(s): lower k, or fit again with more data.")
+        index = np.argsort(d, axis=1, kind="stable")[:, :k]
         return np.take_along_axis(d, index, axis=1), index
 
     def predict(self, X):

@@ -24,7 +24,7 @@ def f(X):
     return 1.0 - np.sum(X**2, axis=-1)
 
 
-@finite_arguments
+@finite_arguments(shapes={"X": "... d", "a": "d"})
 def g(X, a=EXAMPLE_A, b=EXAMPLE_B):
     """The constraint g(x) = a.x - b (the slides: x1 + x2 - 1), for each row of X or one point."""
     return np.asarray(X, dtype=float) @ np.asarray(a, dtype=float) - b
@@ -42,7 +42,7 @@ def grad_g(x, a=EXAMPLE_A):
     return np.asarray(a, dtype=float).copy()
 
 
-@finite_arguments
+@finite_arguments(shapes={"H": "d d", "q": "d", "a": "d"})
 def lagrange_system(H=EXAMPLE_H, q=EXAMPLE_Q, a=EXAMPLE_A, b=EXAMPLE_B):
     """The linear system grad L(x, lambda) = 0 for f = f0 + q.x + 1/2 x^T H x, g = a.x - b.
 
@@ -69,7 +69,7 @@ def lagrange_system(H=EXAMPLE_H, q=EXAMPLE_Q, a=EXAMPLE_A, b=EXAMPLE_B):
     return M, rhs
 
 
-@finite_arguments
+@finite_arguments(shapes={"H": "d d", "q": "d", "a": "d"})
 def solve_lagrange(H=EXAMPLE_H, q=EXAMPLE_Q, a=EXAMPLE_A, b=EXAMPLE_B):
     """Solve grad L = 0 (see `lagrange_system`); returns (x, lambda).
 
@@ -86,7 +86,7 @@ def solve_lagrange(H=EXAMPLE_H, q=EXAMPLE_Q, a=EXAMPLE_A, b=EXAMPLE_B):
     return solution[:-1], float(solution[-1])
 
 
-@finite_arguments
+@finite_arguments(shapes={"H": "d d", "q": "d", "a": "d"})
 def maximise_with_inequality(H=EXAMPLE_H, q=EXAMPLE_Q, a=EXAMPLE_A, b=EXAMPLE_B):
     """Maximise the concave quadratic f subject to g(x) = a.x - b >= 0 (one inequality).
 
@@ -138,7 +138,7 @@ def kkt_conditions(
     return report
 
 
-@finite_arguments(inf_ok=('C',))
+@finite_arguments(inf_ok=('C',), shapes={"alpha": "n", "r": "n", "h": "n"})
 def svm_kkt_conditions(alpha, r, h, C=np.inf, tol=1e-4):
     """KKT conditions of the SVM dual at a solution, one row per training point.
 

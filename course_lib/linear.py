@@ -39,7 +39,7 @@ class LinearDiscriminant:
         return h / norm
 
 
-@finite_arguments
+@finite_arguments(shapes={"w": "d", "X": "n d", "r": "n"})
 def perceptron_criterion(w, w0, X, r):
     """E_percp(w, w0 | X) = - sum over misclassified x^t (r^t h(x^t) < 0) of r^t h(x^t)."""
     margins = r * (X @ w + w0)
@@ -70,6 +70,8 @@ class Perceptron(LinearDiscriminant):
         r = check_binary_targets(r, X.shape[0])
         eta = check_positive(self.eta, "eta")
         n_epochs = check_int(self.n_epochs, "n_epochs", minimum=1)
+        if not isinstance(self.shuffle, (bool, np.bool_)):
+            raise TypeError(f"shuffle must be True or False; got {self.shuffle!r}.")
         rng = check_random_state(self.seed)
         w, w0 = np.zeros(X.shape[1]), 0.0
         history, update_epoch, update_index, criterion = [(w.copy(), w0)], [0], [-1], []

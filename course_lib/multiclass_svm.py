@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from course_lib._validation import (
+    finite_arguments,
     check_fitted,
     check_int,
     check_matrix,
@@ -249,6 +250,7 @@ def sgd_excess_bound(B, rho, T):
     return B * rho / np.sqrt(_check_counts(T, "T"))
 
 
+@finite_arguments(shapes={"X": "n d", "y": "n"})
 def best_hinge_in_ball(X, y, feature_map, B, Delta=None, n_steps=400):
     """min_{||u|| <= B} L_S^g-hinge(u), the comparison term of both corollaries, on a sample.
 

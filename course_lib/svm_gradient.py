@@ -60,7 +60,7 @@ LOSS_CRITERIA = {
 }
 
 
-@finite_arguments
+@finite_arguments(shapes={"alpha": "n", "G": "n n", "r": "n"})
 def hinge_error(alpha, w0, G, r, lam):
     """E_hinge(alpha, w0) for the Gram matrix G[s, t] = K(x^s, x^t) of the training points."""
     h = G @ (alpha * r) + w0
@@ -68,7 +68,7 @@ def hinge_error(alpha, w0, G, r, lam):
     return float(np.sum(1.0 - r[violated] * h[violated]) + 0.5 * lam * alpha @ alpha)
 
 
-@finite_arguments
+@finite_arguments(shapes={"alpha": "n", "G": "n n", "r": "n"})
 def hinge_gradient(alpha, w0, G, r, lam):
     """(dE/dalpha, dE/dw0) where E is differentiable (no r^t h(x^t) exactly 1):
 
@@ -93,7 +93,7 @@ def step_size(eta, lam, k):
     return eta if lam == 0 else min(eta, 1.0 / (lam * (k + 1)))
 
 
-@finite_arguments
+@finite_arguments(shapes={"mu": "n", "G": "n n", "r": "n"})
 def hinge_dual(mu, G, r, lam):
     """D(mu) = sum_t mu^t - ||max(0, A mu)||^2 / (2 lambda),  A[s, t] = r^s r^t K(x^s, x^t),
 
@@ -106,7 +106,7 @@ def hinge_dual(mu, G, r, lam):
     return float(np.sum(mu) - np.sum(np.maximum(0.0, (r[:, None] * G * r) @ mu) ** 2) / (2 * lam))
 
 
-@finite_arguments
+@finite_arguments(shapes={"mu": "n", "G": "n n", "r": "n"})
 def alpha_of_multipliers(mu, G, r, lam):
     """alpha^s = max(0, r^s sum_t mu^t r^t K(x^s, x^t)) / lambda: the alpha that minimises the
     Lagrangian for multipliers mu (mu^t = 1 for a point inside the margin, 0 beyond it)."""
