@@ -342,7 +342,7 @@ def zero_one_cost(n_classes):
     return 1.0 - np.eye(n_classes)
 
 
-@finite_arguments(shapes={"Delta": "k k"})
+@finite_arguments
 def check_cost(Delta, n_classes=None):
     """Return Delta as a float matrix after checking it is square, finite, >= 0, zero on the
     diagonal (no cost for the right answer) and of size k x k when n_classes is given."""

@@ -239,7 +239,9 @@ def sparse_rows(X, columns=None, name="X"):
 
 def _check_labels(y, n):
     if y is None:
-        raise TypeError("y is None: pass one label per example.")
+        raise ValueError(
+            "fit requires y to be passed, but the target y is None: pass one label per example."
+        )
     if not isinstance(y, (list, tuple, np.ndarray)) and hasattr(y, "__array__"):
         y = np.asarray(y)  # array-likes (pandas, ...) as their array
     if isinstance(y, np.ndarray) and y.ndim != 1:
@@ -248,10 +250,14 @@ def _check_labels(y, n):
     if len(y) != n:
         raise ValueError(f"y has {len(y)} labels but X has {n} examples: lengths must match.")
     for label in y:
-        if isinstance(label, float) and np.isnan(label):
-            raise ValueError("y contains NaN: every example needs a label.")
+        if isinstance(label, float) and not np.isfinite(label):
+            raise ValueError(f"Input y contains {'NaN' if np.isnan(label) else 'infinity'}: every "
+                             "example needs a label.")
         if label is None:
             raise ValueError("y contains None: every example needs a label.")
+        if isinstance(label, float) and label != round(label):
+            raise ValueError(f"y holds continuous values ({label:g}, ...): a classifier needs class "
+                             "labels (integers, strings, ...), not a regression target.")
     try:
         classes = sorted(set(y))
     except TypeError:
@@ -260,7 +266,7 @@ def _check_labels(y, n):
                         "labels of one kind (all integers or all strings).") from None
     if len(classes) < 2:
         raise ValueError(
-            f"y holds a single label ({classes[0]!r}): a classifier needs at least two labels."
+            f"y holds a single label, 1 class ({classes[0]!r}): a classifier needs at least two."
         )
     return y, classes
 
@@ -287,6 +293,8 @@ class Perceptron:
         self.classes_ = _as_array(classes)
         self.feature_names_ = list(columns)
         self._columns, self._dense = columns, dense
+        if dense:  # scikit-learn's count of the columns of a 2-D array X
+            self.n_features_in_ = len(columns)
         return rows, gold, (len(classes), len(columns)), orders
 
     def fit(self, X, y):

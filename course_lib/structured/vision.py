@@ -45,7 +45,7 @@ def integral_image(x):
     return S
 
 
-@finite_arguments(shapes={"S": "h w", "box": "... 4"})
+@finite_arguments(shapes={"box": "... 4"})
 def box_sum(S, box):
     """sum of x over the box from its integral image: S[r1,c1] - S[r0,c1] - S[r1,c0] + S[r0,c0]
     (box may be an (m, 4) array of boxes)."""
@@ -406,7 +406,7 @@ def star_model_brute_force(unary, pairwise):
     return [int(i) for i in index], float(energy[index])
 
 
-@finite_arguments(shapes={"true_locations": "p", "locations": "p", "coords": "L 2"})
+@finite_arguments(shapes={"coords": "L 2"})
 def pose_loss(true_locations, locations, coords, radius=1.0):
     """Delta(y_i, y) for pose [S20]: the fraction of parts placed farther than `radius` from
     their true location (one minus the "percentage of correct parts").  It is a sum over
