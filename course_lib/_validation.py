@@ -1,5 +1,7 @@
 """Checks run at the door of every public function, with messages that name the parameter and the fix."""
 
+import functools
+import inspect
 import numbers
 
 import numpy as np
@@ -185,7 +187,8 @@ def check_labels(y, n_samples, name="y", min_classes=2):
                 f"{name} mixes numbers and strings: use labels of one kind, all integers or all "
                 "strings."
             )
-        y = y.astype(float if kinds == {"number"} else str)
+        # numbers keep their type, as scikit-learn does: [0, 1, 2] gives int labels, not 0.0, 1.0
+        y = np.asarray(y.tolist()) if kinds == {"number"} else y.astype(str)
     if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
         raise ValueError(f"{name} contains NaN or inf: every sample needs a real label.")
     if y.dtype.kind == "f" and np.any(y != np.round(y)):
@@ -200,3 +203,124 @@ def check_labels(y, n_samples, name="y", min_classes=2):
             f"least {min_classes}."
         )
     return classes, indices
+
+
+def _non_finite(value):
+    """'NaN' or 'inf' when the float, float array or list of float arrays `value` holds one."""
+    if isinstance(value, (float, np.floating)):
+        items = np.asarray([value])
+    elif isinstance(value, np.ndarray) and value.dtype.kind == "f":
+        items = value
+    elif isinstance(value, (list, tuple)) and value and all(
+            isinstance(v, np.ndarray) and v.dtype.kind == "f" for v in value):
+        items = np.concatenate([v.ravel() for v in value])
+    else:
+        return None
+    if np.all(np.isfinite(items)):
+        return None
+    return "NaN" if np.any(np.isnan(items)) else "inf"
+
+
+def finite_arguments(function=None, *, inf_ok=(), shapes=None):
+    """Decorator: refuse NaN and inf in every float argument (numbers, float arrays, lists of
+    float arrays) of `function`, naming the parameter; parameters in `inf_ok` may be +inf (as
+    C = np.inf, the hard margin). A NaN or inf would otherwise flow into a result that looks
+    like a number.
+
+    `shapes` maps parameters to their shapes in symbols, e.g. {"K": "n n", "r": "n"}: every
+    symbol must be at least 1 and the same wherever it appears (a number must be met exactly;
+    "k?" allows a scalar instead of a (k,) vector, a leading "..." any leading axes)."""
+    def decorate(f):
+        signature = inspect.signature(f)
+
+        @functools.wraps(f)
+        def checked(*args, **kwargs):
+            bound = signature.bind(*args, **kwargs)
+            for name, value in bound.arguments.items():
+                found = _non_finite(value)
+                if found is None or (name in inf_ok and found == "inf" and value == np.inf):
+                    continue
+                raise ValueError(
+                    f"{name} must hold finite numbers{' (or np.inf)' if name in inf_ok else ''}; it "
+                    f"contains {found}: {name}={_short(value)}. Pass {f.__name__} real values.")
+            if shapes:
+                _check_shapes(f.__name__, shapes, bound.arguments)
+            return f(*args, **kwargs)
+        return checked
+    return decorate if function is None else decorate(function)
+
+
+def _check_shapes(function_name, shapes, arguments):
+    """Sizes named by symbols agree across the arguments (see finite_arguments)."""
+    sizes = {}
+    for name, spec in shapes.items():
+        value = arguments.get(name)
+        if value is None:
+            continue
+        tokens = spec.split()
+        shape = (len(value),) if isinstance(value, (list, tuple)) else np.shape(value)
+        if tokens[-1].endswith("?"):
+            if len(shape) == 0:
+                continue
+            tokens[-1] = tokens[-1][:-1]
+        if tokens[0] == "...":
+            tokens = tokens[1:]
+            shape = shape[len(shape) - len(tokens):] if len(shape) >= len(tokens) else shape
+        if len(shape) != len(tokens):
+            raise ValueError(
+                f"{name} must have shape ({', '.join(spec.split())}) in {function_name}; got shape "
+                f"{np.shape(value)}.")
+        for axis, (token, size) in enumerate(zip(tokens, shape)):
+            expected = int(token) if token.isdigit() else sizes.setdefault(token, (size, name))[0]
+            if size == 0:
+                raise ValueError(f"{name} is empty (shape {np.shape(value)}): {function_name} needs "
+                                 "at least one entry.")
+            if size != expected:
+                other = sizes[token][1] if not token.isdigit() else None
+                raise ValueError(
+                    f"{name} has {size} entries along axis {axis} but "
+                    + (f"{other} has {expected}" if other else f"{expected} are needed")
+                    + f" ({token}): pass arguments of matching sizes to {function_name}.")
+
+
+def finite_hyperparameters(fit=None, *, inf_ok=()):
+    """Decorator for an estimator's fit: refuse NaN and inf in every float constructor
+    parameter (scikit-learn checks hyperparameters in fit, not in __init__)."""
+    def decorate(method):
+        @functools.wraps(method)
+        def checked(self, *args, **kwargs):
+            for name in inspect.signature(type(self).__init__).parameters:
+                value = getattr(self, name, None)
+                found = _non_finite(value)
+                if found is None or (name in inf_ok and found == "inf" and value == np.inf):
+                    continue
+                raise ValueError(
+                    f"{name} must be a finite number{' (or np.inf)' if name in inf_ok else ''}; "
+                    f"got {name}={value!r}: set {type(self).__name__}({name}=...) to a real value.")
+            return method(self, *args, **kwargs)
+        return checked
+    return decorate if fit is None else decorate(fit)
+
+
+def _short(value):
+    text = np.array2string(np.asarray(value), threshold=6) if not isinstance(value, float) else repr(value)
+    return text if len(text) < 60 else text[:57] + "..."
+
+
+def check_class_indices(y, n_classes, name="y", n_samples=None):
+    """Return y as an int vector of class indices in 0..n_classes-1 (one per sample when
+    n_samples is given)."""
+    y = np.asarray(y)
+    if y.ndim != 1 or (n_samples is not None and y.shape[0] != n_samples):
+        expected = f"({n_samples},)" if n_samples is not None else "(n,)"
+        raise ValueError(f"{name} must be a vector of class indices of shape {expected}; got shape "
+                         f"{y.shape}.")
+    if y.size and (y.dtype.kind not in "iub" and not np.all(np.mod(y.astype(float), 1) == 0)):
+        raise ValueError(f"{name} must hold class indices 0..{n_classes - 1} (integers); got "
+                         f"{y[:5].tolist()}.")
+    y = y.astype(int)
+    if y.size and (y.min() < 0 or y.max() >= n_classes):
+        raise ValueError(f"{name} must hold class indices 0..{n_classes - 1}; got values from "
+                         f"{y.min()} to {y.max()}. Map labels to indices first (np.unique(labels, "
+                         "return_inverse=True)).")
+    return y

@@ -8,6 +8,8 @@ h(x) = sum_j w_j phi_j(x) + w0.
 import numpy as np
 
 from course_lib._validation import (
+    finite_hyperparameters,
+    finite_arguments,
     NotFittedError,
     check_binary_targets,
     check_int,
@@ -45,9 +47,14 @@ def power_basis(X, K):
     """phi_j(x) = x1^(j-1), j = 1..K: a polynomial in the first feature."""
     X = check_matrix(X, "X")
     K = check_int(K, "K", minimum=1)
+    largest = float(np.max(np.abs(X[:, 0])))
+    if largest > 1 and (K - 1) * np.log10(largest) > 300:
+        raise ValueError(f"K = {K} overflows: x1^(K-1) reaches {largest:.3g}^{K - 1}, beyond "
+                         "float64 (1e308). Lower K or rescale the first feature into [-1, 1].")
     return X[:, [0]] ** np.arange(K)
 
 
+@finite_arguments
 def gaussian_bump_basis(X, centres, c, feature=1):
     """phi_j(x) = exp(-(x_f - m_j)^2 / c): 1-D bumps on one feature (the slides' x2: feature=1)."""
     X = check_matrix(X, "X")
@@ -66,6 +73,7 @@ def radial_basis(X, centres, c):
     return np.exp(-_squared_distances(X, M) / c)
 
 
+@finite_arguments
 def sign_step_basis(X, thresholds):
     """phi_j(x) = sgn(x_j - c_j), one step per feature (thresholds has one c_j per column)."""
     X = check_matrix(X, "X")
@@ -77,6 +85,7 @@ def sign_step_basis(X, thresholds):
     return np.sign(X - c)
 
 
+@finite_arguments(shapes={"X": "n d", "centres": "k d", "s": "k?"})
 def rbf_features(X, centres, s):
     """phi_i(x) = exp(-||x - m_i||^2 / (2 s_i^2)), i = 1..K: R^D -> R^K.
 
@@ -116,6 +125,7 @@ class RBFNetwork:
         self.ridge = ridge
         self.seed = seed
 
+    @finite_hyperparameters
     def fit(self, X, r):
         X = check_matrix(X, "X")
         r = check_binary_targets(r, X.shape[0], "r")

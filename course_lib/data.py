@@ -10,7 +10,13 @@ from importlib import resources
 
 import numpy as np
 
-from course_lib._validation import check_int, check_matrix, check_non_negative, check_random_state
+from course_lib._validation import (
+    check_int,
+    check_matrix,
+    check_non_negative,
+    check_random_state,
+    finite_arguments,
+)
 
 OCR_SHA256 = "f6cfb01d839b6c6475704f803eb1a4f836f70d50e9a9ea6c2a1309a4828c2144"
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
@@ -80,6 +86,7 @@ def overlapping_curved(n=200, seed=0):
     return X, np.r_[np.ones(n_pos), -np.ones(n - n_pos)]
 
 
+@finite_arguments
 def overlapping_curved_log_ratio(X):
     """log p(x | +1) - log p(x | -1) for `overlapping_curved` (equal priors): the Bayes
     classifier predicts +1 where it is >= 0. Its zero set is a circle, since the two isotropic

@@ -13,12 +13,16 @@ from collections import OrderedDict
 import numpy as np
 
 from course_lib import kernels
+from course_lib._validation import check_matrix, check_positive
 
 
 class KernelRows:
     """The Gram matrix of X for `kernel` (with its params), computed a row at a time."""
 
     def __init__(self, X, kernel, params, cache_mb=200.0):
+        X = check_matrix(X, "X")
+        kernel = kernels.check_kernel(kernel, params)
+        cache_mb = check_positive(cache_mb, "cache_mb")
         self.X, self.kernel, self.params = X, kernel, params
         n = X.shape[0]
         self.shape = (n, n)

@@ -8,7 +8,13 @@ support vectors of an SVM only uses them as prototypes.
 
 import numpy as np
 
-from course_lib._validation import check_fitted, check_int, check_labels, check_matrix
+from course_lib._validation import (
+    check_fitted,
+    check_int,
+    check_labels,
+    check_matrix,
+    finite_hyperparameters,
+)
 from course_lib.kernels import feature_space_distance, kernel_params
 
 
@@ -25,6 +31,7 @@ class KernelKNN:
         self.sigma = sigma
         self.degree = degree
 
+    @finite_hyperparameters
     def fit(self, X, y):
         X = check_matrix(X, "X")
         self.classes_, self._codes = check_labels(y, X.shape[0], "y", min_classes=1)
@@ -47,7 +54,11 @@ class KernelKNN:
     def kneighbors(self, X):
         """(distances, indices) of the k nearest training points, nearest first."""
         d = self.distances(X)
-        index = np.argsort(d, axis=1, kind="stable")[:, : self.k]
+        k = check_int(self.k, "k", minimum=1)
+        if k > self.X_.shape[0]:
+            raise ValueError(f"k = {k} neighbours but the model was fitted on {self.X_.shape[0]} "
+                             "sample(s): lower k, or fit again with more data.")
+        index = np.argsort(d, axis=1, kind="stable")[:, :k]
         return np.take_along_axis(d, index, axis=1), index
 
     def predict(self, X):

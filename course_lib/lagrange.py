@@ -7,7 +7,7 @@ system when f is quadratic and g linear; its solution is x = (0.5, 0.5), lambda 
 
 import numpy as np
 
-from course_lib._validation import check_matrix
+from course_lib._validation import check_matrix, finite_arguments
 
 # The slides' example: f(x) = f0 + q.x + 1/2 x^T H x and g(x) = a.x - b.
 EXAMPLE_H = np.array([[-2.0, 0.0], [0.0, -2.0]])
@@ -17,27 +17,32 @@ EXAMPLE_A = np.array([1.0, 1.0])
 EXAMPLE_B = 1.0
 
 
+@finite_arguments
 def f(X):
     """The slides' objective f(x1, x2) = 1 - x1^2 - x2^2, for each row of X (n, 2) or one point."""
     X = np.asarray(X, dtype=float)
     return 1.0 - np.sum(X**2, axis=-1)
 
 
+@finite_arguments(shapes={"X": "... d", "a": "d"})
 def g(X, a=EXAMPLE_A, b=EXAMPLE_B):
     """The constraint g(x) = a.x - b (the slides: x1 + x2 - 1), for each row of X or one point."""
     return np.asarray(X, dtype=float) @ np.asarray(a, dtype=float) - b
 
 
+@finite_arguments
 def grad_f(x):
     """grad f(x) = (-2 x1, -2 x2)."""
     return -2.0 * np.asarray(x, dtype=float)
 
 
+@finite_arguments
 def grad_g(x, a=EXAMPLE_A):
     """grad g(x) = a, the same everywhere (the slides: (1, 1))."""
     return np.asarray(a, dtype=float).copy()
 
 
+@finite_arguments(shapes={"H": "d d", "q": "d", "a": "d"})
 def lagrange_system(H=EXAMPLE_H, q=EXAMPLE_Q, a=EXAMPLE_A, b=EXAMPLE_B):
     """The linear system grad L(x, lambda) = 0 for f = f0 + q.x + 1/2 x^T H x, g = a.x - b.
 
@@ -64,6 +69,7 @@ def lagrange_system(H=EXAMPLE_H, q=EXAMPLE_Q, a=EXAMPLE_A, b=EXAMPLE_B):
     return M, rhs
 
 
+@finite_arguments(shapes={"H": "d d", "q": "d", "a": "d"})
 def solve_lagrange(H=EXAMPLE_H, q=EXAMPLE_Q, a=EXAMPLE_A, b=EXAMPLE_B):
     """Solve grad L = 0 (see `lagrange_system`); returns (x, lambda).
 
@@ -80,6 +86,7 @@ def solve_lagrange(H=EXAMPLE_H, q=EXAMPLE_Q, a=EXAMPLE_A, b=EXAMPLE_B):
     return solution[:-1], float(solution[-1])
 
 
+@finite_arguments(shapes={"H": "d d", "q": "d", "a": "d"})
 def maximise_with_inequality(H=EXAMPLE_H, q=EXAMPLE_Q, a=EXAMPLE_A, b=EXAMPLE_B):
     """Maximise the concave quadratic f subject to g(x) = a.x - b >= 0 (one inequality).
 
@@ -97,6 +104,7 @@ def maximise_with_inequality(H=EXAMPLE_H, q=EXAMPLE_Q, a=EXAMPLE_A, b=EXAMPLE_B)
     return x, lam, "active"
 
 
+@finite_arguments
 def kkt_conditions(
     g_values, lambdas, grad_f_value=None, grad_g_values=None, maximise=True, tol=1e-8
 ):
@@ -130,6 +138,7 @@ def kkt_conditions(
     return report
 
 
+@finite_arguments(inf_ok=('C',), shapes={"alpha": "n", "r": "n", "h": "n"})
 def svm_kkt_conditions(alpha, r, h, C=np.inf, tol=1e-4):
     """KKT conditions of the SVM dual at a solution, one row per training point.
 

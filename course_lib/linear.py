@@ -6,6 +6,8 @@ Targets follow the slides: r^t in {-1, +1}; x belongs to C1 when h(x) >= 0.
 import numpy as np
 
 from course_lib._validation import (
+    finite_hyperparameters,
+    finite_arguments,
     check_binary_targets,
     check_fitted,
     check_int,
@@ -37,6 +39,7 @@ class LinearDiscriminant:
         return h / norm
 
 
+@finite_arguments(shapes={"w": "d", "X": "n d", "r": "n"})
 def perceptron_criterion(w, w0, X, r):
     """E_percp(w, w0 | X) = - sum over misclassified x^t (r^t h(x^t) < 0) of r^t h(x^t)."""
     margins = r * (X @ w + w0)
@@ -61,11 +64,14 @@ class Perceptron(LinearDiscriminant):
         self.shuffle = shuffle
         self.seed = seed
 
+    @finite_hyperparameters
     def fit(self, X, r):
         X = check_matrix(X)
         r = check_binary_targets(r, X.shape[0])
         eta = check_positive(self.eta, "eta")
         n_epochs = check_int(self.n_epochs, "n_epochs", minimum=1)
+        if not isinstance(self.shuffle, (bool, np.bool_)):
+            raise TypeError(f"shuffle must be True or False; got {self.shuffle!r}.")
         rng = check_random_state(self.seed)
         w, w0 = np.zeros(X.shape[1]), 0.0
         history, update_epoch, update_index, criterion = [(w.copy(), w0)], [0], [-1], []
@@ -110,6 +116,7 @@ class LeastSquaresClassifier(LinearDiscriminant):
     Learned: w_, w0_, criterion_ (E_quad at the solution).
     """
 
+    @finite_hyperparameters
     def fit(self, X, r):
         X = check_matrix(X)
         r = check_binary_targets(r, X.shape[0])
@@ -142,6 +149,7 @@ def least_squares_epochs(X, r, n_epochs=6):
     return states
 
 
+@finite_arguments
 def version_space_offsets(X, r, w):
     """For a fixed orientation w, the offsets w0 whose hyperplane separates the data.
 

@@ -7,7 +7,7 @@ slides fix the scale by rho ||w|| = 1, i.e. min_t r^t (w.x^t + w0) = 1; then rho
 
 import numpy as np
 
-from course_lib._validation import check_binary_targets, check_matrix
+from course_lib._validation import check_binary_targets, check_matrix, finite_arguments
 
 
 def _check_w(w, X):
@@ -17,6 +17,7 @@ def _check_w(w, X):
     return w
 
 
+@finite_arguments
 def geometric_margin(X, r, w, w0):
     """rho = min_t r^t (w.x^t + w0) / ||w|| (negative when some point is misclassified)."""
     X = check_matrix(X, "X")
@@ -25,6 +26,7 @@ def geometric_margin(X, r, w, w0):
     return float(np.min(r * (X @ w + w0)) / np.linalg.norm(w))
 
 
+@finite_arguments
 def canonical_form(X, r, w, w0):
     """Rescale (w, w0) so that min_t r^t (w.x^t + w0) = 1 (the slides' rho ||w|| = 1)."""
     X = check_matrix(X, "X")
@@ -38,6 +40,7 @@ def canonical_form(X, r, w, w0):
     return w / smallest, float(w0) / smallest
 
 
+@finite_arguments
 def same_hyperplane(w_a, w0_a, w_b, w0_b, tol=1e-12):
     """True when (w_b, w0_b) = c (w_a, w0_a) for some c > 0: same boundary, same sides."""
     a = np.r_[np.asarray(w_a, dtype=float).reshape(-1), w0_a]
@@ -48,6 +51,7 @@ def same_hyperplane(w_a, w0_a, w_b, w0_b, tol=1e-12):
     return bool(c > 0 and np.allclose(c * a, b, atol=tol * max(1.0, np.abs(b).max())))
 
 
+@finite_arguments
 def best_offset(X, r, w):
     """For a fixed direction w, the w0 placing the line halfway between the two classes:
     w0 = -(min_{r=+1} w.x + max_{r=-1} w.x) / 2, which maximises the margin along w."""

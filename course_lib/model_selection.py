@@ -12,7 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from course_lib._validation import check_binary_targets, check_matrix, check_random_state
+from course_lib._validation import (
+    check_binary_targets,
+    check_matrix,
+    check_random_state,
+    finite_arguments,
+)
 from course_lib.svm import SVM
 
 C_GRID = 10.0 ** np.arange(-5, 6)  # 10^-5 ... 10^5
@@ -71,12 +76,14 @@ def train_validation_split(X, r, fraction=0.5, seed=0):
     return train, validation
 
 
+@finite_arguments
 def gaussian_svm(C, sigma):
     """The final model of the grid: the from-scratch Gaussian-kernel SVM, fully trained (its
     default KKT tolerance 1e-3)."""
     return SVM(C=C, kernel="gaussian", sigma=sigma)
 
 
+@finite_arguments
 def coarse_gaussian_svm(C, sigma):
     """The model of the search: the same SVM trained coarsely (KKT tolerance SEARCH_TOL)."""
     return SVM(C=C, kernel="gaussian", sigma=sigma, tol=SEARCH_TOL)

@@ -12,7 +12,14 @@ from itertools import combinations
 
 import numpy as np
 
-from course_lib._validation import check_fitted, check_labels, check_matrix
+from course_lib._validation import (
+    check_class_indices,
+    check_fitted,
+    check_int,
+    check_labels,
+    check_matrix,
+    finite_arguments,
+)
 
 
 # ---------------------------------------------------------------- labels and binary learners
@@ -141,6 +148,7 @@ class AllPairs:
         return self.classes_[np.argmax(votes, axis=1)]
 
 
+@finite_arguments
 def pairwise_votes(decisions, n_classes):
     """The vote formula (M3): votes (n, k) from the decisions (n, k(k-1)/2) of the pairs i < j in
     the order (0, 1), (0, 2), ..., (k-2, k-1); h_ij(x) = +1 (a vote for i) when the decision is >= 0,
@@ -170,7 +178,10 @@ class HalfspaceERM:
         X = check_matrix(X)
         if X.shape[1] != 2:
             raise ValueError(f"HalfspaceERM works in 2-D; X has {X.shape[1]} features.")
-        r = np.asarray(r, dtype=float)
+        try:
+            r = np.asarray(r, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError("r must hold one target in {-1, +1} per row of X.") from None
         if r.shape != (X.shape[0],) or not np.all(np.isin(r, (-1.0, 1.0))):
             raise ValueError("r must hold one target in {-1, +1} per row of X.")
         point_angles = np.arctan2(X[:, 1], X[:, 0])
@@ -201,7 +212,7 @@ class MultiVector:
 
     def fit(self, X, y, n_classes):
         X = check_matrix(X)
-        self.n_classes_ = int(n_classes)
+        self.n_classes_ = check_int(n_classes, "n_classes", 1)
         self.n_features_in_ = X.shape[1]
         self.block_ = X.shape[1] + bool(self.bias)
         self.dimension_ = self.block_ * self.n_classes_
@@ -273,7 +284,8 @@ class TfIdfMap:
         X = check_matrix(X)
         if np.any(X < 0):
             raise ValueError("X must hold term counts TF(j, x) >= 0.")
-        y = np.asarray(y)
+        n_classes = check_int(n_classes, "n_classes", 1)
+        y = check_class_indices(y, n_classes, "y", n_samples=X.shape[0])
         m = X.shape[0]
         contains = X > 0
         df_total = contains.sum(axis=0)
@@ -330,53 +342,76 @@ def zero_one_cost(n_classes):
     return 1.0 - np.eye(n_classes)
 
 
+@finite_arguments
 def check_cost(Delta, n_classes=None):
     """Return Delta as a float matrix after checking it is square, finite, >= 0, zero on the
     diagonal (no cost for the right answer) and of size k x k when n_classes is given."""
     try:
         Delta = np.asarray(Delta, dtype=float)
     except (TypeError, ValueError):
-        raise TypeError("cost must be a k x k matrix of numbers Delta[y_predicted, y_true].") from None
+        raise TypeError(
+            "Delta (the cost) must be a k x k matrix of numbers Delta[y_predicted, y_true]."
+        ) from None
     if Delta.ndim != 2 or Delta.shape[0] != Delta.shape[1]:
-        raise ValueError(f"cost must be a square k x k matrix; got shape {Delta.shape}.")
+        raise ValueError(
+            f"Delta (the cost) must be a square k x k matrix with k >= 1; got shape {Delta.shape}."
+        )
     if n_classes is not None and Delta.shape[0] != n_classes:
         raise ValueError(
-            f"cost is {Delta.shape[0]} x {Delta.shape[0]} but there are {n_classes} classes."
+            f"Delta (the cost) is {Delta.shape[0]} x {Delta.shape[0]} but there are {n_classes} "
+            "classes."
         )
     if not np.all(np.isfinite(Delta)):
-        raise ValueError("cost contains NaN or inf: every Delta(y', y) must be a finite number.")
+        raise ValueError(
+            "Delta (the cost) contains NaN or inf: every Delta(y', y) must be a finite number."
+        )
     if np.any(Delta < 0):
-        raise ValueError("cost must be non-negative: Delta maps Y x Y to R_+.")
+        raise ValueError("Delta (the cost) must be non-negative: Delta maps Y x Y to R_+.")
     if np.any(np.diag(Delta) != 0):
-        raise ValueError("cost must be zero on the diagonal: Delta(y, y) = 0 (no cost when right).")
+        raise ValueError(
+            "Delta (the cost) must be zero on the diagonal: Delta(y, y) = 0 (no cost when right)."
+        )
     return Delta
 
 
+@finite_arguments(shapes={"y_pred": "n", "y_true": "n", "Delta": "k k"})
 def cost_sensitive_risk(y_pred, y_true, Delta):
     """L_S = (1/m) sum_i Delta(h(x_i), y_i) for class indices y_pred, y_true."""
     Delta = check_cost(Delta)
-    return float(np.mean(Delta[np.asarray(y_pred), np.asarray(y_true)]))
+    y_pred = check_class_indices(y_pred, Delta.shape[0], "y_pred")
+    y_true = check_class_indices(y_true, Delta.shape[0], "y_true", n_samples=y_pred.shape[0])
+    return float(np.mean(Delta[y_pred, y_true]))
 
 
+@finite_arguments(shapes={"scores": "n k", "y": "n", "Delta": "k k"})
 def loss_augmented_argmax(scores, y, Delta):
     """y_hat_i in argmax_y' Delta(y', y_i) + <w, Psi(x_i, y')> - <w, Psi(x_i, y_i)> for each row
     of scores (n, k), and that maximum: the generalised hinge loss of each example."""
+    y = check_class_indices(y, Delta.shape[0], "y")
     rows = np.arange(len(y))
     augmented = Delta[:, y].T + scores - scores[rows, y][:, None]
     y_hat = np.argmax(augmented, axis=1)
     return y_hat, augmented[rows, y_hat]
 
 
+@finite_arguments(shapes={"X": "n d", "y": "n", "Delta": "k k"})
 def generalised_hinge(w, X, y, feature_map, Delta):
     """l(w, (x_i, y_i)) = max_y' [Delta(y', y_i) + <w, Psi(x_i, y') - Psi(x_i, y_i)>] for each
     example (class indices y); it is >= Delta(h_w(x_i), y_i) (M8)."""
+    w = _check_w(w, feature_map)
     return loss_augmented_argmax(feature_map.scores(X, w), np.asarray(y), Delta)[1]
 
 
+@finite_arguments(shapes={"x": "d", "Delta": "k k"})
 def hinge_subgradient(w, x, y, feature_map, Delta):
     """A subgradient of l(., (x, y)) at w (M12): Psi(x, y_hat) - Psi(x, y) with y_hat the
     loss-augmented argmax."""
+    w = _check_w(w, feature_map)
     x = np.atleast_2d(x)
+    if x.shape[1] != feature_map.n_features_in_:
+        raise ValueError(f"x has {x.shape[1]} features but the feature map was fitted with "
+                         f"{feature_map.n_features_in_}: pass one example of the same columns.")
+    y = int(check_class_indices([y], feature_map.n_classes_, "y")[0])
     y_hat = loss_augmented_argmax(feature_map.scores(x, w), np.array([y]), Delta)[0][0]
     return feature_map.psi(x[0], y_hat) - feature_map.psi(x[0], y)
 
@@ -422,16 +457,31 @@ def margin_perceptron(X, y, feature_map, margin=1.0, max_updates=100_000):
             return w, updates
 
 
+@finite_arguments(shapes={"X": "n d", "y": "n"})
 def class_margins(w, X, y, feature_map):
     """min over y != y_i of <w, Psi(x_i, y_i) - Psi(x_i, y)> for each example (class indices y)."""
+    w = _check_w(w, feature_map)
     scores = feature_map.scores(check_matrix(X), w)
-    y = np.asarray(y)
+    y = check_class_indices(y, feature_map.n_classes_, "y")
     rows = np.arange(len(y))
     rivals = scores.copy()
     rivals[rows, y] = -np.inf
     return scores[rows, y] - rivals.max(axis=1)
 
 
+@finite_arguments(shapes={"X": "n d"})
 def predict_index(w, X, feature_map):
     """h_w(x) = argmax_y <w, Psi(x, y)> (class indices; the first wins ties) (M4)."""
+    w = _check_w(w, feature_map)
     return np.argmax(feature_map.scores(X, w), axis=1)
+
+
+def _check_w(w, feature_map):
+    """w as a float vector of the fitted feature map's dimension (dim Psi)."""
+    if not hasattr(feature_map, "dimension_"):
+        raise ValueError("feature_map is not fitted: pass fit_feature_map(feature_map, X, y, k).")
+    w = np.asarray(w, dtype=float)
+    if w.shape != (feature_map.dimension_,):
+        raise ValueError(f"w must be a vector of dim Psi = {feature_map.dimension_} entries (the "
+                         f"fitted feature map's dimension); got shape {w.shape}.")
+    return w

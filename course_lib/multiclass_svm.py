@@ -11,7 +11,15 @@ import math
 
 import numpy as np
 
-from course_lib._validation import check_fitted, check_int, check_matrix, check_positive, check_random_state
+from course_lib._validation import (
+    finite_arguments,
+    check_fitted,
+    check_int,
+    check_matrix,
+    check_positive,
+    check_random_state,
+    finite_hyperparameters,
+)
 from course_lib.multiclass import (
     MultiVector,
     check_cost,
@@ -124,6 +132,7 @@ class MulticlassSVM(_PsiLinearClassifier):
         self.feature_map = feature_map
         self.cost = cost
 
+    @finite_hyperparameters
     def fit(self, X, y):
         lam = check_positive(self.lam, "lam")
         X, y_index = self._prepare(X, y)
@@ -165,6 +174,7 @@ class HingeRiskSGD(_PsiLinearClassifier):
         self.feature_map = feature_map
         self.cost = cost
 
+    @finite_hyperparameters
     def fit(self, X, y):
         eta = check_positive(self.eta, "eta")
         X, y_index = self._prepare(X, y)
@@ -240,6 +250,7 @@ def sgd_excess_bound(B, rho, T):
     return B * rho / np.sqrt(_check_counts(T, "T"))
 
 
+@finite_arguments(shapes={"X": "n d", "y": "n"})
 def best_hinge_in_ball(X, y, feature_map, B, Delta=None, n_steps=400):
     """min_{||u|| <= B} L_S^g-hinge(u), the comparison term of both corollaries, on a sample.
 

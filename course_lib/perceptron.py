@@ -27,7 +27,13 @@ import numbers
 
 import numpy as np
 
-from course_lib._validation import check_fitted, check_int, check_matrix, check_random_state
+from course_lib._validation import (
+    check_fitted,
+    check_int,
+    check_matrix,
+    check_random_state,
+    finite_arguments,
+)
 
 VARIANTS = ("naive", "on_error", "lazy")
 
@@ -37,6 +43,7 @@ def predict_one(w, idx, x):
     return int(np.argmax(w[:, idx] @ x))
 
 
+@finite_arguments(shapes={"rows": "n", "gold": "n"})
 def plain_epochs(rows, gold, shape, orders):
     """Plain multiclass perceptron; yields w after each epoch."""
     w = np.zeros(shape, dtype=rows[0][1].dtype)
@@ -50,6 +57,7 @@ def plain_epochs(rows, gold, shape, orders):
         yield w
 
 
+@finite_arguments(shapes={"rows": "n", "gold": "n"})
 def naive_epochs(rows, gold, shape, orders):
     """Algorithm 1: a <- a + w after every example; yields (w, a) after each epoch."""
     w = np.zeros(shape, dtype=rows[0][1].dtype)
@@ -65,6 +73,7 @@ def naive_epochs(rows, gold, shape, orders):
         yield w, a
 
 
+@finite_arguments(shapes={"rows": "n", "gold": "n"})
 def on_error_epochs(rows, gold, shape, orders):
     """First speed-up: a <- a + n_since_last_error * w before each update; yields (w, a) per epoch."""
     w = np.zeros(shape, dtype=rows[0][1].dtype)
@@ -83,6 +92,7 @@ def on_error_epochs(rows, gold, shape, orders):
         yield w, a + n_since_last_error * w  # the catch-up (a itself is left as it is)
 
 
+@finite_arguments(shapes={"rows": "n", "gold": "n"})
 def lazy_epochs(rows, gold, shape, orders):
     """Lazy speed-up: a stamp per (label, feature), only touched entries updated; yields (w, a) per epoch."""
     w = np.zeros(shape, dtype=rows[0][1].dtype)
@@ -151,6 +161,7 @@ def lazy_dicts(X, y, n_epochs=1, shuffle=True, seed=0):
     return a, w
 
 
+@finite_arguments(shapes={"rows": "n", "gold": "n"})
 def averaging_work(rows, gold, shape, orders):
     """How many entries of a each variant adds to over one run (the cost the speed-ups save).
 
@@ -217,6 +228,8 @@ def sparse_rows(X, columns=None, name="X"):
         return rows, columns, False
     if isinstance(X, (list, tuple)) and len(X) == 0:
         raise ValueError(f"{name} is empty: it needs at least one example.")
+    if not isinstance(X, (list, tuple, np.ndarray)) and hasattr(X, "__array__"):
+        X = np.asarray(X)  # array-likes (pandas, ...) as their array
     X = check_matrix(X, name, n_features=None if columns is None else len(columns))
     columns = {j: j for j in range(X.shape[1])} if columns is None else columns
     dtype = _value_dtype(X)
@@ -226,22 +239,34 @@ def sparse_rows(X, columns=None, name="X"):
 
 def _check_labels(y, n):
     if y is None:
-        raise TypeError("y is None: pass one label per example.")
+        raise ValueError(
+            "fit requires y to be passed, but the target y is None: pass one label per example."
+        )
+    if not isinstance(y, (list, tuple, np.ndarray)) and hasattr(y, "__array__"):
+        y = np.asarray(y)  # array-likes (pandas, ...) as their array
     if isinstance(y, np.ndarray) and y.ndim != 1:
         raise ValueError(f"y must be 1-D with one label per example; got shape {y.shape}.")
     y = list(y.tolist()) if isinstance(y, np.ndarray) else list(y)
     if len(y) != n:
         raise ValueError(f"y has {len(y)} labels but X has {n} examples: lengths must match.")
     for label in y:
-        if isinstance(label, float) and np.isnan(label):
-            raise ValueError("y contains NaN: every example needs a label.")
+        if isinstance(label, float) and not np.isfinite(label):
+            raise ValueError(f"Input y contains {'NaN' if np.isnan(label) else 'infinity'}: every "
+                             "example needs a label.")
+        if label is None:
+            raise ValueError("y contains None: every example needs a label.")
+        if isinstance(label, float) and label != round(label):
+            raise ValueError(f"y holds continuous values ({label:g}, ...): a classifier needs class "
+                             "labels (integers, strings, ...), not a regression target.")
     try:
         classes = sorted(set(y))
     except TypeError:
-        classes = list(dict.fromkeys(y))
+        kinds = sorted({type(label).__name__ for label in y})
+        raise TypeError(f"y mixes labels of types {', '.join(kinds)} that cannot be ordered: use "
+                        "labels of one kind (all integers or all strings).") from None
     if len(classes) < 2:
         raise ValueError(
-            f"y holds a single label ({classes[0]!r}): a classifier needs at least two labels."
+            f"y holds a single label, 1 class ({classes[0]!r}): a classifier needs at least two."
         )
     return y, classes
 
@@ -258,13 +283,7 @@ class Perceptron:
         n_epochs = check_int(self.n_epochs, "n_epochs", 1)
         if not isinstance(self.shuffle, (bool, np.bool_)):
             raise TypeError(f"shuffle must be True or False; got {self.shuffle!r}.")
-        rows, columns, dense = sparse_rows(X)
-        for i, (idx, _) in enumerate(rows):
-            if idx.size == 0:
-                raise ValueError(
-                    f"X[{i}] has no active (non-zero) feature: the perceptron cannot learn from it. "
-                    "Remove it or add a bias feature such as {'<bias>': 1}."
-                )
+        rows, columns, dense = sparse_rows(X)  # a row of zeros scores 0 everywhere: no update
         y, classes = _check_labels(y, len(rows))
         index = {label: k for k, label in enumerate(classes)}
         gold = [index[label] for label in y]
@@ -274,6 +293,8 @@ class Perceptron:
         self.classes_ = _as_array(classes)
         self.feature_names_ = list(columns)
         self._columns, self._dense = columns, dense
+        if dense:  # scikit-learn's count of the columns of a 2-D array X
+            self.n_features_in_ = len(columns)
         return rows, gold, (len(classes), len(columns)), orders
 
     def fit(self, X, y):

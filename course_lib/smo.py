@@ -32,7 +32,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from course_lib._validation import check_binary_targets, check_matrix, check_positive
+from course_lib._validation import (
+    check_binary_targets,
+    check_matrix,
+    check_positive,
+    finite_arguments,
+)
 from course_lib.kernel_cache import KernelRows, diagonal
 
 TAU = 1e-12  # curvature used when K_ii + K_jj - 2 K_ij <= 0 (non-PSD kernel or duplicate points)
@@ -47,6 +52,7 @@ class SMOResult:
     status: str  # "converged", "max_iter" or "alpha_sum_limit"
 
 
+@finite_arguments(inf_ok=('C', 'alpha_sum_limit'))
 def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
     """Solve the dual for the Gram matrix K (N x N), targets r in {-1,+1}, box 0 <= alpha <= C
     (C may be np.inf: the hard margin), starting from `alpha` (default 0; it must be feasible).
@@ -166,6 +172,7 @@ def _check_problem(K, r, C, tol, alpha):
     return K, r, alpha
 
 
+@finite_arguments(inf_ok=('C',), shapes={"E": "n", "alpha": "n", "r": "n"})
 def kkt_gap(E, alpha, r, C):
     """max_{I_up} E - min_{I_low} E: <= 0 exactly at the optimum."""
     positive = r > 0
@@ -174,6 +181,7 @@ def kkt_gap(E, alpha, r, C):
     return float(E[up].max() - E[low].min())
 
 
+@finite_arguments(inf_ok=('C',), shapes={"K": "n n", "r": "n", "alpha": "n"})
 def polish(K, r, C, alpha, tol):
     """Guess that the sets of alpha are final (0 < alpha < C: on the margin, alpha = C: inside it)
     and solve the linear KKT system of the free multipliers exactly:
@@ -214,6 +222,7 @@ def _update_sets(k, alpha_k, positive_k, C, outside_up, outside_low):
     outside_low[k] = 0.0 if in_low else np.inf
 
 
+@finite_arguments(inf_ok=('C',), shapes={"alpha": "n", "E": "n", "r": "n", "free": "n"})
 def bias(alpha, E, r, C, free):
     """w0 from the error cache: the mean of E^t = r^t - sum_s alpha^s r^s K(x^s, x^t) over the
     margin support vectors `free` (0 < alpha < C, where r^t h(x^t) = 1), as on the slides; with
@@ -227,6 +236,7 @@ def bias(alpha, E, r, C, free):
     return float((E[up].max() + E[low].min()) / 2.0)
 
 
+@finite_arguments(shapes={"K": "n n", "r": "n"})
 def separable(K, r, epsilon=1e-3, max_iter=None, lam=None):
     """Decide whether the classes are separable in the feature space of the Gram matrix K with a
     margin above epsilon / 2 times the diameter of the data there (the largest distance between

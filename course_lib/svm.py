@@ -12,6 +12,7 @@ import numpy as np
 
 from course_lib import kernels
 from course_lib._validation import (
+    finite_hyperparameters,
     check_binary_targets,
     check_fitted,
     check_int,
@@ -84,6 +85,7 @@ class SVM:
             return kernels.gram(X, kernel, **params)  # small: the whole Gram matrix at once
         return None
 
+    @finite_hyperparameters(inf_ok=("C",))
     def fit(self, X, r, gram=None):
         """Solve the dual on (X, r), r in {-1, +1}; returns self. `gram`: the Gram matrix of X
         from shared_gram, when the caller already has it."""

@@ -13,6 +13,8 @@ K(x^s, x^t): this is a different problem, whose alphas are not sparse (`alpha_of
 import numpy as np
 
 from course_lib._validation import (
+    finite_hyperparameters,
+    finite_arguments,
     check_binary_targets,
     check_fitted,
     check_int,
@@ -26,21 +28,25 @@ from course_lib.kernels import gram, kernel_matrix, kernel_params
 # Loss criteria as functions of the margin y r, with y = h(x) and r in {-1, +1} (slides 6.8).
 
 
+@finite_arguments
 def zero_one_loss(margin):
     """1 when the point is misclassified (y r < 0), else 0."""
     return (np.asarray(margin, dtype=float) < 0).astype(float)
 
 
+@finite_arguments
 def quadratic_loss(margin):
     """(r - y)^2 = (1 - y r)^2 since r^2 = 1: least squares, which also punishes y r > 1."""
     return (1.0 - np.asarray(margin, dtype=float)) ** 2
 
 
+@finite_arguments
 def cross_entropy_loss(margin):
     """log2(1 + exp(-y r)): the logistic (cross-entropy) loss, scaled to equal 1 at y r = 0."""
     return np.logaddexp(0.0, -np.asarray(margin, dtype=float)) / np.log(2.0)
 
 
+@finite_arguments
 def hinge_loss(margin):
     """max(1 - y r, 0): zero only beyond the margin (y r >= 1)."""
     return np.maximum(1.0 - np.asarray(margin, dtype=float), 0.0)
@@ -54,6 +60,7 @@ LOSS_CRITERIA = {
 }
 
 
+@finite_arguments(shapes={"alpha": "n", "G": "n n", "r": "n"})
 def hinge_error(alpha, w0, G, r, lam):
     """E_hinge(alpha, w0) for the Gram matrix G[s, t] = K(x^s, x^t) of the training points."""
     h = G @ (alpha * r) + w0
@@ -61,6 +68,7 @@ def hinge_error(alpha, w0, G, r, lam):
     return float(np.sum(1.0 - r[violated] * h[violated]) + 0.5 * lam * alpha @ alpha)
 
 
+@finite_arguments(shapes={"alpha": "n", "G": "n n", "r": "n"})
 def hinge_gradient(alpha, w0, G, r, lam):
     """(dE/dalpha, dE/dw0) where E is differentiable (no r^t h(x^t) exactly 1):
 
@@ -71,6 +79,7 @@ def hinge_gradient(alpha, w0, G, r, lam):
     return -r * (G @ r_violated) + lam * alpha, -float(r_violated.sum())
 
 
+@finite_arguments
 def step_size(eta, lam, k):
     """eta_k = min(eta, 1 / (lambda (k + 1))) at epoch k = 0, 1, ... (eta when lambda = 0).
 
@@ -84,6 +93,7 @@ def step_size(eta, lam, k):
     return eta if lam == 0 else min(eta, 1.0 / (lam * (k + 1)))
 
 
+@finite_arguments(shapes={"mu": "n", "G": "n n", "r": "n"})
 def hinge_dual(mu, G, r, lam):
     """D(mu) = sum_t mu^t - ||max(0, A mu)||^2 / (2 lambda),  A[s, t] = r^s r^t K(x^s, x^t),
 
@@ -96,6 +106,7 @@ def hinge_dual(mu, G, r, lam):
     return float(np.sum(mu) - np.sum(np.maximum(0.0, (r[:, None] * G * r) @ mu) ** 2) / (2 * lam))
 
 
+@finite_arguments(shapes={"mu": "n", "G": "n n", "r": "n"})
 def alpha_of_multipliers(mu, G, r, lam):
     """alpha^s = max(0, r^s sum_t mu^t r^t K(x^s, x^t)) / lambda: the alpha that minimises the
     Lagrangian for multipliers mu (mu^t = 1 for a point inside the margin, 0 beyond it)."""
@@ -143,6 +154,7 @@ class KernelHingeGD:
     def _params(self):
         return kernel_params(self.kernel, self.sigma, self.degree)
 
+    @finite_hyperparameters
     def fit(self, X, r):
         X = check_matrix(X, "X")
         r = check_binary_targets(r, X.shape[0])
@@ -207,6 +219,7 @@ class KernelDensityClassifier:
         self.sigma = sigma
         self.degree = degree
 
+    @finite_hyperparameters
     def fit(self, X, r):
         X = check_matrix(X, "X")
         self.r_ = check_binary_targets(r, X.shape[0])

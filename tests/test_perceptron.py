@@ -164,7 +164,7 @@ def test_variants_identical_on_the_docstring_corpus():
 
 def test_labels_of_any_hashable_type():
     X = [{"a": 1}, {"b": 1}, {"a": 1, "c": 1}, {"b": 2}]
-    for labels in ([3, 1, 3, 1], [(0, "x"), (1, "y"), (0, "x"), (1, "y")], [None, "s", None, "s"]):
+    for labels in ([3, 1, 3, 1], [(0, "x"), (1, "y"), (0, "x"), (1, "y")], ["t", "s", "t", "s"]):
         m = AveragedPerceptron(n_epochs=3, seed=0).fit(X, labels)
         assert len(m.classes_) == 2
         assert m.predict(X).tolist() == labels
@@ -172,8 +172,10 @@ def test_labels_of_any_hashable_type():
 
 def test_validation_errors():
     X, y = [{"a": 1}, {"b": 1}], ["A", "B"]
-    with pytest.raises(ValueError, match="X\\[1\\] has no active"):
-        AveragedPerceptron().fit([{"a": 1}, {}], y)
+    with pytest.raises(ValueError, match="y contains None"):
+        AveragedPerceptron().fit(X, [None, "s"])
+    with pytest.raises(TypeError, match="y mixes labels"):
+        AveragedPerceptron().fit(X, [1, "a"])
     with pytest.raises(ValueError, match="empty"):
         AveragedPerceptron().fit([], [])
     with pytest.raises(ValueError, match="lengths must match"):

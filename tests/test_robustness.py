@@ -350,3 +350,343 @@ def test_chain_reading_demo_refuses_a_word_that_is_not_an_index():
         assert_clear_error(lambda: structured_chain.cached_weights(C=-1.0), "C")
     finally:
         plt.close(fig)
+
+
+# ------------------------------------------------------------------ every public callable, by class
+#
+# Every public function and estimator of the algorithm modules is found by introspection and
+# called once with valid arguments (VALID below; a new function without an entry fails
+# test_every_public_callable_is_called), then with each argument made hostile by class: NaN and
+# inf in every float parameter and float array, empty and one-element arrays and lists, labels
+# given as Python lists and as strings. Each must give a clear error naming a parameter, or a
+# finite result; never a crash (IndexError, ...), a hang or a NaN passed off as an answer.
+
+import importlib  # noqa: E402
+import inspect  # noqa: E402
+import pkgutil  # noqa: E402
+
+from course_lib import multiclass as multiclass_module  # noqa: E402
+from course_lib import perceptron as P  # noqa: E402
+from course_lib import svm as svm_module  # noqa: E402
+from course_lib.structured import chain, models, vision  # noqa: E402
+
+MODULES = ["svm", "smo", "kernel_cache", "kernels", "linear", "margins", "lagrange", "basis",
+           "svm_gradient", "multiclass", "multiclass_svm", "perceptron", "text", "kernel_knn",
+           "model_selection", "data"]
+MODULES += ["structured." + m.name for m in
+            pkgutil.iter_modules(importlib.import_module("course_lib.structured").__path__)]
+
+
+def public_callables():
+    found = {}
+    for module_name in MODULES:
+        module = importlib.import_module("course_lib." + module_name)
+        for name, obj in vars(module).items():
+            if name.startswith("_") or getattr(obj, "__module__", None) != module.__name__:
+                continue
+            if inspect.isfunction(obj) or inspect.isclass(obj):
+                found[f"{module_name}.{name}"] = obj
+    return found
+
+
+svm, multiclass = svm_module, multiclass_module
+rng = np.random.default_rng(0)
+X = data.overlapping(12, seed=1)[0]
+r = data.overlapping(12, seed=1)[1]
+y = np.array([0, 1, 2] * 4)
+K = kernels.gram(X, "gaussian", sigma=1.0)
+w = np.array([1.0, -0.5])
+MV = lambda: multiclass.fit_feature_map(None, X, y, 3)
+U = rng.normal(size=(4, 3)); PW = rng.normal(size=(3, 3))
+XS, RS = data.linearly_separable(12, gap=1.0)
+_sep = svm.SVM(C=np.inf).fit(XS, RS)
+WS, W0S = _sep.w_, _sep.w0_
+rows, _, _ = P.sparse_rows(np.abs(X))
+orders = [np.arange(12)]
+SEQ_X = [rng.integers(0, 2, size=(3, 4)).astype(float), rng.integers(0, 2, size=(2, 4)).astype(float)]
+SEQ_Y = [np.array([0, 1, 2]), np.array([1, 0])]
+IMG = rng.normal(size=(4, 5, 2))
+TREE = {"root": ["animal", "vehicle"], "animal": ["cat", "dog"], "vehicle": ["car", "bus"]}
+
+def A(*args, **kw):
+    return lambda: (args, kw)
+
+# callable name -> a valid call (positional args, keyword args); estimators are fitted on (X, y/r)
+VALID = {
+    "smo.smo": A(K, r, 1.0),
+    "smo.kkt_gap": A(r.copy(), np.zeros(12), r, 1.0),
+    "smo.polish": A(K, r, 1.0, np.zeros(12), 1e-3),
+    "smo.bias": A(np.zeros(12), r.copy(), r, 1.0, np.zeros(12, bool)),
+    "smo.separable": A(K, r),
+    "kernel_cache.KernelRows": A(X, "gaussian", {"sigma": 1.0}),
+    "kernel_cache.diagonal": A(K),
+    "kernels.linear": A(X, X), "kernels.polynomial": A(X, X), "kernels.squared_distances": A(X, X),
+    "kernels.gaussian": A(X, X), "kernels.sigmoid": A(X, X), "kernels.check_kernel": A("linear"),
+    "kernels.kernel_params": A("gaussian"), "kernels.kernel_matrix": A(X, X), "kernels.gram": A(X),
+    "kernels.kernel_diagonal": A(X), "kernels.feature_space_distance": A(X, X),
+    "kernels.polynomial_map_degree2": A(X),
+    "linear.perceptron_criterion": A(w, 0.1, X, r),
+    "linear.least_squares_epochs": A(X, r), "linear.version_space_offsets": A(XS, RS, WS),
+    "linear.sample_version_space": A(data.linearly_separable(12)[0], data.linearly_separable(12)[1]),
+    "margins.geometric_margin": A(X, r, w, 0.1), "margins.canonical_form": A(XS, RS, WS, W0S),
+    "margins.same_hyperplane": A(w, 0.1, 2 * w, 0.2), "margins.best_offset": A(X, r, w),
+    "lagrange.f": A(X), "lagrange.g": A(X), "lagrange.grad_f": A(w), "lagrange.grad_g": A(w),
+    "lagrange.kkt_conditions": A(np.array([0.0, 1.0]), np.array([1.0, 0.0])),
+    "lagrange.svm_kkt_conditions": A(np.zeros(12), r, r.copy(), C=1.0),
+    "basis.xor_map": A(X), "basis.square_map": A(X[:, :1]), "basis.identity_basis": A(X),
+    "basis.power_basis": A(X, 3), "basis.gaussian_bump_basis": A(X, np.array([0.0, 1.0]), 0.5),
+    "basis.radial_basis": A(X, X[:3], 0.5), "basis.sign_step_basis": A(X, np.array([0.0, 0.5])),
+    "basis.rbf_features": A(X, X[:3], np.array([0.5, 1.0, 2.0])), "basis.pick_centres": A(X, 3),
+    "svm_gradient.zero_one_loss": A(r), "svm_gradient.quadratic_loss": A(r),
+    "svm_gradient.cross_entropy_loss": A(r), "svm_gradient.hinge_loss": A(r),
+    "svm_gradient.hinge_error": A(np.zeros(12), 0.0, K, r, 1.0),
+    "svm_gradient.hinge_gradient": A(np.zeros(12), 0.0, K, r, 1.0),
+    "svm_gradient.step_size": A(0.1, 1.0, 3),
+    "svm_gradient.hinge_dual": A(np.ones(12) / 2, K, r, 1.0),
+    "svm_gradient.alpha_of_multipliers": A(np.ones(12) / 2, K, r, 1.0),
+    "multiclass.clone": A(svm.SVM()), "multiclass.OneVsRest": A(svm.SVM()), "multiclass.AllPairs": A(svm.SVM()),
+    "multiclass.pairwise_votes": A(rng.normal(size=(5, 3)), 3),
+    "multiclass.fit_feature_map": A(None, X, y, 3),
+    "multiclass.term_counts": A([{"a": 1}, {"b": 2}], ["a", "b"]),
+    "multiclass.zero_one_cost": A(3), "multiclass.check_cost": A(1 - np.eye(3)),
+    "multiclass.cost_sensitive_risk": A(y, y[::-1].copy(), 1 - np.eye(3)),
+    "multiclass.loss_augmented_argmax": A(rng.normal(size=(12, 3)), y, 1 - np.eye(3)),
+    "multiclass.generalised_hinge": lambda: ((np.ones(6), X, y, MV(), 1 - np.eye(3)), {}),
+    "multiclass.hinge_subgradient": lambda: ((np.ones(6), X[0], 1, MV(), 1 - np.eye(3)), {}),
+    "multiclass.margin_perceptron": lambda: ((XS, (RS > 0).astype(int), multiclass.fit_feature_map(None, XS, (RS > 0).astype(int), 2)), {}),
+    "multiclass.class_margins": lambda: ((np.ones(6), X, y, MV()), {}),
+    "multiclass.predict_index": lambda: ((np.ones(6), X, MV()), {}),
+    "multiclass_svm.psi_radius": lambda: ((MV(), X), {}),
+    "multiclass_svm.svm_lambda": A(1.0, 1.0, 10), "multiclass_svm.svm_excess_bound": A(1.0, 1.0, 10),
+    "multiclass_svm.sgd_iterations": A(1.0, 1.0, 0.1), "multiclass_svm.sgd_eta": A(1.0, 1.0, 10),
+    "multiclass_svm.sgd_excess_bound": A(1.0, 1.0, 10),
+    "multiclass_svm.best_hinge_in_ball": lambda: ((X, y, MV(), 1.0), {"n_steps": 20}),
+    "perceptron.predict_one": A(np.zeros((3, 2)), np.array([0, 1]), np.array([1.0, 2.0])),
+    "perceptron.plain_epochs": A(rows, y, (3, 2), orders), "perceptron.naive_epochs": A(rows, y, (3, 2), orders),
+    "perceptron.on_error_epochs": A(rows, y, (3, 2), orders), "perceptron.lazy_epochs": A(rows, y, (3, 2), orders),
+    "perceptron.averaging_work": A(rows, y, (3, 2), orders),
+    "perceptron.lazy_update": A({}, {}, {}, {0: 1.0}, 1, 0, 3),
+    "perceptron.lazy_dicts": A(X, y), "perceptron.sparse_rows": A(X),
+    "perceptron.weights_by_epoch": A(X, y, 2), "perceptron.accuracy_by_epoch": A(X, y, X, y, 2),
+    "text.tokenize": A("Return the sum."), "text.bag_of_words": A(["a b", "b c"]),
+    "text.docstring_group": A("abs"), "text.split_docstrings": A(["abs", "len", "max", "min"]),
+    "model_selection.sigma_min": A(X), "model_selection.sigma_grid": A(X),
+    "model_selection.train_validation_split": A(X, r), "model_selection.gaussian_svm": A(1.0, 1.0),
+    "model_selection.coarse_gaussian_svm": A(1.0, 1.0),
+    "model_selection.grid_search": A(X, r, C_values=[1.0], sigma_values=[1.0]),
+    "data.overlapping_curved_log_ratio": A(X), "data.letters_to_string": A([0, 1]),
+    "structured.base.check_rescaling": A("margin"),
+    "structured.base.augmented_score": A(models.BinaryModel(), X[0], 1, -1, w),
+    "structured.base.exhaustive_argmax": A([1, 2, 3], lambda c: -abs(c - 2)),
+    "structured.chain.fit_hmm": A(SEQ_X, SEQ_Y, n_labels=3),
+    "structured.chain.hmm_chain_scores": lambda: ((chain.fit_hmm(SEQ_X, SEQ_Y, n_labels=3), SEQ_X[0]), {}),
+    "structured.models.MulticlassModel": A(3), "structured.models.HierarchicalModel": A(TREE),
+    "structured.models.tree_distance": A({"cat": "animal", "animal": "root"}, "cat", "root"),
+    "structured.nslack.NSlackSSVM": A(models.MulticlassModel(3)),
+    "structured.oneslack.OneSlackSSVM": A(models.MulticlassModel(3)),
+    "structured.subgradient.SubgradientSSVM": A(models.MulticlassModel(3), n_epochs=3),
+    "structured.ssvm_base.BaseSSVM": A(models.MulticlassModel(3)),
+    "structured.ssvm_base.output_key": A(y), "structured.ssvm_base.check_model": A(models.BinaryModel()),
+    "structured.qp.simplex_qp_gap": A(np.eye(2), np.ones(2), 1.0, np.array([0.5, 0.5])),
+    "structured.qp.solve_simplex_qp": A(np.eye(2), np.ones(2), 1.0),
+    "structured.qp.dual_value": A(np.eye(2), np.ones(2), np.array([0.5, 0.5])),
+    "structured.ranking.relevance_matrix": A(r), "structured.ranking.order_matrix": A(np.array([2, 0, 1])),
+    "structured.ranking.rank_by_scores": A(np.array([0.3, 0.1, 0.2])),
+    "structured.ranking.relevance_of": A(ranking.relevance_matrix(r)),
+    "structured.ranking.auc": A(r, X[:, 0]), "structured.ranking.roc_curve": A(r, X[:, 0]),
+    "structured.ranking.pairwise_disagreements": A(ranking.relevance_matrix(r), ranking.order_matrix(np.arange(12))),
+    "structured.ranking.precision_at_k": A(r, X[:, 0], 3), "structured.ranking.average_precision": A(r, X[:, 0]),
+    "structured.ranking.mean_average_precision": A([r, r], [X[:, 0], X[:, 1]]),
+    "structured.ranking.query_features": A(X[0], X), "structured.ranking.mahalanobis_features": A(X[0], X),
+    "structured.ranking.project_psd": A(np.eye(2)),
+    "structured.ranking.learn_metric": lambda: (ranking.toy_metric_queries(3)[:2], {"max_iter": 5}),
+    "structured.sparse_rows.SparseRows": A(3),
+    "structured.vision.integral_image": A(IMG[:, :, 0]), "structured.vision.box_sum": A(vision.integral_image(IMG[:, :, 0]), np.array([0, 0, 2, 2])),
+    "structured.vision.boxes_from_row": A(0, 4, 5), "structured.vision.best_box": A(4, 5, lambda b: -b.sum(1).astype(float)),
+    "structured.vision.box_area": A(np.array([0, 0, 2, 3])), "structured.vision.overlap": A(np.array([0, 0, 2, 3]), np.array([1, 1, 3, 3])),
+    "structured.vision.potts_rows_viterbi": A(IMG, 0.5),
+    "structured.vision.star_energy": A([0, 1], [np.zeros(3), np.ones(3)], [np.eye(3)]),
+    "structured.vision.star_model_dp": A([np.zeros(3), np.ones(3)], [np.eye(3)]),
+    "structured.vision.star_model_brute_force": A([np.zeros(3), np.ones(3)], [np.eye(3)]),
+    "structured.vision.pose_loss": A(np.array([0, 1]), np.array([0, 2]), np.arange(6.0).reshape(3, 2)),
+    "structured.vision.star_loss_augmented_dp": A([np.zeros(3), np.ones(3)], [np.eye(3)], np.array([0, 1]), np.arange(6.0).reshape(3, 2)),
+    "structured.viterbi.check_chain_scores": A(U, PW), "structured.viterbi.check_sequence": A(np.array([0, 1, 2, 0]), 4, 3),
+    "structured.viterbi.viterbi": A(U, PW), "structured.viterbi.viterbi_batch": A([U, U[:2]], PW),
+    "structured.viterbi.hamming_unary": A(np.array([0, 1, 2, 0]), 3),
+    "structured.viterbi.loss_augmented_viterbi": A(U, PW, np.array([0, 1, 2, 0])),
+    "structured.viterbi.sequence_score": A(U, PW, np.array([0, 1, 2, 0])),
+    "structured.viterbi.brute_force": A(U, PW), "structured.viterbi.viterbi_by_hamming": A(U, PW, np.array([0, 1, 2, 0])),
+    "structured.viterbi.slack_rescaled_viterbi": A(U, PW, np.array([0, 1, 2, 0])),
+}
+# not called: results holders and loaders of shipped files (checked by their own tests)
+SKIP = {"structured.ssvm_base.BaseSSVM", "smo.SMOResult", "model_selection.GridSearchResult", "data.read_checked", "data.load_ocr_letters",
+        "text.load_stdlib_docstrings", "structured.chain.load_ocr_chain_models",
+        "structured.chain.validated_index", "structured.chain.chain_model_of"}
+# called once per example inside the library's loops, or given arrays its callers checked
+NOT_GUARDED = {
+    "perceptron.predict_one": "the inner step of the perceptron's epochs (X checked by fit)",
+    "kernel_cache.diagonal": "reads the diagonal of a Gram matrix the SVM or smo() checked",
+}
+CALLABLES = public_callables()
+CALLED = sorted(set(CALLABLES) - SKIP)
+
+
+def _fit_data(name):
+    """(X, y) that the estimator `name` fits: three classes, else the binary r."""
+    for X_fit, y_fit in (data.three_blobs(30, seed=1), data.overlapping(20, seed=1)):
+        try:
+            _fit(_build(name, {}), X_fit, y_fit)
+            return X_fit, y_fit
+        except (ValueError, TypeError):
+            pass
+    return None
+
+
+def _fit(model, X, y):
+    if "n_classes" in inspect.signature(model.fit).parameters:
+        return model.fit(X, y, len(np.unique(y)))
+    return model.fit(X, y)
+
+
+def _arguments(name):
+    """The valid call of `name` as a dict parameter -> value (defaults included)."""
+    args, kwargs = VALID.get(name, lambda: ((), {}))()
+    parameters = inspect.signature(CALLABLES[name]).parameters
+    values = {p.name: p.default for p in parameters.values() if p.default is not p.empty}
+    values.update(zip(parameters, args))
+    values.update(kwargs)
+    return values
+
+
+def _build(name, changes):
+    return CALLABLES[name](**{**_arguments(name), **changes})
+
+
+def _run(name, changes):
+    """Call `name` with `changes` to its valid arguments; an estimator is fitted and predicts."""
+    out = _build(name, changes)
+    if inspect.isgenerator(out):
+        out = list(out)
+    if inspect.isclass(CALLABLES[name]) and hasattr(CALLABLES[name], "fit"):
+        fit_data = _fit_data(name)
+        if fit_data is not None:
+            _fit(out, *fit_data)
+            out = out.predict(fit_data[0]) if hasattr(out, "predict") else out
+    return out
+
+
+def _non_finite(value, depth=0):
+    if isinstance(value, (float, np.floating)):
+        return not np.isfinite(value)
+    if isinstance(value, np.ndarray) and value.dtype.kind in "fc":
+        return not np.all(np.isfinite(value))
+    if isinstance(value, (list, tuple)) and depth < 4:
+        return any(_non_finite(v, depth + 1) for v in value)
+    if isinstance(value, dict) and depth < 4:
+        return any(_non_finite(v, depth + 1) for v in value.values())
+    return False
+
+
+def _hostile_cases(name, kind):
+    """(parameter, changes, must_refuse) for one class of hostile input."""
+    defaults = {p.name: p.default for p in inspect.signature(CALLABLES[name]).parameters.values()}
+    for parameter, value in _arguments(name).items():
+        is_float = isinstance(value, (float, np.floating))
+        is_array = isinstance(value, np.ndarray) and value.ndim >= 1
+        if kind == "nan or inf parameter" and is_float:
+            inf_means_something = defaults.get(parameter) == np.inf or parameter == "C"
+            for bad in (np.nan, np.inf, -np.inf):
+                if bad != value:
+                    yield parameter, {parameter: bad}, not (inf_means_something and bad == np.inf)
+        if kind == "nan or inf in an array" and is_array and value.dtype.kind == "f":
+            for bad in (np.nan, np.inf):
+                damaged = value.copy()
+                damaged.flat[0] = bad
+                yield parameter, {parameter: damaged}, True
+        sized = is_array or (isinstance(value, list) and len(value) > 1)
+        if kind == "empty input" and sized and len(value) > 1:
+            yield parameter, {parameter: value[:0]}, False
+        if kind == "one-element input" and sized and len(value) > 1:
+            yield parameter, {parameter: value[:1]}, False
+
+
+def _outcome(name, parameter, changes, must_refuse):
+    """'refused', 'ok', or what went wrong."""
+    names = set(inspect.signature(CALLABLES[name]).parameters) | {parameter, "X", "y", "r", "Y"}
+    try:
+        with np.errstate(all="ignore"):
+            out = _run(name, changes)
+    except (ValueError, TypeError) as error:
+        message = str(error)
+        named = any(re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", message) for n in names)
+        numpy_internal = any(s in message for s in (
+            "zero-size array", "object of type", "broadcast", "gufunc", "cannot reshape",
+            "unpack", "empty sequence"))
+        return "refused" if named and not numpy_internal else f"unclear: {message[:150]}"
+    except Exception as error:  # noqa: BLE001 -- any other exception is the defect reported
+        return f"crash: {type(error).__name__}: {str(error)[:150]}"
+    if must_refuse:
+        return "silent: accepted"
+    if _non_finite(out):
+        return "silent: a NaN or inf result"
+    return "ok"
+
+
+HOSTILE_KINDS = ["nan or inf parameter", "nan or inf in an array", "empty input", "one-element input"]
+# classes of hostile input still answered by numpy's own error or a crash, by callable: each
+# entry is an xfail(strict=True), so fixing one makes its test fail until the entry is removed
+STILL_UNCLEAR = {}
+
+
+def test_every_public_callable_is_called():
+    missing = [name for name in CALLED if name not in VALID and any(
+        p.default is p.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+        for p in inspect.signature(CALLABLES[name]).parameters.values())]
+    assert not missing, f"add a valid call of {missing} to VALID in tests/test_robustness.py"
+    assert not set(VALID) - set(CALLABLES), f"VALID names no callable: {set(VALID) - set(CALLABLES)}"
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("name", CALLED)
+def test_valid_call_is_accepted(name):
+    with np.errstate(all="ignore"):
+        _run(name, {})
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("kind", HOSTILE_KINDS)
+@pytest.mark.parametrize("name", CALLED)
+def test_hostile_input_gets_a_clear_error_or_a_finite_answer(name, kind, request):
+    if name in NOT_GUARDED:
+        pytest.skip(NOT_GUARDED[name])
+    if (name, kind) in STILL_UNCLEAR:
+        request.applymarker(pytest.mark.xfail(strict=True, reason=STILL_UNCLEAR[(name, kind)]))
+    problems = []
+    for parameter, changes, must_refuse in _hostile_cases(name, kind):
+        outcome = _outcome(name, parameter, changes, must_refuse)
+        if outcome not in ("refused", "ok"):
+            problems.append(f"{parameter}: {outcome}")
+    assert not problems, "\n".join(problems)
+
+
+ESTIMATORS = [name for name in CALLED if inspect.isclass(CALLABLES[name])
+              and hasattr(CALLABLES[name], "fit") and _fit_data(name) is not None]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("labels", ["list", "strings"])
+@pytest.mark.parametrize("name", ESTIMATORS)
+def test_labels_keep_their_type(name, labels):
+    """Labels as a Python list keep their type (classes_ and predictions int, as scikit-learn);
+    string labels are learned, or refused naming y."""
+    X_fit, y_fit = _fit_data(name)
+    y_given = y_fit.tolist() if labels == "list" else np.array([f"c{v}" for v in y_fit])
+    try:
+        model = _fit(_build(name, {}), X_fit.tolist(), y_given)
+    except (ValueError, TypeError) as error:
+        assert labels == "strings" and re.search(r"\b([yrY]|labels?)\b", str(error)), str(error)
+        return
+    kind = np.asarray(y_given).dtype.kind
+    if hasattr(model, "classes_"):
+        assert np.asarray(model.classes_).dtype.kind == kind, model.classes_
+        assert np.asarray(model.predict(X_fit)).dtype.kind == kind

@@ -17,6 +17,7 @@ from course_lib.kernel_knn import KernelKNN
 from course_lib.linear import LeastSquaresClassifier
 from course_lib.multiclass import AllPairs, OneVsRest
 from course_lib.multiclass_svm import MulticlassSVM
+from course_lib.perceptron import AveragedPerceptron, Perceptron
 from course_lib.svm import SVM
 
 
@@ -111,6 +112,22 @@ class MulticlassSVMAdapter(_Adapter):
         return MulticlassSVM(lam=self.lam, n_iter=self.n_iter)
 
 
+class PerceptronAdapter(_Adapter):
+    def __init__(self, n_epochs=5, seed=0):
+        self.n_epochs, self.seed = n_epochs, seed
+
+    def make(self):
+        return Perceptron(n_epochs=self.n_epochs, seed=self.seed)
+
+
+class AveragedPerceptronAdapter(_Adapter):
+    def __init__(self, n_epochs=5, variant="lazy", seed=0):
+        self.n_epochs, self.variant, self.seed = n_epochs, variant, seed
+
+    def make(self):
+        return AveragedPerceptron(n_epochs=self.n_epochs, variant=self.variant, seed=self.seed)
+
+
 OWN_NOT_FITTED = (
     "the library raises its own NotFittedError (scikit-learn is not one of its dependencies); "
     "like scikit-learn's it is a ValueError and an AttributeError, tested in test_robustness.py"
@@ -125,6 +142,8 @@ EXPECTED_FAILURES = {
     "OneVsRestAdapter": COMMON,
     "AllPairsAdapter": COMMON,
     "MulticlassSVMAdapter": COMMON,
+    "PerceptronAdapter": COMMON,
+    "AveragedPerceptronAdapter": COMMON,
 }
 
 
@@ -134,7 +153,7 @@ def _expected(estimator):
 
 @parametrize_with_checks(
     [SVMAdapter(), LeastSquaresAdapter(), KernelKNNAdapter(), OneVsRestAdapter(), AllPairsAdapter(),
-     MulticlassSVMAdapter()],
+     MulticlassSVMAdapter(), PerceptronAdapter(), AveragedPerceptronAdapter()],
     expected_failed_checks=_expected,
 )
 @pytest.mark.timeout(60)

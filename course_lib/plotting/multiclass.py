@@ -178,6 +178,11 @@ def reduction_panel(ax, reduction=REDUCTIONS[0], spread=1.3, seed=0, learner="le
     """A reduction around a binary learner of LEARNERS on three_blobs: its regions (grey: the
     signs leave the class undecided) and the training accuracy in the title. Classes are 1, 2, 3 as
     in the slides. Returns that accuracy."""
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"reduction must be one of {', '.join(map(repr, REDUCTIONS))}; got "
+                         f"{reduction!r}.")
+    if learner not in LEARNERS:
+        raise ValueError(f"learner must be one of {', '.join(map(repr, LEARNERS))}; got {learner!r}.")
     X, y = three_blobs(n=150, seed=seed, spread=spread)
     y = y + 1
     binary = LEARNERS[learner]()

@@ -12,6 +12,8 @@ and `initialize(X, Y)`, which checks the data and sets `size_joint_feature` befo
 
 import numpy as np
 
+from course_lib._validation import finite_arguments
+
 RESCALINGS = ("margin", "slack")
 
 
@@ -50,11 +52,16 @@ def check_rescaling(rescaling):
     return rescaling
 
 
+@finite_arguments
 def augmented_score(model, x, y, y_prime, w, rescaling="margin"):
     """The quantity loss-augmented inference maximises over y' (see the module docstring)."""
     check_rescaling(rescaling)
     delta = model.loss(y, y_prime)
-    score = float(w @ model.joint_feature(x, y_prime))
+    psi = model.joint_feature(x, y_prime)
+    if np.shape(w) != np.shape(psi):
+        raise ValueError(f"w must have the shape of the joint feature Psi(x, y), {np.shape(psi)}; "
+                         f"got {np.shape(w)}.")
+    score = float(w @ psi)
     if rescaling == "margin":
         return delta + score
     return delta * (1.0 + score - float(w @ model.joint_feature(x, y)))
@@ -63,9 +70,13 @@ def augmented_score(model, x, y, y_prime, w, rescaling="margin"):
 def exhaustive_argmax(candidates, score):
     """argmax over an explicit list of candidate outputs (first one wins ties): the brute-force
     reference for every inference routine, and the inference of small output sets."""
-    best, best_score = None, -np.inf
+    best, best_score, seen = None, -np.inf, False
     for candidate in candidates:
         value = score(candidate)
-        if value > best_score:
-            best, best_score = candidate, value
+        if np.isnan(value):
+            raise ValueError(f"score gave NaN for the candidate {candidate!r}: scores must be numbers.")
+        if not seen or value > best_score:
+            best, best_score, seen = candidate, value, True
+    if not seen:
+        raise ValueError("candidates is empty: the argmax needs at least one candidate output.")
     return best

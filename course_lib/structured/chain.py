@@ -22,7 +22,7 @@ from importlib import resources
 
 import numpy as np
 
-from course_lib._validation import check_int, check_positive
+from course_lib._validation import check_int, check_positive, finite_arguments
 from course_lib.data import read_checked
 from course_lib.structured.base import StructuredModel, check_rescaling
 from course_lib.structured.viterbi import (
@@ -274,6 +274,9 @@ def fit_hmm(X, Y, n_labels=26, smoothing=1.0):
     model = ChainModel(n_labels=q).initialize(X, Y)
     y_all = np.concatenate([np.asarray(y, dtype=np.int64) for y in Y])
     x_all = np.concatenate([np.asarray(x, dtype=float) for x in X])
+    if np.any((x_all < 0) | (x_all > 1)):
+        raise ValueError("X must hold binary pixels (values in [0, 1]): the HMM models each pixel "
+                         "as a coin with p(x_ti = 1 | y_t = s) = theta_si.")
     letters = np.bincount(y_all, minlength=q)
     ink = np.zeros((q, model.n_features))
     np.add.at(ink, y_all, x_all)
@@ -288,11 +291,15 @@ def fit_hmm(X, Y, n_labels=26, smoothing=1.0):
             "log_theta": np.log(theta), "log_one_minus_theta": np.log1p(-theta)}
 
 
+@finite_arguments(shapes={"x": "t d"})
 def hmm_chain_scores(hmm, x):
     """(unary, pairwise) with score(y) = log p(x, y) under the HMM: unary[t, s] = log p(x_t | s)
     (+ log p(y_1 = s) at t = 1), pairwise = log p(b | a). Viterbi on them is the HMM's most
     probable letter sequence: the HMM reading of the chain score (S21)."""
     x = np.asarray(x, dtype=float)
+    if np.any((x < 0) | (x > 1)) or x.shape[1] != hmm["log_theta"].shape[1]:
+        raise ValueError(f"x must hold binary pixels (values in [0, 1]), "
+                         f"{hmm['log_theta'].shape[1]} per letter as in fit_hmm; got shape {x.shape}.")
     unary = x @ hmm["log_theta"].T + (1.0 - x) @ hmm["log_one_minus_theta"].T
     unary[0] += hmm["log_start"]
     return unary, hmm["log_transition"]

@@ -7,7 +7,7 @@ it (the slides: "|Y| = K ... envisageable de calculer l'inférence exhaustivemen
 
 import numpy as np
 
-from course_lib._validation import check_int, check_random_state
+from course_lib._validation import check_int, check_random_state, finite_arguments
 from course_lib.structured.base import StructuredModel, check_rescaling
 
 
@@ -277,6 +277,7 @@ class HierarchicalModel(MulticlassModel):
         return self.classes_.index(name)
 
 
+@finite_arguments
 def toy_hierarchy(n=80, spread=0.7, seed=0):
     """2-D points of the four classes of the slides' tree, labels 0..3 = cat, dog, car, bus:
     the animals on the left (cat above dog), the vehicles on the right (car above bus), the two

@@ -35,7 +35,7 @@ import warnings
 
 import numpy as np
 
-from course_lib._validation import check_int, check_positive
+from course_lib._validation import check_int, check_positive, finite_hyperparameters
 from course_lib.structured.qp import solve_simplex_qp
 from course_lib.structured.sparse_rows import SparseRows
 from course_lib.structured.ssvm_base import BaseSSVM, output_key
@@ -68,6 +68,7 @@ class NSlackSSVM(BaseSSVM):
         self.stopping = stopping
         self.inactive_window = inactive_window
 
+    @finite_hyperparameters
     def fit(self, X, Y):
         d = self._check_fit_arguments(X, Y)
         window = check_int(self.inactive_window, "inactive_window", minimum=1)

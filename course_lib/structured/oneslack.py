@@ -21,7 +21,12 @@ also spare recomputing Psi for outputs the oracle has returned before.
 
 import numpy as np
 
-from course_lib._validation import check_int, check_non_negative
+from course_lib._validation import (
+    check_int,
+    check_non_negative,
+    check_positive,
+    finite_hyperparameters,
+)
 from course_lib.structured.qp import dual_value, solve_simplex_qp
 from course_lib.structured.sparse_rows import SparseRows
 from course_lib.structured.ssvm_base import BaseSSVM, output_key
@@ -51,11 +56,13 @@ class OneSlackSSVM(BaseSSVM):
         self.cache_fraction = cache_fraction
         self.inactive_window = inactive_window
 
+    @finite_hyperparameters
     def fit(self, X, Y):
         d = self._check_fit_arguments(X, Y)
         size = check_int(self.cache_size, "cache_size", minimum=0)
         fraction = check_non_negative(self.cache_fraction, "cache_fraction")
         window = check_int(self.inactive_window, "inactive_window", minimum=1)
+        check_positive(self.qp_tol, "qp_tol")
         last_gain = np.inf
         n, C = len(X), float(self.C)
         self._psi_true = [self.model.joint_feature(x, y) for x, y in zip(X, Y)]

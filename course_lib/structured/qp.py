@@ -28,13 +28,17 @@ The duality gap c max(0, max_k g_k) - sum_k alpha_k g_k >= 0 certifies the accur
 
 import numpy as np
 
+from course_lib._validation import finite_arguments
 
+
+@finite_arguments(shapes={"G": "m m", "b": "m", "alpha": "m"})
 def simplex_qp_gap(G, b, cap, alpha):
     """Duality gap of the capped-simplex QP at a feasible alpha: c max(0, max_k g_k) - alpha.g."""
     g = b - G @ alpha
     return cap * max(0.0, float(g.max(initial=0.0))) - float(alpha @ g)
 
 
+@finite_arguments
 def solve_simplex_qp(G, b, cap, alpha=None, tol=1e-9, max_steps=100_000):
     """max_alpha b.alpha - 1/2 alpha^T G alpha  s.t. alpha >= 0, sum(alpha) <= cap.
 
@@ -51,6 +55,13 @@ def solve_simplex_qp(G, b, cap, alpha=None, tol=1e-9, max_steps=100_000):
         raise ValueError("G and b must be finite: a NaN or inf constraint cannot be optimised.")
     if not (cap > 0 and np.isfinite(cap)):
         raise ValueError(f"cap must be a positive finite number; got {cap!r}.")
+    # two necessary conditions of positive semi-definiteness (O(K^2), unlike an eigensolver):
+    # G_kk >= 0 and |G_kl| <= sqrt(G_kk G_ll), up to rounding; without them the QP is unbounded
+    d = np.sqrt(np.maximum(np.diag(G), 0.0))
+    slack = 1e-9 * max(1.0, float(np.max(np.abs(G)))) if K else 0.0
+    if np.any(np.diag(G) < -slack) or np.any(np.abs(G) > np.outer(d, d) + slack):
+        raise ValueError("G must be a positive semi-definite Gram matrix (G_kl = <a_k, a_l>): it has "
+                         "a negative diagonal entry or an entry beyond sqrt(G_kk G_ll).")
     alpha = _feasible(alpha, K, cap)
     alpha = _active_set(G, b, cap, alpha, tol)
     if simplex_qp_gap(G, b, cap, alpha) > tol:
@@ -163,6 +174,7 @@ def _smo(G, b, cap, alpha, tol, max_steps):
     return np.maximum(a[:K], 0.0)
 
 
+@finite_arguments(shapes={"G": "m m", "b": "m", "alpha": "m"})
 def dual_value(G, b, alpha):
     """D(alpha) = b.alpha - 1/2 alpha^T G alpha."""
     return float(b @ alpha - 0.5 * alpha @ G @ alpha)

@@ -13,6 +13,7 @@ items of the same relevance.  With P the pairs (i, j) the truth orders,
 import numpy as np
 
 from course_lib._validation import (
+    finite_arguments,
     check_int,
     check_matrix,
     check_non_negative,
@@ -41,6 +42,7 @@ def order_matrix(order):
     return np.sign(position[None, :] - position[:, None]).astype(float)
 
 
+@finite_arguments
 def rank_by_scores(scores):
     """Item indices sorted by decreasing score (the lower index first on a tie)."""
     return np.argsort(-np.asarray(scores, dtype=float), kind="stable")
@@ -70,6 +72,7 @@ def _check_ranking(Y, n):
     return Y
 
 
+@finite_arguments(shapes={"Y": "n n"})
 def relevance_of(Y):
     """r from the partial ranking of a relevance labelling (rows with a +1 are relevant)."""
     r = np.where((Y > 0).any(axis=1), 1.0, -1.0)
@@ -102,10 +105,14 @@ def roc_curve(r, scores):
     return np.r_[0.0, fp / fp[-1]], np.r_[0.0, tp / tp[-1]]
 
 
+@finite_arguments(shapes={"Y_true": "n n", "Y": "n n"})
 def pairwise_disagreements(Y_true, Y):
     """The seed's Delta: the fraction of the pairs ordered by Y_true that Y orders differently."""
     Y_true, Y = np.asarray(Y_true, float), np.asarray(Y, float)
     pairs = Y_true > 0
+    if not pairs.any():
+        raise ValueError("Y_true orders no pair of items (no entry +1): the fraction of pairs "
+                         "ordered differently is undefined; give a ranking with at least one pair.")
     return float(np.mean(Y[pairs] != 1.0))
 
 
@@ -125,6 +132,7 @@ def average_precision(r, scores):
     return float(precision[hits].mean())
 
 
+@finite_arguments(shapes={"R": "q", "S": "q"})
 def mean_average_precision(R, S):
     """MAP: the average precision averaged over queries (lists of relevances and scores)."""
     return float(np.mean([average_precision(r, s) for r, s in zip(R, S)]))

@@ -21,6 +21,10 @@ import time
 import numpy as np
 
 from course_lib._validation import check_fitted, check_int, check_positive
+
+# Beyond this C the objective's two terms differ by more than float64's 16 digits for any w of
+# reasonable norm, and the subgradient steps C * psi overflow for large C.
+MAX_C = 1e12
 from course_lib.structured.base import check_rescaling
 
 CONTRACT = ("initialize", "joint_feature", "loss", "inference", "loss_augmented_inference")
@@ -62,7 +66,9 @@ class BaseSSVM:
     # -- checks -----------------------------------------------------------------------------
     def _check_fit_arguments(self, X, Y):
         check_model(self.model)
-        check_positive(self.C, "C")
+        if check_positive(self.C, "C") > MAX_C:
+            raise ValueError(f"C={self.C:g} is beyond {MAX_C:g}: 1/2 ||w||^2 + C/n sum H_i(w) then "
+                             "overflows or loses every digit of ||w||^2; lower C.")
         check_rescaling(self.rescaling)
         check_int(self.max_iter, "max_iter", minimum=1)
         check_positive(self.tol, "tol")

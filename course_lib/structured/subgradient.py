@@ -14,7 +14,12 @@ import time
 
 import numpy as np
 
-from course_lib._validation import check_int, check_positive, check_random_state
+from course_lib._validation import (
+    check_int,
+    check_positive,
+    check_random_state,
+    finite_hyperparameters,
+)
 from course_lib.structured.ssvm_base import BaseSSVM
 
 VARIANTS = ("batch", "stochastic")
@@ -38,6 +43,7 @@ class SubgradientSSVM(BaseSSVM):
         self.history_every = history_every
         self.seed = seed
 
+    @finite_hyperparameters
     def fit(self, X, Y):
         d = self._check_fit_arguments(X, Y)
         if self.variant not in VARIANTS:

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from course_lib._validation import check_int, check_random_state
+from course_lib._validation import check_int, check_random_state, finite_arguments
 from course_lib.structured.base import StructuredModel, check_rescaling
 
 
@@ -36,6 +36,7 @@ def _check_w(w, size):
 
 
 # --- integral images and boxes [S16] --------------------------------------------------------
+@finite_arguments
 def integral_image(x):
     """S[r, c] = sum of x[:r, :c] (zero first row and column), so any box sum is 4 lookups."""
     x = np.asarray(x, dtype=float)
@@ -44,9 +45,19 @@ def integral_image(x):
     return S
 
 
+@finite_arguments(shapes={"box": "... 4"})
 def box_sum(S, box):
     """sum of x over the box from its integral image: S[r1,c1] - S[r0,c1] - S[r1,c0] + S[r0,c0]
     (box may be an (m, 4) array of boxes)."""
+    r0, c0, r1, c1 = np.asarray(box).T
+    if np.any((r0 < 0) | (c0 < 0) | (r1 >= S.shape[0]) | (c1 >= S.shape[1])):
+        raise ValueError(f"box must lie inside the image: 0 <= r0, c0 and r1 <= {S.shape[0] - 1}, "
+                         f"c1 <= {S.shape[1] - 1} for this integral image S of shape {S.shape}.")
+    return _box_sum(S, box)
+
+
+def _box_sum(S, box):
+    """box_sum for boxes the library made itself (inside the image): inference's inner step."""
     r0, c0, r1, c1 = np.asarray(box).T
     return S[r1, c1] - S[r0, c1] - S[r1, c0] + S[r0, c0]
 
@@ -87,18 +98,24 @@ def best_box(H, W, score):
     return best.copy()
 
 
+@finite_arguments(shapes={"box": "... 4"})
 def box_area(box):
     r0, c0, r1, c1 = np.asarray(box).T
     return (r1 - r0) * (c1 - c0)
 
 
+@finite_arguments(shapes={"box": "4", "boxes": "... 4"})
 def overlap(box, boxes):
     """area(box n boxes) / area(box u boxes), for one box against one or many."""
     r0, c0, r1, c1 = np.asarray(box).T
     R0, C0, R1, C1 = np.asarray(boxes).T
     inter = np.clip(np.minimum(r1, R1) - np.maximum(r0, R0), 0, None) * \
         np.clip(np.minimum(c1, C1) - np.maximum(c0, C0), 0, None)
-    return inter / (box_area(box) + box_area(boxes) - inter)
+    union = box_area(box) + box_area(boxes) - inter
+    if np.any(union <= 0):
+        raise ValueError("box and boxes are both empty (area 0): their overlap 0 / 0 is undefined; "
+                         "give boxes with r0 < r1 and c0 < c1.")
+    return inter / union
 
 
 def _check_box(box, H, W):
@@ -146,12 +163,12 @@ class LocalisationModel(StructuredModel):
         """(boxes, <w, Psi(x, box)> for each): the integral image of the pixel scores x w."""
         x = self._x(x)
         boxes = all_boxes(*x.shape[:2])
-        return boxes, box_sum(integral_image(x @ _check_w(w, x.shape[2])), boxes)
+        return boxes, _box_sum(integral_image(x @ _check_w(w, x.shape[2])), boxes)
 
     def inference(self, x, w):
         x = self._x(x)
         S = integral_image(x @ _check_w(w, x.shape[2]))
-        return best_box(*x.shape[:2], lambda boxes: box_sum(S, boxes))
+        return best_box(*x.shape[:2], lambda boxes: _box_sum(S, boxes))
 
     def loss_augmented_inference(self, x, y, w, rescaling="margin"):
         check_rescaling(rescaling)
@@ -161,7 +178,7 @@ class LocalisationModel(StructuredModel):
         s_true = box_sum(S, y)
 
         def value(boxes):
-            delta, s = 1.0 - overlap(y, boxes), box_sum(S, boxes)
+            delta, s = 1.0 - overlap(y, boxes), _box_sum(S, boxes)
             return delta + s if rescaling == "margin" else delta * (1.0 + s - s_true)
 
         return best_box(*x.shape[:2], value)
@@ -264,6 +281,7 @@ class SegmentationModel(StructuredModel):
         return y_bar
 
 
+@finite_arguments
 def potts_rows_viterbi(unary, potts):
     """argmax over masks of sum_p unary[p, y_p] + potts * #{horizontal neighbours with equal
     labels}: every row is a chain, solved exactly by Viterbi (all rows at once).
@@ -332,6 +350,7 @@ class PottsSegmentationModel(SegmentationModel):
         return potts_rows_viterbi(s + wrong, potts)  # all terms carry the same factor 1/|V|
 
 
+@finite_arguments
 def toy_segmentation(n=6, size=12, noise=0.5, seed=0):
     """Noisy images of a bright disc on a dark background; the mask marks the disc (label 1).
     Pixel features: (1, intensity, mean intensity over the 3 x 3 neighbourhood, from the
@@ -353,12 +372,14 @@ def toy_segmentation(n=6, size=12, noise=0.5, seed=0):
 
 
 # --- pose estimation: a star model of parts [S20] -------------------------------------------
+@finite_arguments
 def star_energy(locations, unary, pairwise):
     """E(y) = sum_i unary[i][y_i] + sum_{i >= 1} pairwise[i - 1][y_0, y_i] (part 0 the root)."""
     return float(sum(u[l] for u, l in zip(unary, locations)) +
                  sum(P[locations[0], l] for P, l in zip(pairwise, locations[1:])))
 
 
+@finite_arguments(shapes={"unary": "p"})
 def star_model_dp(unary, pairwise):
     """argmin_y E(y) exactly by dynamic programming over the star: for each root location,
     each child independently takes its best location, O(L^2) per part instead of L^parts.
@@ -374,6 +395,7 @@ def star_model_dp(unary, pairwise):
     return locations, float(total[root])
 
 
+@finite_arguments(shapes={"unary": "p"})
 def star_model_brute_force(unary, pairwise):
     """argmin_y E(y) by enumerating all L^parts configurations (tiny L only)."""
     energy = np.asarray(unary[0], dtype=float)
@@ -384,6 +406,7 @@ def star_model_brute_force(unary, pairwise):
     return [int(i) for i in index], float(energy[index])
 
 
+@finite_arguments(shapes={"coords": "L 2"})
 def pose_loss(true_locations, locations, coords, radius=1.0):
     """Delta(y_i, y) for pose [S20]: the fraction of parts placed farther than `radius` from
     their true location (one minus the "percentage of correct parts").  It is a sum over
@@ -392,16 +415,20 @@ def pose_loss(true_locations, locations, coords, radius=1.0):
     true_locations, locations = np.asarray(true_locations), np.asarray(locations)
     if true_locations.shape != locations.shape or true_locations.ndim != 1:
         raise ValueError("true_locations and locations must list one location index per part.")
+    _check_locations(true_locations, len(coords), "true_locations")
+    _check_locations(locations, len(coords), "locations")
     far = np.linalg.norm(coords[true_locations] - coords[locations], axis=1) > radius
     return float(np.mean(far))
 
 
+@finite_arguments(shapes={"unary": "p", "true_locations": "p", "coords": "L 2"})
 def star_loss_augmented_dp(unary, pairwise, true_locations, coords, radius=1.0):
     """The pose oracle: argmax_y Delta(y_i, y) - E(x, y) (score = -E), i.e. argmin_y
     E(x, y) - Delta(y_i, y), exactly by the star DP with the per-part loss
     [||l - true_k|| > radius] / K subtracted from each part's unary cost.
     Returns (locations, E - Delta at them)."""
     coords = np.asarray(coords, dtype=float)
+    _check_locations(np.asarray(true_locations), len(coords), "true_locations")
     K = len(unary)
     shifted = [np.asarray(u, dtype=float)
                - (np.linalg.norm(coords - coords[t], axis=1) > radius) / K
@@ -409,6 +436,7 @@ def star_loss_augmented_dp(unary, pairwise, true_locations, coords, radius=1.0):
     return star_model_dp(shifted, pairwise)
 
 
+@finite_arguments
 def toy_pose(grid=7, spring=0.5, noise=0.3, seed=0):
     """A 3-part star (torso = root, head, hand) on a grid x grid lattice of locations.
     Unary (a weak part detector): min(||l - true||^2, 4) / 2 plus noise, and a false detection
@@ -427,3 +455,10 @@ def toy_pose(grid=7, spring=0.5, noise=0.3, seed=0):
     diff = coords[None, :, :] - coords[:, None, :]
     pairwise = [spring * ((diff - o) ** 2).sum(axis=2) for o in offsets]
     return unary, pairwise, true_locations, coords
+
+
+def _check_locations(locations, n_locations, name):
+    """Location indices into coords: integers in 0..n_locations-1."""
+    if locations.dtype.kind not in "iu" or np.any((locations < 0) | (locations >= n_locations)):
+        raise ValueError(f"{name} must hold location indices 0..{n_locations - 1} (rows of "
+                         f"coords); got {locations.tolist()}.")
