@@ -21,6 +21,7 @@ also spare recomputing Psi for outputs the oracle has returned before.
 
 import numpy as np
 
+from course_lib._threads import one_blas_thread
 from course_lib._validation import check_int, check_non_negative
 from course_lib.structured.qp import dual_value, solve_simplex_qp
 from course_lib.structured.sparse_rows import SparseRows
@@ -51,6 +52,7 @@ class OneSlackSSVM(BaseSSVM):
         self.cache_fraction = cache_fraction
         self.inactive_window = inactive_window
 
+    @one_blas_thread
     def fit(self, X, Y):
         d = self._check_fit_arguments(X, Y)
         size = check_int(self.cache_size, "cache_size", minimum=0)

@@ -14,6 +14,7 @@ import time
 
 import numpy as np
 
+from course_lib._threads import one_blas_thread
 from course_lib._validation import check_int, check_positive, check_random_state
 from course_lib.structured.ssvm_base import BaseSSVM
 
@@ -38,6 +39,7 @@ class SubgradientSSVM(BaseSSVM):
         self.history_every = history_every
         self.seed = seed
 
+    @one_blas_thread
     def fit(self, X, Y):
         d = self._check_fit_arguments(X, Y)
         if self.variant not in VARIANTS:
