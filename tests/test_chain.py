@@ -319,6 +319,32 @@ def test_chain_beats_letters_on_each_test_fold_at_the_validated_C():
         assert acc_chain > acc_letters + 0.02, f"fold {fold}: {acc_chain:.4f} vs {acc_letters:.4f}"
 
 
+def test_every_ocr_spelling_is_in_the_training_fold_and_a_dictionary_helps_the_chain():
+    """Chapter 11's condition (its test words are all spellings of fold 1, 55 in all) and its
+    dictionary claim: the argmax restricted to those spellings, by the chain's own scores (brute
+    force over the dictionary, independent of Viterbi), reads more letters right on each test fold."""
+    from course_lib.data import letters_to_string
+    from course_lib.structured.chain import chain_model_of, load_ocr_chain_models, validated_index
+    from course_lib.structured.viterbi import sequence_score
+
+    models = load_ocr_chain_models()
+    words, labels, folds = load_ocr_letters()
+    spelling = np.array([letters_to_string(y) for y in labels])
+    vocabulary = sorted(set(spelling[folds == models["train_fold"]]))
+    assert len(vocabulary) == len(set(spelling)) == 55
+    chain, w = chain_model_of(models, True), models["w_chain"][validated_index(models, "chain")]
+    for fold in sorted(set(folds) - {models["train_fold"], models["validation_fold"]}):
+        X = [x for x, f in zip(words, folds) if f == fold]
+        Y = np.concatenate([y for y, f in zip(labels, folds) if f == fold])
+        viterbi_reading = np.concatenate(chain.batch_inference(X, w))
+        dictionary_reading = []
+        for x in X:
+            unary, pairwise = chain.chain_scores(x, w)
+            candidates = [np.array([ord(c) - ord("a") for c in v]) for v in vocabulary if len(v) == len(x)]
+            dictionary_reading.append(max(candidates, key=lambda c: sequence_score(unary, pairwise, c)))
+        assert np.mean(np.concatenate(dictionary_reading) == Y) > np.mean(viterbi_reading == Y), f"fold {fold}"
+
+
 @pytest.mark.parametrize("train_fold", [0, 1, 3, 5, 7])
 def test_transitions_help_the_hmm_for_several_training_folds(train_fold):
     words, labels, folds = load_ocr_letters()

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 from sklearn.svm import LinearSVC
+from threadpoolctl import threadpool_info, threadpool_limits
 
 from course_lib.structured.base import StructuredModel, exhaustive_argmax
 from course_lib.structured.learners import NSlackSSVM, OneSlackSSVM, SubgradientSSVM
@@ -226,6 +227,27 @@ def test_predict_and_fit_return_self():
     learner = OneSlackSSVM(Multiclass(3), C=1.0)
     assert learner.fit(X, y) is learner
     assert len(learner.predict(X)) == len(X)
+
+
+def blas_threads():
+    return max(lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas")
+
+
+@pytest.mark.parametrize("Learner", [NSlackSSVM, OneSlackSSVM, SubgradientSSVM])
+def test_fit_runs_on_one_blas_thread_and_restores_the_pool(Learner):
+    seen = []
+
+    class Watched(Multiclass):
+        def loss_augmented_inference(self, x, y, w, rescaling="margin"):
+            seen.append(blas_threads())
+            return super().loss_augmented_inference(x, y, w, rescaling)
+
+    X, y = multiclass_data()
+    with threadpool_limits(limits=2, user_api="blas"):
+        assert blas_threads() == 2
+        Learner(Watched(3), C=1.0).fit(X, y)
+        assert seen and set(seen) == {1}, "fit must limit the BLAS pool to one thread"
+        assert blas_threads() == 2, "fit must give the caller's thread count back"
 
 
 @pytest.mark.parametrize("Learner", [NSlackSSVM, OneSlackSSVM, SubgradientSSVM])

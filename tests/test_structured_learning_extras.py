@@ -36,20 +36,20 @@ def test_training_time_figure_plots_the_measured_data():
 
 
 def test_measured_training_times_show_the_slide_s_observation():
-    """In the committed measurements (figure S11): one-slack reaches its tolerance faster than
-    n-slack at every n; to 1% of P* n-slack is as fast on a few dozen words, but one-slack's
-    advantage grows with n and it wins on the larger sets (the slide's Observation 1, Joachims,
-    Finley & Yu: O(1/eps) iterations, independent of n), while its number of passes of
-    inference hardly changes with n and stays above n-slack's (more, cheaper passes)."""
+    """What chapter 10 reads in the committed measurements (figure S11), limited to what repeats
+    from run to run: the working sets (counts: n-slack's grows with n, one-slack's hardly) and,
+    on the larger sets (n >= 160), one-slack first both to 1% of P* and to its own tolerance (the
+    slide's Observation 1). On a few dozen words both take tenths of a second and their order
+    changes between runs, so nothing is asserted there."""
     table, _ = plots.load_training_times()
     one, n_slack = table["one-slack"], table["n-slack"]
     np.testing.assert_array_equal(one["n"], n_slack["n"])
     assert len(one["n"]) >= 4 and one["n"].max() >= 8 * one["n"].min()
-    assert np.all(n_slack["seconds_total"] > one["seconds_total"])
-    ratio = n_slack["seconds_to_epsilon"] / one["seconds_to_epsilon"]
-    large = one["n"] >= 80
-    assert np.all(ratio[large] > 1) and ratio[-1] > 1.5 * ratio[0]
-    assert one["passes"].max() <= 1.5 * one["passes"].min()
+    assert n_slack["constraints"][-1] > 5 * n_slack["constraints"][0]
+    assert one["constraints"].max() < 3 * one["constraints"].min()
+    large = one["n"] >= 160
+    assert np.all(n_slack["seconds_to_epsilon"][large] > one["seconds_to_epsilon"][large])
+    assert np.all(n_slack["seconds_total"][large] > one["seconds_total"][large])
     assert np.all(one["passes"] > n_slack["passes"])
 
 

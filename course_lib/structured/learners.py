@@ -8,7 +8,8 @@ and talking to a model only through the contract of `base`:
     NSlackSSVM        working set of n-slack constraints (Tsochantaridis et al. 2005)
     OneSlackSSVM      working set of aggregated one-slack constraints (Joachims et al. 2009)
 
-Their working-set QPs are solved in the dual by `qp`.
+Their working-set QPs are solved in the dual by `qp`. Their fit runs with numpy's BLAS pool limited to
+one thread (`course_lib._threads`): their products are small, and a thread pool only slows them.
 """
 
 from course_lib.structured.nslack import NSlackSSVM

@@ -35,6 +35,7 @@ import warnings
 
 import numpy as np
 
+from course_lib._threads import one_blas_thread
 from course_lib._validation import check_int, check_positive, finite_hyperparameters
 from course_lib.structured.qp import solve_simplex_qp
 from course_lib.structured.sparse_rows import SparseRows
@@ -69,6 +70,7 @@ class NSlackSSVM(BaseSSVM):
         self.inactive_window = inactive_window
 
     @finite_hyperparameters
+    @one_blas_thread
     def fit(self, X, Y):
         d = self._check_fit_arguments(X, Y)
         window = check_int(self.inactive_window, "inactive_window", minimum=1)

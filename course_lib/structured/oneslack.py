@@ -21,6 +21,7 @@ also spare recomputing Psi for outputs the oracle has returned before.
 
 import numpy as np
 
+from course_lib._threads import one_blas_thread
 from course_lib._validation import (
     check_int,
     check_non_negative,
@@ -57,6 +58,7 @@ class OneSlackSSVM(BaseSSVM):
         self.inactive_window = inactive_window
 
     @finite_hyperparameters
+    @one_blas_thread
     def fit(self, X, Y):
         d = self._check_fit_arguments(X, Y)
         size = check_int(self.cache_size, "cache_size", minimum=0)

@@ -14,6 +14,7 @@ import time
 
 import numpy as np
 
+from course_lib._threads import one_blas_thread
 from course_lib._validation import (
     check_int,
     check_positive,
@@ -44,6 +45,7 @@ class SubgradientSSVM(BaseSSVM):
         self.seed = seed
 
     @finite_hyperparameters
+    @one_blas_thread
     def fit(self, X, Y):
         d = self._check_fit_arguments(X, Y)
         if self.variant not in VARIANTS:
