@@ -129,7 +129,7 @@ def test_lambda_and_sigma_tuned_on_validation_come_close_to_the_best_rule(seed):
 
 
 def test_loss_claims_of_chapter_06():
-    # claim cell "k18claim" (no randomness: one grid)
+    # the loss properties shown in chapter 06 (cell "k18claim"; no randomness: one grid)
     m = np.linspace(-3, 3, 6001)
     assert np.all(sg.hinge_loss(m) >= sg.zero_one_loss(m))
     assert np.all(sg.cross_entropy_loss(m) >= sg.zero_one_loss(m))
