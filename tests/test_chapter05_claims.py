@@ -9,9 +9,12 @@ from sklearn.svm import NuSVC
 
 from course_lib import data, kernels, model_selection
 from course_lib.kernel_knn import KernelKNN
+from course_lib.plotting.kernels import gaussian_h_on_grid, island_counts, sign_regions
+from course_lib.plotting.style import grid_limits
 from course_lib.svm import SVM
+from course_lib.svm_gradient import KernelHingeGD
 
-SEEDS = range(6)
+SEEDS = range(10)
 
 
 def chapter_data(seed, n_fresh=5000):
@@ -129,3 +132,59 @@ def test_sgd_run_long_reaches_the_linear_svm(seed):
     sgd = SGDClassifier(loss="hinge", alpha=1.0 / len(X), max_iter=20_000, tol=None, random_state=0)
     sgd.fit(X, r)
     np.testing.assert_allclose(np.r_[sgd.coef_[0], sgd.intercept_], np.r_[svm.w_, svm.w0_], atol=0.02)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_slides_set_of_all_support_vectors_gives_another_w0(seed):
+    X, r, _, _ = chapter_data(seed)
+    svm = SVM(C=1.0, kernel="gaussian", sigma=1.0, tol=1e-6).fit(X, r)
+    G = kernels.gram(X, "gaussian", sigma=1.0)
+    E = r - G @ (svm.alpha_ * r)
+    free = (svm.alpha_ > 0) & (svm.alpha_ < svm.C)
+    np.testing.assert_allclose(r[free] * svm.decision_function(X[free]), 1, atol=1e-5)
+    assert abs(E[svm.alpha_ > 0].mean() - svm.w0_) > 0.1
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_small_sigma_cuts_the_plane_into_islands(seed):
+    X, r, _, _ = chapter_data(seed)
+    xlim, ylim = grid_limits(X, 0.6)
+    counts = {}
+    for sigma in (5.0, 1.0, 0.1):
+        fit = SVM(C=1.0, kernel="gaussian", sigma=sigma).fit(X, r)
+        counts[sigma] = island_counts(fit, X, xlim, ylim)[:2]
+    assert counts[5.0][0] == counts[1.0][0] == 2, counts
+    assert counts[0.1][0] >= 10 and counts[0.1][1] >= 5, counts
+
+
+def test_island_counts_against_the_full_decision_function():
+    """The windowed grid of gaussian_h_on_grid against SVM.decision_function on every node."""
+    X, r, _, _ = chapter_data(0)
+    fit = SVM(C=1.0, kernel="gaussian", sigma=0.1).fit(X, r)
+    xlim, ylim = grid_limits(X, 0.6)
+    xs, ys, h = gaussian_h_on_grid(fit, xlim, ylim, 150)
+    xx, yy = np.meshgrid(xs, ys)
+    np.testing.assert_allclose(h, fit.decision_function(np.c_[xx.ravel(), yy.ravel()]).reshape(h.shape), atol=1e-9)
+    labels, n_positive, n_negative = sign_regions(np.array([[1.0, -1, 1], [-1, -1, -1], [1, -1, 1]]))
+    assert (n_positive, n_negative) == (4, 1)  # four corners, one cross (4-neighbours)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_gradient_descent_svm_keeps_many_more_alphas_than_the_dual(seed):
+    X, r, _, _ = chapter_data(seed)
+    gd = KernelHingeGD(sigma=1.0, lam=1.0, eta=0.002, n_epochs=300).fit(X, r)
+    dual = SVM(C=1.0, kernel="gaussian", sigma=1.0).fit(X, r)
+    assert np.sum(gd.alpha_ > 0) > 1.5 * len(dual.support_)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_smo_steps_grow_with_N_and_support_vectors_stay_a_share_of_N(seed):
+    sizes = np.array([250, 500, 1000, 2000])
+    steps, n_sv = [], []
+    for N in sizes:
+        X, r = data.overlapping_curved(n=int(N), seed=int(N) + 7919 * seed)
+        fit = SVM(C=1.0, kernel="gaussian", sigma=1.0).fit(X, r)
+        steps.append(fit.n_iter_)
+        n_sv.append(len(fit.support_))
+    assert np.polyfit(np.log(sizes), np.log(2 * np.array(steps) * sizes), 1)[0] > 1.7, steps
+    assert min(np.array(n_sv) / sizes) > 0.2, n_sv

@@ -10,7 +10,7 @@ from course_lib.plotting.linear import FAR_DIRECTION
 from course_lib.plotting.margins import suboptimal_direction
 from course_lib.svm import SVM
 
-SEEDS = range(8)
+SEEDS = range(10)
 
 
 def _angle(u, v):
@@ -20,15 +20,19 @@ def _angle(u, v):
 # Chapter 01
 
 
+def _errors_after_each_epoch(model, X, r):
+    return np.array([int(np.sum(r * (X @ w + w0) <= 0)) for w, w0 in map(model.state_after_epoch, range(1, model.n_epochs + 1))])
+
+
 @pytest.mark.parametrize("seed", SEEDS)
-def test_01_perceptron_never_settles_on_overlapping_data(seed):
+@pytest.mark.parametrize("shuffle_seed", range(5))
+def test_01_perceptron_never_settles_on_overlapping_data(seed, shuffle_seed):
     X, r = data.overlapping(n=40, seed=seed)
-    long_run = Perceptron(n_epochs=200, seed=seed).fit(X, r)
+    long_run = Perceptron(n_epochs=200, seed=shuffle_seed).fit(X, r)
     assert not long_run.converged_
     assert np.bincount(long_run.update_epoch_, minlength=201)[1:].min() > 0
-    six = Perceptron(n_epochs=6, seed=seed).fit(X, r)
-    errors = [int(np.sum(r * (X @ w + w0) <= 0)) for w, w0 in map(six.state_after_epoch, range(1, 7))]
-    assert any(b > a for a, b in zip(errors, errors[1:])), f"seed {seed}: errors {errors} never go back up"
+    rises = np.sum(np.diff(_errors_after_each_epoch(long_run, X, r)) > 0)
+    assert rises >= 20, f"seed {seed}, shuffle {shuffle_seed}: errors rise in {rises} epoch changes only"
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -43,17 +47,18 @@ def test_01_least_squares_gradient_descent_reaches_the_closed_form(seed):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_01_least_squares_settles_where_the_perceptron_jumps(seed):
+@pytest.mark.parametrize("shuffle_seed", range(5))
+def test_01_least_squares_settles_where_the_perceptron_jumps(seed, shuffle_seed):
     X, r = data.overlapping(n=40, seed=seed)
-    states = least_squares_epochs(X, r, n_epochs=6)
-    perceptron = Perceptron(n_epochs=6, seed=0).fit(X, r)
-    jumps = [perceptron.state_after_epoch(e) for e in range(1, 7)]
-    turn_ls = [_angle(states[k][0], states[k + 1][0]) for k in range(5)]
-    turn_p = [_angle(jumps[k][0], jumps[k + 1][0]) for k in range(5)]
-    assert max(turn_ls) < 6 < 20 < max(turn_p), f"seed {seed}: {turn_ls} vs {turn_p}"
-    errors_ls = [int(np.sum(r * (X @ w + w0) <= 0)) for w, w0 in states]
-    errors_p = [int(np.sum(r * (X @ w + w0) <= 0)) for w, w0 in jumps]
-    assert max(errors_ls) - min(errors_ls) < max(errors_p) - min(errors_p), f"seed {seed}: {errors_ls} vs {errors_p}"
+    states = least_squares_epochs(X, r, n_epochs=60)
+    long_run = Perceptron(n_epochs=200, seed=shuffle_seed).fit(X, r)
+    jumps = [long_run.state_after_epoch(e) for e in range(1, 7)]
+    turn_ls = sum(_angle(states[k][0], states[k + 1][0]) for k in range(5))
+    turn_p = sum(_angle(jumps[k][0], jumps[k + 1][0]) for k in range(5))
+    assert turn_p > 2.5 * turn_ls, f"seed {seed}, shuffle {shuffle_seed}: {turn_ls} vs {turn_p}"
+    errors_ls = [int(np.sum(r * (X @ w + w0) <= 0)) for w, w0 in states[5:]]
+    errors_p = _errors_after_each_epoch(long_run, X, r)[99:]
+    assert np.ptp(errors_ls) < np.ptp(errors_p), f"seed {seed}, shuffle {shuffle_seed}: {errors_ls} vs {errors_p}"
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -209,9 +214,10 @@ def test_03_slides_w0_over_all_support_vectors_is_worse_than_over_the_free_ones(
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_03_large_C_plateau(seed):
+    """Past some C the solution stops changing, pinned by D + 1 free support vectors. Where the
+    plateau starts depends on the draw (C = 10 to 10^4 on these ten), so it is checked at 10^4 and 10^5."""
     X, r = data.overlapping(n=40, seed=seed, spread=0.9)
-    fits = [SVM(C=C, kernel="linear", tol=1e-6).fit(X, r) for C in (100.0, 1000.0, 10000.0)]
-    for fit in fits[1:]:
-        assert np.allclose(fit.w_, fits[0].w_, atol=1e-4) and np.isclose(fit.w0_, fits[0].w0_, atol=1e-4), f"seed {seed}"
-    n_free = np.sum((fits[0].alpha_ > 1e-9) & (fits[0].alpha_ < 100.0 - 1e-6))
-    assert n_free <= X.shape[1] + 1
+    fits = [SVM(C=C, kernel="linear", tol=1e-6).fit(X, r) for C in (1e4, 1e5)]
+    assert np.allclose(fits[1].w_, fits[0].w_, atol=1e-5) and np.isclose(fits[1].w0_, fits[0].w0_, atol=1e-5), f"seed {seed}"
+    for fit in fits:
+        assert np.sum((fit.alpha_ > 1e-9) & (fit.alpha_ < fit.C - 1e-6)) == X.shape[1] + 1, f"seed {seed}"

@@ -9,7 +9,7 @@ import pytest
 from course_lib import basis, data
 from course_lib.svm import SVM
 
-SEEDS = range(5)
+SEEDS = range(10)
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -8,6 +8,7 @@ from importlib import resources
 import numpy as np
 from matplotlib.contour import ContourSet
 from matplotlib.patches import Circle, Rectangle
+from scipy import ndimage
 
 from course_lib import basis, data, kernels
 from course_lib.kernel_knn import KernelKNN
@@ -325,10 +326,6 @@ OVERLAP_SERIES = {
         "Données avec recouplement : noyau gaussien avec grand σ",
         {"kernel": "gaussian", "sigma": 5.0},
     ),
-    "K16_gaussian_small_sigma": (
-        "Données avec recouplement : noyau gaussien avec petit σ",
-        {"kernel": "gaussian", "sigma": 0.1},
-    ),
 }
 
 for _stem, (_slide, _settings) in OVERLAP_SERIES.items():
@@ -603,3 +600,87 @@ def draw_svm_scale(ax, models):
     ax.set_ylabel("fit time (s)")
     ax.legend(fontsize=9, loc="upper left")
     ax.set_title("fit time against N (one fit each, shared machine)", fontsize=12)
+
+
+def gaussian_h_on_grid(svm, xlim, ylim, steps, reach=5.0):
+    """h(x) = sum_t alpha^t r^t exp(-||x - x^t||^2 / sigma^2) + w0 of a Gaussian-kernel SVM on a
+    steps x steps grid, each support vector's bump added only within `reach` sigma of it (beyond,
+    it is below exp(-reach^2) * alpha^t, 1.4e-11 alpha^t for reach 5): a fine grid at a small sigma
+    costs about steps^2 + n_SV (2 reach sigma / cell)^2 exponentials. Returns (xs, ys, h) with
+    h[i, j] the value at (xs[j], ys[i])."""
+    if svm.kernel != "gaussian":
+        raise ValueError(f"svm must be a fitted Gaussian-kernel SVM; got kernel={svm.kernel!r}.")
+    sv = svm.support_
+    xs, ys = np.linspace(*xlim, steps), np.linspace(*ylim, steps)
+    h = np.full((steps, steps), float(svm.w0_))
+    dx, dy, radius = xs[1] - xs[0], ys[1] - ys[0], reach * svm.sigma
+    for centre, weight in zip(svm.X_fit_[sv], svm.alpha_[sv] * svm.r_fit_[sv]):
+        cols = slice(max(0, int(np.floor((centre[0] - radius - xs[0]) / dx))),
+                     max(0, int(np.ceil((centre[0] + radius - xs[0]) / dx)) + 1))
+        rows = slice(max(0, int(np.floor((centre[1] - radius - ys[0]) / dy))),
+                     max(0, int(np.ceil((centre[1] + radius - ys[0]) / dy)) + 1))
+        d2 = (xs[cols] - centre[0])[None, :] ** 2 + (ys[rows] - centre[1])[:, None] ** 2
+        h[rows, cols] += weight * np.exp(-d2 / svm.sigma**2)
+    return xs, ys, h
+
+
+def sign_regions(h):
+    """The connected regions of constant sign of h on a grid (4-neighbours): an integer label per
+    node, positive for h >= 0 and negative for h < 0, and the number of regions of each sign."""
+    positive, n_positive = ndimage.label(h >= 0)
+    negative, n_negative = ndimage.label(h < 0)
+    return np.where(h >= 0, positive, -negative), n_positive, n_negative
+
+
+def island_counts(svm, X, xlim, ylim, cells_per_sigma=8):
+    """The regions of a Gaussian-kernel SVM on a grid of sigma / cells_per_sigma cells (100 steps at
+    least): returns
+    (number of regions, number of regions holding exactly one of the points X, grid steps)."""
+    steps = max(100, int(np.ceil(cells_per_sigma * max(xlim[1] - xlim[0], ylim[1] - ylim[0]) / svm.sigma)))
+    xs, ys, h = gaussian_h_on_grid(svm, xlim, ylim, steps)
+    labels, n_positive, n_negative = sign_regions(h)
+    node = labels[np.abs(ys[:, None] - X[:, 1]).argmin(axis=0), np.abs(xs[:, None] - X[:, 0]).argmin(axis=0)]
+    _, per_region = np.unique(node, return_counts=True)
+    return n_positive + n_negative, int(np.sum(per_region == 1)), steps
+
+
+def draw_islands(ax, X, r, sigma=0.1, C=OVERLAP_C, xlim=None, ylim=None, cells_per_sigma=8, title=True):
+    """A Gaussian-kernel SVM with a small sigma drawn so that its islands show: the regions on a grid
+    of sigma / cells_per_sigma cells, strongly shaded, h = 0 in a thin line, the points as small
+    hollow markers and no support-vector rings (their number is in the title)."""
+    svm = fit_kernel_svm(X, r, "gaussian", C, sigma)
+    if xlim is None:
+        xlim, ylim = grid_limits(X, 0.6)
+    steps = int(np.ceil(cells_per_sigma * max(xlim[1] - xlim[0], ylim[1] - ylim[0]) / sigma))
+    xs, ys, h = gaussian_h_on_grid(svm, xlim, ylim, steps)
+    ax.contourf(xs, ys, h, levels=[-np.inf, 0, np.inf], colors=[VERMILLION, BLUE], alpha=0.35)
+    if h.min() < 0 < h.max():
+        ax.contour(xs, ys, h, levels=[0], colors=BLACK, linewidths=0.8)
+    for label, colour, marker in ((1, BLUE, "o"), (-1, VERMILLION, "s")):
+        ax.scatter(*X[r == label].T, s=14, marker=marker, facecolor="white", edgecolor=colour,
+                   linewidth=1.2, zorder=3, label=f"$r={label:+d}$")
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    ax.set_aspect("equal")
+    if title:
+        n_regions, alone, _ = island_counts(svm, X, xlim, ylim, cells_per_sigma)
+        ax.set_title(f"σ = {sigma:g}, C = {C:g}: {len(svm.support_)} SV of {len(X)}, {n_regions} regions, "
+                     f"{alone} holding a single point", fontsize=10)
+    return svm
+
+
+@slide_figure(
+    "K16_gaussian_small_sigma",
+    slide="Données avec recouplement : noyau gaussien avec petit σ",
+    title=f"Overlapping data, C = {OVERLAP_C:g}, Gaussian kernel with sigma = 0.1: islands around single "
+    "points, the whole plane and zoomed on the tight class",
+)
+def draw_small_sigma_figure(axes=None, sigma=0.1):
+    """A small sigma's islands: draw_islands on the whole plane and zoomed on the tight class."""
+    fig, axes = figure_for(axes, ncols=2, width=5.5, height=5)
+    X, r = curved_overlap_data()
+    draw_islands(axes[0], X, r, sigma=sigma)
+    draw_islands(axes[1], X, r, sigma=sigma, xlim=(-1.0, 2.0), ylim=(-1.2, 1.8), title=False)
+    axes[1].set_title(f"σ = {sigma:g}, zoomed on the tight class", fontsize=10)
+    axes[1].legend(loc="lower left", fontsize=8)
+    return fig
