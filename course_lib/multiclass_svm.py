@@ -7,7 +7,9 @@ subgradient steps with the loss-augmented y_hat (see course_lib.multiclass):
     u = Psi(x_i, y_hat) - Psi(x_i, y_i)          (a subgradient of the hinge, M12)
 """
 
+import io
 import math
+from importlib import resources
 
 import numpy as np
 
@@ -20,6 +22,7 @@ from course_lib._validation import (
     check_random_state,
     finite_hyperparameters,
 )
+from course_lib.data import read_checked
 from course_lib.multiclass import (
     MultiVector,
     check_cost,
@@ -288,3 +291,24 @@ def best_hinge_in_ball(X, y, feature_map, B, Delta=None, n_steps=400):
         if norm > B:
             u *= B / norm
     return best, upper, lower
+
+
+# ---------------------------------------------------------------- cached OCR models (M10)
+
+OCR_SVM_FILE = "ocr_multiclass_svm.npz"
+OCR_SVM_SHA256 = "b67dfd925abef209324dac8c931a21c82a2c27340665bb324e490d498a6fd298"
+
+
+def load_ocr_multiclass_svm():
+    """The multiclass SVMs trained to their optimum on fold 1 of the OCR letters by
+    `tools/train_ocr_multiclass_svm.py` (one-slack cutting planes), read without pickle and checked
+    by sha256: a dict with `lam` (k,), the weights `w` (k, 26*128, MultiVector's layout), the
+    objective `objective` = lambda ||w||^2 + mean hinge reached, a certified lower bound on its
+    minimum `lower_bound`, their difference `gap`, the cutting planes `n_planes`, and the settings
+    (`tol`, `train_fold`, `learner`)."""
+    raw = read_checked(resources.files("course_lib") / "resources" / OCR_SVM_FILE, OCR_SVM_SHA256,
+                       "The cached OCR multiclass SVMs",
+                       missing_fix="Restore it from git or rebuild it with `python tools/train_ocr_multiclass_svm.py`")
+    with np.load(io.BytesIO(raw), allow_pickle=False) as archive:
+        models = {name: archive[name] for name in archive.files}
+    return {name: (value.item() if value.ndim == 0 else value) for name, value in models.items()}

@@ -199,7 +199,8 @@ def reduction_panel(ax, reduction=REDUCTIONS[0], spread=1.3, seed=0, learner="le
                 return np.where(positive.sum(axis=1) == 1, np.argmax(positive, axis=1), -1)
         else:
             region_of = model.decision_function
-    accuracy = float(np.mean(model.predict(X) == y))
+    predict = model.predict_with_signs if reduction == REDUCTIONS[1] else model.predict
+    accuracy = float(np.mean(predict(X) == y))  # of the rule drawn: the signs' argmax for the signs panel
     draw_regions(ax, region_of, 3, xlim=(-5.5, 5.5), ylim=(-5, 6))
     plot_classes(ax, X, y, model.classes_)
     ax.set_title(f"{reduction}, {learner.split(' (')[0]}:\ntraining accuracy {accuracy:.1%}", fontsize=12)
