@@ -108,26 +108,29 @@ def _augmented_value(s, r, order):
     return model.loss(r, Y) + float(model.joint_feature(np.asarray(s, float)[:, None], Y)[0])
 
 
-def _compare_orders(s, r):
-    def compare(expected, got):
-        if got is None or got is Ellipsis:
+def _reference_order(s, r):
+    """The inputs with the library's optimal ordering (the comparison scores the orderings)."""
+    return np.asarray(s, float), np.asarray(r), auc_oracle(s, r)
+
+
+def _compare_orders(expected, got):
+    s, r, best_order = expected
+    if got is None or got is Ellipsis:
             return "your function returned None: is a `return` missing?"
-        try:
-            order = np.asarray(got)
-            if order.shape != (len(s),) or not np.array_equal(np.sort(order), np.arange(len(s))):
-                return f"return a permutation of the {len(s)} item indices (best first), e.g. from np.argsort"
-        except Exception:
-            return "return a permutation of the item indices (best first)"
-        best, yours = _augmented_value(s, r, expected), _augmented_value(s, r, order)
-        if yours < best - 1e-9:
-            return (f"your ordering reaches Delta + <w, Psi> = {yours:.4f}, the best ordering more: a pair is kept "
-                    "or swapped wrongly")
-        return None
-    return compare
+    try:
+        order = np.asarray(got)
+        if order.shape != (len(s),) or not np.array_equal(np.sort(order), np.arange(len(s))):
+            return f"return a permutation of the {len(s)} item indices (best first), e.g. from np.argsort"
+    except Exception:
+        return "return a permutation of the item indices (best first)"
+    best, yours = _augmented_value(s, r, best_order), _augmented_value(s, r, order)
+    if yours < best - 1e-9:
+        return (f"your ordering reaches Delta + <w, Psi> = {yours:.4f}, the best ordering more: a pair is kept "
+                "or swapped wrongly")
+    return None
 
 
-def _oracle_cases(seed=0, n_cases=25):
-    rng = np.random.default_rng(seed)
+def _oracle_cases(rng, n_cases=25):
     cases = []
     for _ in range(n_cases):
         n = int(rng.integers(3, 9))
@@ -136,20 +139,14 @@ def _oracle_cases(seed=0, n_cases=25):
     return cases
 
 
-def check_auc_sort(student_auc_oracle):
+def check_auc_sort(student_auc_oracle, seed=None):
     """Coding exercise [S17]: auc_oracle(s, r) returns item indices, best first, of an ordering
-    maximising 1 - AUC + <w, Psi>; checked on 25 random queries against the library's oracle
+    maximising 1 - AUC + <w, Psi>; checked on 25 fresh random queries against the library's oracle
     (compared by the value reached, so any optimal ordering passes)."""
-    cases = _oracle_cases()
-    results = []
-    for number, case in enumerate(cases, 1):
-        verdict = check_function(student_auc_oracle, [case], auc_oracle, compare=_compare_orders(**case),
-                                 forbidden=(RankingModel.loss_augmented_inference,),
-                                 show=lambda c: f"s = {c['s'].tolist()}, r = {c['r'].tolist()}",
-                                 hint="Shift the scores: s_i - 1/4 for relevant items, s_j + 1/4 for irrelevant "
-                                      "ones, and sort by decreasing shifted score (relevant first on ties).")
-        if not verdict:
-            return Verdict(False, verdict.why.replace("on case 1,", f"on case {number},"), verdict._hint)
-        results.append(verdict)
-    return Verdict(True, f"Your sort reaches the optimum of 1 - AUC + <w, Psi> on all {len(cases)} random queries: "
-                         "one sort of shifted scores, O(n log n), instead of n! orderings.")
+    return check_function(
+        student_auc_oracle, _oracle_cases, _reference_order, seed=seed, compare=_compare_orders,
+        show=lambda c: f"s = {c['s'].tolist()}, r = {c['r'].tolist()}",
+        hint="Shift the scores: s_i - 1/4 for relevant items, s_j + 1/4 for irrelevant ones, and sort by "
+             "decreasing shifted score (relevant first on ties).",
+        right="Your sort reaches the optimum of 1 - AUC + <w, Psi> on all 25 fresh random queries: one sort of "
+              "shifted scores, O(n log n), instead of n! orderings.")

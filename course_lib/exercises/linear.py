@@ -3,7 +3,7 @@ version space) and the concept questions of the chapter.
 
 Each check returns a Verdict: "Right" with the reason, or "Not yet" with what is wrong, never
 the expected answer (`harness.check_number`); the coding exercise runs the student's function on
-seeded random cases against the library (`harness.check_function`).
+fresh random cases against the library (`harness.check_function`).
 """
 
 import numpy as np
@@ -68,14 +68,13 @@ def check_perceptron_update(answer_w, answer_w0):
 
 # Exercise 3 [K2]: the perceptron, written by the student
 
-def perceptron_reference(X, r, eta, n_epochs):
+def _perceptron_reference(X, r, eta, n_epochs):
     """The library's answer: the perceptron from w = 0, w0 = 0, points visited in order t = 0..N-1."""
     model = Perceptron(eta=eta, n_epochs=n_epochs, shuffle=False).fit(X, r)
     return model.w_, model.w0_
 
 
-def perceptron_cases(seed=0, n=25):
-    rng = np.random.default_rng(seed)
+def _perceptron_cases(rng, n=25):
     cases = []
     for _ in range(n):
         N, D = int(rng.integers(4, 11)), int(rng.integers(1, 4))
@@ -90,11 +89,11 @@ def _show_perceptron(case):
             f"n_epochs = {case['n_epochs']}")
 
 
-def check_perceptron(student_fn):
-    """Exercise 3: perceptron(X, r, eta, n_epochs) -> (w, w0), from zeros, points in order."""
+def check_perceptron(student_fn, seed=None):
+    """Exercise 3: perceptron(X, r, eta, n_epochs) -> (w, w0), from zeros, points in order, on 25
+    random problems drawn from `seed` (None: fresh ones)."""
     return check_function(
-        student_fn, perceptron_cases(), perceptron_reference, forbidden=(Perceptron.fit,),
-        show=_show_perceptron, what="perceptron",
+        student_fn, _perceptron_cases, _perceptron_reference, seed=seed, show=_show_perceptron, what="perceptron",
         hint="Start from w = np.zeros(D), w0 = 0. For each epoch, for t in order: if r^t (w.x^t + w0) <= 0 "
              "(<= and not <: at w = 0 every h is 0), w += eta r^t x^t and w0 += eta r^t. Return (w, w0).",
         right="Your perceptron gives the library's (w, w0) on all 25 random problems.")

@@ -167,8 +167,7 @@ def check_pac_sgd(T, eta, B=2.0, rho=1.0, eps=0.05):
 # ---------------------------------------------------------------- coding exercises
 
 
-def _vote_cases(seed=0, n_cases=12):
-    rng = np.random.default_rng(seed)
+def _vote_cases(rng, n_cases=12):
     cases = []
     for c in range(n_cases):
         k = int(rng.integers(3, 6))
@@ -186,17 +185,15 @@ def _show_votes(case):
     return f"k = {k}, first row of decisions ({shown})"
 
 
-def check_all_pairs_votes(student_fn):
+def check_all_pairs_votes(student_fn, seed=None):
     """07, coding exercise [M3]: votes(decisions, k), the (n, k) vote counts of the vote formula."""
     return check_function(
-        student_fn, _vote_cases(), lambda decisions, k: pairwise_votes(decisions, k),
-        forbidden=(pairwise_votes, AllPairs.votes), show=_show_votes,
+        student_fn, _vote_cases, lambda decisions, k: pairwise_votes(decisions, k), seed=seed, show=_show_votes,
         hint="Loop over the pairs i < j in order (itertools.combinations(range(k), 2) gives them); "
              "column c of decisions is h_ij: a decision >= 0 is a vote for i, < 0 a vote for j.")
 
 
-def _augmented_cases(seed=1, n_cases=15):
-    rng = np.random.default_rng(seed)
+def _augmented_cases(rng, n_cases=15):
     cases = []
     for _ in range(n_cases):
         k, n = int(rng.integers(3, 6)), int(rng.integers(1, 5))
@@ -211,18 +208,17 @@ def _show_augmented(case):
             f"(class indices from 0), Delta = {case['Delta'].tolist()}")
 
 
-def check_loss_augmented_argmax(student_fn):
+def check_loss_augmented_argmax(student_fn, seed=None):
     """08, coding exercise 1 [M8, M12]: y_hat_i = argmax_y' Delta(y', y_i) + s_i(y') - s_i(y_i) for
     each row i (first index on ties), returned as an integer array."""
     return check_function(
-        student_fn, _augmented_cases(), lambda scores, y, Delta: loss_augmented_argmax(scores, y, Delta)[0],
-        forbidden=(loss_augmented_argmax, hinge_subgradient), show=_show_augmented,
+        student_fn, _augmented_cases, lambda scores, y, Delta: loss_augmented_argmax(scores, y, Delta)[0],
+        seed=seed, show=_show_augmented,
         hint="Delta[:, y_i] is the column of costs for the truth y_i; add it to the row of scores, "
              "subtract the score of y_i, and take np.argmax (it keeps the first of ties).")
 
 
-def _sgd_step_cases(seed=2, n_cases=15):
-    rng = np.random.default_rng(seed)
+def _sgd_step_cases(rng, n_cases=15):
     cases = []
     for _ in range(n_cases):
         k, n = int(rng.integers(3, 5)), int(rng.integers(2, 4))
@@ -248,11 +244,10 @@ def _show_sgd_step(case):
             f"y = {case['y']}, lambda = {case['lam']:g}, Delta = {case['Delta'].tolist()}")
 
 
-def check_sgd_step(student_fn):
+def check_sgd_step(student_fn, seed=None):
     """08, coding exercise 2 [M10]: one SGD step of the multiclass SVM with the multi-vector Psi,
     W^(t+1) = (1 - 1/t) W^(t) - 1/(2 lambda t) [Psi(x, y_hat) - Psi(x, y)] written on the rows of W."""
     return check_function(
-        student_fn, _sgd_step_cases(), _sgd_step_reference,
-        forbidden=(loss_augmented_argmax, hinge_subgradient, MulticlassSVM.fit), show=_show_sgd_step,
+        student_fn, _sgd_step_cases, _sgd_step_reference, seed=seed, show=_show_sgd_step,
         hint="Find y_hat with your loss-augmented argmax on the scores W @ x; Psi(x, y_hat) - Psi(x, y) "
              "is +x in row y_hat and -x in row y (nothing when y_hat = y). Scale W by (1 - 1/t) first.")
