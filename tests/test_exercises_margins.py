@@ -3,8 +3,10 @@ library's answer are each caught with the expected message; junk never raises; a
 never shows the answer."""
 
 import numpy as np
+import pytest
 from exercise_testing import (
     assert_caught, assert_junk_never_raises, assert_no_answer_leak, assert_passes, number_strings,
+    assert_stops_a_function_that_never_returns,
 )
 from sklearn.svm import SVC
 
@@ -68,15 +70,21 @@ def test_two_point_svm():
     assert_passes(check, _two_point)
     assert_caught(check, lambda x_plus, x_minus: _two_point(x_plus, x_minus, sign=-1.0), "value 3 of 3")
     assert_caught(check, lambda x_plus, x_minus: _two_point(x_plus, x_minus, factor=1.0), "value 1 of 3")
-    assert_caught(check, lambda x_plus, x_minus: _two_point(x_plus, x_minus, plus=True), "differ")
+    assert_caught(check, lambda x_plus, x_minus: _two_point(x_plus, x_minus, plus=True), "on case")
 
     def library(x_plus, x_minus):
         svm = SVM(C=np.inf).fit(np.vstack([x_plus, x_minus]), np.array([1.0, -1.0]))
         return svm.alpha_[0], svm.w_, svm.w0_
 
+    def scikit_learn(x_plus, x_minus):
+        svc = SVC(kernel="linear", C=1e10).fit(np.vstack([x_plus, x_minus]), [1, -1])
+        return abs(svc.dual_coef_[0, 0]), svc.coef_[0], svc.intercept_[0]
+
     assert_caught(check, library, "write it yourself")
-    assert_caught(check, lambda x_plus, x_minus: ex.two_point_reference(x_plus, x_minus), "write it yourself")
+    assert_caught(check, scikit_learn, "write it yourself")
+    assert_caught(check, lambda x_plus, x_minus: ex._two_point_reference(x_plus, x_minus), "write it yourself")
     assert_junk_never_raises(check)
+    assert_stops_a_function_that_never_returns(check)
 
 
 def test_slacks_and_primal():
@@ -110,26 +118,28 @@ def _smo_step(alpha, i, j, K, r, C, sign=1.0, clip=True, swap=False):
 def test_smo_step():
     check = ex.check_smo_step
     assert_passes(check, _smo_step)
-    assert_caught(check, lambda alpha, i, j, K, r, C: _smo_step(alpha, i, j, K, r, C, sign=-1.0), "differ")
+    assert_caught(check, lambda alpha, i, j, K, r, C: _smo_step(alpha, i, j, K, r, C, sign=-1.0), "on case")
     assert_caught(check, lambda alpha, i, j, K, r, C: _smo_step(alpha, i, j, K, r, C, swap=True), "differ")
     assert_caught(check, lambda alpha, i, j, K, r, C: _smo_step(alpha, i, j, K, r, C, clip=False), "case")
     assert_caught(check, lambda alpha, i, j, K, r, C: smo.smo(K, r, C, max_iter=1, alpha=alpha).alpha,
                   "write it yourself")
 
-    def in_place(alpha, i, j, K, r, C):  # modifies the given alpha: still right, since the check passes copies
+    def in_place(alpha, i, j, K, r, C):  # right values, but the exercise says not to modify alpha
         new = _smo_step(alpha, i, j, K, r, C)
         alpha[:] = new
         return alpha
 
-    assert_passes(check, in_place)
+    assert_caught(check, in_place, "changed its argument `alpha` in place")
     assert_junk_never_raises(check)
+    assert_stops_a_function_that_never_returns(check)
 
 
-def test_smo_cases_clip_often_and_change_exactly_the_pair():
-    cases = ex.smo_step_cases()
+@pytest.mark.parametrize("seed", range(10))
+def test_smo_cases_clip_often_and_change_exactly_the_pair(seed):
+    cases = ex._smo_step_cases(np.random.default_rng(seed))
     clipped = 0
     for case in cases:
-        new = ex.smo_step_reference(**case)
+        new = ex._smo_step_reference(**case)
         assert set(np.flatnonzero(new != case["alpha"])) == {case["i"], case["j"]}
         unclipped = _smo_step(**case, clip=False)
         clipped += not np.allclose(unclipped, new)

@@ -130,13 +130,10 @@ def check_gram(student_fn, seed=None):
     )
 
 
-def psd_cases(seed=0):
+def _psd_cases(rng):
     """Symmetric matrices, some positive semi-definite and some not: Gram matrices of the four
     kernels, sums A A^T, and random symmetric matrices."""
-    rng = np.random.default_rng(seed)
-    cases = []
-    for number, case in enumerate(gram_cases(seed + 1, n_cases=8)):
-        cases.append(dict(G=_reference_gram(**case)))
+    cases = [dict(G=_reference_gram(**case)) for case in _gram_cases(rng, n_cases=8)]
     for _ in range(3):
         A = rng.normal(size=(5, 2))
         cases.append(dict(G=A @ A.T))  # rank 2: PSD with zero eigenvalues (up to rounding)
@@ -146,7 +143,7 @@ def psd_cases(seed=0):
     return cases
 
 
-def reference_is_psd(G):
+def _reference_is_psd(G):
     """v^T G v >= 0 for every v <=> the smallest eigenvalue of the symmetric G is >= 0 (up to
     rounding: -1e-10 times the largest absolute eigenvalue)."""
     eigenvalues = np.linalg.eigvalsh(G)
@@ -159,11 +156,11 @@ def _compare_bool(expected, got):
     return None if bool(got) == expected else "wrong verdict for this matrix"
 
 
-def check_is_psd(student_fn, seed=0):
+def check_is_psd(student_fn, seed=None):
     """Coding exercise [K21]: `is_psd(G)` says whether the symmetric matrix G is positive
     semi-definite (tolerant to rounding)."""
     return check_function(
-        student_fn, psd_cases(seed), lambda G: reference_is_psd(G), compare=_compare_bool,
+        student_fn, _psd_cases, lambda G: _reference_is_psd(G), seed=seed, compare=_compare_bool,
         show=lambda case: "G =\n" + np.array2string(case["G"], precision=3, separator=", "),
         hint="A symmetric matrix is PSD when its smallest eigenvalue is >= 0 (np.linalg.eigvalsh "
         "gives them in increasing order); allow a tiny negative value from rounding, relative to "

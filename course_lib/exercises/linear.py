@@ -78,7 +78,7 @@ def _perceptron_cases(rng, n=25):
     cases = []
     for _ in range(n):
         N, D = int(rng.integers(4, 11)), int(rng.integers(1, 4))
-        r = np.where(rng.random(N) < 0.5, -1.0, 1.0)
+        r = rng.permutation(np.where(np.arange(N) % 2 == 0, 1.0, -1.0))  # both classes
         X = np.round(rng.normal(size=(N, D)) + 0.8 * r[:, None], 2)
         cases.append(dict(X=X, r=r, eta=float(np.round(rng.uniform(0.2, 2.0), 2)), n_epochs=int(rng.integers(1, 5))))
     return cases

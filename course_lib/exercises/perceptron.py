@@ -51,14 +51,20 @@ def check_multiclass_update(answer):
         expected[gold] += x
         expected[labels.index(y_star)] -= x
     got = _as_dense(answer, labels, features)
-    shown = ", ".join(f"{label}: {s:g}" for label, s in zip(labels, scores))
-    why = (f"Scores <w_y | x> = {shown}, so y* = {y_star} while the gold label is {GOLD_EXERCISE}: "
-           f"add x to w_{GOLD_EXERCISE} and subtract it from w_{y_star}.")
     if np.array_equal(got, expected):
-        return _verdict(True, why)
+        shown = ", ".join(f"{label}: {s:g}" for label, s in zip(labels, scores))
+        return _verdict(True, f"Scores <w_y | x> = {shown}, so y* = {y_star} (the first of the tied labels) "
+                              f"while the gold label is {GOLD_EXERCISE}: x is added to w_{GOLD_EXERCISE} and "
+                              f"subtracted from w_{y_star}.")
     if np.array_equal(got, w):
-        return _verdict(False, f"Nothing changed, but the prediction is wrong. {why}")
-    return _verdict(False, why)
+        return _verdict(False, "Nothing changed: compute the three scores <w_y | x> first. Is the predicted "
+                               "label the gold one?")
+    changed = [label for label, g, old in zip(labels, got, w) if not np.array_equal(g, old)]
+    if len(changed) != 2 or GOLD_EXERCISE not in changed:
+        return _verdict(False, "An error changes exactly two weight vectors: the gold label's and the predicted "
+                               "label's. Recompute the scores, and mind how ties are resolved.")
+    return _verdict(False, "Two vectors changed, but not by the right amounts or not the right pair: the gold "
+                           "label gains x, the predicted label (ties go to the first label) loses x.")
 
 
 @_robust
@@ -137,6 +143,7 @@ def _lazy_state(a, w, last_update):
 
 
 def _compare_lazy(expected, got):
+    got = _lazy_state(*got)
     names = ("a", "w", "last_update")
     for name, e, g in zip(names, expected, got):
         if e != g:
@@ -152,9 +159,18 @@ def _first_difference(e, g):
                 inner_e, inner_g = e.get(key) or {}, g.get(key) or {}
                 for f in sorted(set(inner_e) | set(inner_g)):
                     if inner_e.get(f, 0) != inner_g.get(f, 0):
-                        return f"entry [{key!r}][{f!r}]: expected {inner_e.get(f, 0)}, got {inner_g.get(f, 0)}"
-            return f"entry {key!r}: expected {e.get(key, 0)}, got {g.get(key, 0)}"
+                        return f"entry [{key!r}][{f!r}]: yours is {_off(inner_e.get(f, 0), inner_g.get(f, 0))}"
+            return f"entry {key!r}: yours is {_off(e.get(key, 0), g.get(key, 0))}"
     return "?"
+
+
+def _off(expected, got):
+    """'7, too high by 2' without stating the expected value."""
+    try:
+        gap = float(got) - float(expected)
+    except (TypeError, ValueError):
+        return f"{got!r:.40}, not a number"
+    return f"{got}, too {'high' if gap > 0 else 'low'} by {abs(gap):g}"
 
 
 def _show_lazy(case):
@@ -168,7 +184,7 @@ def check_lazy_update(student_fn, seed=None):
     def run_student(a, w, last_update, x, gold, pred, n_examples):
         a, w, last_update = copy.deepcopy(a), copy.deepcopy(w), dict(last_update)
         student_fn(a, w, last_update, x, gold, pred, n_examples)
-        return _lazy_state(a, w, last_update)
+        return a, w, last_update  # read by `_compare_lazy`, after the call
 
     if not callable(student_fn):
         return _verdict(False, "give the function itself (def my_update(a, w, last_update, x, gold, pred, "
