@@ -23,7 +23,10 @@ def _unanswered(*answers):
 
 
 def _integer(answer):
-    """The answer as an int, or None if it is not a whole number (a string, NaN, an array...)."""
+    """The answer as an int, or None if it is not a whole number (a string, a truth value, NaN,
+    an array...)."""
+    if isinstance(answer, (str, bytes, bool, np.bool_)) or np.ndim(answer) != 0:
+        return None
     try:
         value = float(answer)
     except (TypeError, ValueError, OverflowError):
@@ -89,12 +92,14 @@ def _compare_tables(expected, got):
         s, tau = (int(v) for v in wrong[np.argsort(wrong[:, 1], kind="stable")][0])
         where = "M[s, 1] is the unary score of s at position 1" if tau == 0 else \
             f"M[s, tau] = max over s' of M[s', tau-1] + pairwise[s', s], plus unary[tau, s]"
-        return f"M[{LETTERS[s]}, {tau + 1}] should be {M[s, tau]:.4g}, yours is {M_got[s, tau]:.4g} ({where})"
+        gap = M_got[s, tau] - M[s, tau]
+        return (f"M[{LETTERS[s]}, {tau + 1}] is wrong: yours is {M_got[s, tau]:.4g}, too {'high' if gap > 0 else 'low'} "
+                f"by {abs(gap):.4g} ({where})")
     wrong = np.argwhere(I_got[:, 1:] != I[:, 1:])
     if len(wrong):
         s, tau = (int(v) for v in wrong[np.argsort(wrong[:, 1], kind="stable")][0])
-        return (f"I[{LETTERS[s]}, {tau + 2}] should be {I[s, tau + 1]} (letter {LETTERS[I[s, tau + 1]]}), yours is "
-                f"{I_got[s, tau + 1]:g}: the s' reaching the max for M[{LETTERS[s]}, {tau + 2}]")
+        return (f"I[{LETTERS[s]}, {tau + 2}] is wrong (yours is {I_got[s, tau + 1]:g}): it is the s' reaching the "
+                f"max for M[{LETTERS[s]}, {tau + 2}]")
     if not np.array_equal(y_got, y):
         return ("M and I are right but the reading y is not: y_r = argmax_s M[s, r], then "
                 "y_(tau-1) = I[y_tau, tau] going back (letters as 0-based indices)")
