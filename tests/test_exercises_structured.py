@@ -192,3 +192,17 @@ def test_auc_oracle_numbers_and_no_leak():
     assert np.isclose(delta, 1 / 3)
     assert_caught(lambda a: ix.check_auc_oracle(delta, a), 2, "already wrong")
     assert_no_answer_leak(lambda a: ix.check_binary_ssvm(-1, a), 0.9, number_strings(0.5))
+
+
+def test_the_auc_hint_states_what_a_swap_changes():
+    """The hint of exercise 4: swapping one (relevant, irrelevant) pair adds 1/|P| to Delta and
+    takes 2 (s_i - s_j)/|P| from <w, Psi>, measured on the library's model."""
+    r, s = np.array([1, -1, 1, -1, -1]), np.array([2.0, 1.8, 0.5, 0.2, 1.0])
+    model, mask = ix.RankingModel(), np.abs(ix.relevance_matrix(r))
+    P = int(np.sum(ix.relevance_matrix(r) > 0))
+    before = ix.order_matrix([0, 1, 2, 3, 4]) * mask
+    after = ix.order_matrix([1, 0, 2, 3, 4]) * mask  # the pair (0 relevant, 1 irrelevant) swapped
+    score = lambda Y: float(model.joint_feature(s[:, None], Y)[0])  # noqa: E731
+    assert np.isclose(model.loss(r, after) - model.loss(r, before), 1 / P)
+    assert np.isclose(score(before) - score(after), 2 * (s[0] - s[1]) / P)
+    assert "2 (s_i - s_j)/|P|" in ix.check_auc_oracle(1 / 3, 0).hint().text

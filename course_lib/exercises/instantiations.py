@@ -86,8 +86,8 @@ def check_auc_oracle(answer_delta, answer_swapped, r=(1, -1, 1, -1, -1), s=(2.0,
     second = check_number(answer_swapped, swapped,
                           diagnoses=((wrong_now, "Those are the pairs already wrong: the oracle also swaps right ones "
                                                  "whose score gap is below 1/2."),),
-                          hint="A pair (i, j) gains Delta 1/|P| and loses (s_i - s_j)/|P| when swapped: it is swapped "
-                               "iff s_i - s_j < 1/2.")
+                          hint="Swapping a pair (i, j) adds 1/|P| to Delta and takes 2 (s_i - s_j)/|P| from "
+                               "<w, Psi> (Y_ij goes from +1 to -1): it is swapped iff s_i - s_j < 1/2.")
     if not second:
         return _prefixed("The pair count: ", second)
     return Verdict(True, "The oracle swaps the pairs with s_i - s_j < 1/2 (already wrong ones included): it sorts "
