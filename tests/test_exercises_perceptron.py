@@ -1,8 +1,6 @@
 """Chapter 09 self-checks: right answers pass, typical mistakes fail with their reason, junk never
 raises, and a wrong answer never shows the answer."""
 
-import copy
-
 import numpy as np
 
 from exercise_testing import (assert_caught, assert_junk_never_raises, assert_no_answer_leak, assert_passes,

@@ -142,7 +142,7 @@ def test_certified_epochs_check():
 
     X, y = toy_hierarchy(n=40, seed=3)
     Y = [int(v) for v in y]
-    _, primal = ssg(ex._model(), X, Y, 10.0, 30, 0)
+    _, primal = ssg(ex.hierarchy_model(), X, Y, 10.0, 30, 0)
     lower = ex.certified_lower_bound(X, Y, 10.0)
     first = int(np.flatnonzero(np.array(primal) <= 1.1 * lower)[0])
     check = lambda a: ex.check_certified_epochs(a, X, Y, 10.0, 0, 30)  # noqa: E731

@@ -7,7 +7,7 @@ traceback) and never the expected value before a correct answer.
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import check_function, check_number
+from course_lib.exercises.harness import Choice, check_function, check_number
 from course_lib.structured.models import HierarchicalModel
 from course_lib.structured.ranking import RankingModel, auc, order_matrix, relevance_matrix
 
@@ -150,3 +150,82 @@ def check_auc_sort(student_auc_oracle, seed=None):
              "decreasing shifted score (relevant first on ties).",
         right="Your sort reaches the optimum of 1 - AUC + <w, Psi> on all 25 fresh random queries: one sort of "
               "shifted scores, O(n log n), instead of n! orderings.")
+
+
+# -- concept questions (shown by `quiz(name)` in the chapter) -----------------------------------
+
+def quiz(name):
+    """The concept question `name` as a Quiz widget (QUIZZES: question, choices, several right)."""
+    from course_lib.widgets.quiz import Quiz
+
+    question, choices, multiple = QUIZZES[name]
+    return Quiz(question, choices, multiple=multiple)
+
+
+QUIZZES = {
+    "scaled_w": (
+        "A ranking SSVM's w is multiplied by 10. Its predicted rankings...",
+        [
+            Choice("do not change",
+                   True,
+                   "Inference sorts by <w, phi(o_i)>; a positive factor keeps the order (as sign<w,"
+                   " x> keeps a linear classifier's labels)."),
+            Choice("get better, since the margins grow",
+                   False,
+                   "Margins grow, but the sort order, hence AUC, is the same."),
+            Choice("change because Delta = 1 - AUC is not scale-free",
+                   False,
+                   "Delta depends only on the order, which does not change."),
+        ],
+        False,
+    ),
+    "query_cancels": (
+        "With phi(q, o_i) = b_q - b_i and a linear score, the learned ranking...",
+        [
+            Choice("is the same for every query",
+                   True,
+                   "phi(q, o_i) - phi(q, o_j) = b_j - b_i: the query cancels in every pair."),
+            Choice("depends on the distance to the query",
+                   False,
+                   "Only a non-additive feature (e.g. -(b_q - b_i)^2) brings the query in."),
+            Choice("is random",
+                   False,
+                   "It is learned, but from item features alone: 0.58 AUC on the distance-based "
+                   "queries above."),
+        ],
+        False,
+    ),
+    "potts_exact": (
+        "Why is the segmentation model with the Potts term exact here?",
+        [
+            Choice("it links horizontal neighbours only, so each row is a chain solved by Viterbi",
+                   True,
+                   "Chains and trees allow exact dynamic programming, loss-augmented inference "
+                   "included (Hamming adds a unary term)."),
+            Choice("every pairwise model on a grid is exact",
+                   False,
+                   "A 4-connected grid has loops: exact only for submodular energies (graph cuts), "
+                   "else approximate."),
+            Choice("because the Hamming loss is convex",
+                   False,
+                   "Exactness is about the graph of the score, not the loss's convexity."),
+        ],
+        False,
+    ),
+    "pose_loss": (
+        "For pose, which task loss keeps loss-augmented inference exact with the star DP?",
+        [
+            Choice("the fraction of parts placed farther than a radius from the truth",
+                   True,
+                   "A sum over parts: it adds to each part's unary cost, and the DP is unchanged."),
+            Choice("1 if the whole skeleton's shape is wrong, 0 otherwise",
+                   False,
+                   "A loss coupling all parts at once breaks the per-part decomposition."),
+            Choice("any loss at all",
+                   False,
+                   "The oracle maximises Delta + score: Delta must decompose like the score for the"
+                   " DP to apply."),
+        ],
+        False,
+    ),
+}

@@ -7,9 +7,9 @@ Each check returns a Verdict: true when the answer is right, and shown with its 
 import numpy as np
 
 from course_lib.exercises import Verdict as _verdict
-from course_lib.exercises.harness import check_function, robust
-from course_lib.multiclass import AllPairs, MultiVector, hinge_subgradient, loss_augmented_argmax, pairwise_votes
-from course_lib.multiclass_svm import MulticlassSVM, sgd_eta, sgd_iterations
+from course_lib.exercises.harness import Choice, check_function, robust
+from course_lib.multiclass import MultiVector, loss_augmented_argmax, pairwise_votes
+from course_lib.multiclass_svm import sgd_eta, sgd_iterations
 
 SLIDES_W = np.array([[-1.0, 1.0], [0.0, np.sqrt(2.0)], [1.0, 1.0]]) / np.sqrt(2.0)
 
@@ -251,3 +251,137 @@ def check_sgd_step(student_fn, seed=None):
         student_fn, _sgd_step_cases, _sgd_step_reference, seed=seed, show=_show_sgd_step,
         hint="Find y_hat with your loss-augmented argmax on the scores W @ x; Psi(x, y_hat) - Psi(x, y) "
              "is +x in row y_hat and -x in row y (nothing when y_hat = y). Scale W by (1 - 1/t) first.")
+
+
+# -- concept questions (shown by `quiz(name)` in the chapter) -----------------------------------
+
+def quiz(name):
+    """The concept question `name` as a Quiz widget (QUIZZES: question, choices, several right)."""
+    from course_lib.widgets.quiz import Quiz
+
+    question, choices, multiple = QUIZZES[name]
+    return Quiz(question, choices, multiple=multiple)
+
+
+QUIZZES = {
+    "pair_sizes": (
+        "With k = 10 classes and a training set of m examples spread evenly, how many examples does"
+        " each binary problem of all pairs train on, roughly?",
+        [
+            Choice("m / 5",
+                   True,
+                   "Each pair keeps the examples of its two classes: 2 m / k = m / 5."),
+            Choice("m",
+                   False,
+                   "That is one-vs-rest: every problem sees all the examples, relabelled."),
+            Choice("m / 10",
+                   False,
+                   "That is one class; a pair keeps two classes."),
+            Choice("m / 45",
+                   False,
+                   "45 is the number of problems, not what each one sees."),
+        ],
+        False,
+    ),
+    "why_confidences": (
+        "Why does one-vs-rest predict with the confidences <w_i, x> rather than with the signs?",
+        [
+            Choice("Because several h_i, or none, may say +1, and the signs then tie",
+                   True,
+                   "Right: the confidences still rank the classes where the signs tie."),
+            Choice("Because the signs make one-vs-rest non-linear",
+                   False,
+                   "Both rules are built from the same linear h_i; the problem is ties, not "
+                   "linearity."),
+            Choice("Because confidences make every binary h_i more accurate",
+                   False,
+                   "Each h_i is the same; only how their outputs are combined changes."),
+            Choice("Because the 40/20/40 example needs it",
+                   False,
+                   "There one-vs-rest fails with confidences too: class 2's best halfspace always "
+                   "says no."),
+        ],
+        False,
+    ),
+    "no_training_error": (
+        "On the 40/20/40 data, which of these makes no training error?",
+        [
+            Choice("argmax_i <w_i, x> with the slides' w_1, w_2, w_3",
+                   True,
+                   "Right: the three w_i work together, each region gets its class."),
+            Choice("All pairs around the best halfspaces",
+                   True,
+                   "Right: every pair of classes is separable on the line, so every duel is won by "
+                   "the right class."),
+            Choice("One-vs-rest around the best halfspaces",
+                   False,
+                   "Its 'class 2 vs rest' halfspace always says no (any ray holding class 2 holds a"
+                   " 40% class), so it errs on all of class 2."),
+            Choice("One-vs-rest with the signs instead of the confidences",
+                   False,
+                   "Still built on the same halfspaces: it never predicts class 2 either."),
+        ],
+        True,
+    ),
+    "vacuous_bound": (
+        "The multiclass SVM's PAC bound on OCR letters with B = 1 is above 1. What does it tell us?",
+        [
+            Choice("Nothing about this data: the 0-1 risk is at most 1 anyway, the bound is vacuous",
+                   True,
+                   "Right: a guarantee above 1 promises nothing; it still says how m must grow with"
+                   " rho B."),
+            Choice("That the SVM will err on every letter",
+                   False,
+                   "A bound is an upper limit on the risk, not a prediction of it: the SVM reaches "
+                   "about 0.69 accuracy."),
+            Choice("That lambda = (rho/B) sqrt(2/m) is the best lambda",
+                   False,
+                   "The theory's lambda did worse on held-out letters than lambda = 1e-3."),
+            Choice("That the hinge risk is below the 0-1 risk",
+                   False,
+                   "It is the other way round: the generalised hinge is an upper bound on Delta."),
+        ],
+        False,
+    ),
+    "huge_label_sets": (
+        "Which of these are needed to learn when |Y| is huge (the slide 'Remarques sur les "
+        "garanties PAC')?",
+        [
+            Choice("An efficient argmax_y <w, Psi(x, y)>",
+                   True,
+                   "Right: prediction needs it."),
+            Choice("An efficient loss-augmented argmax",
+                   True,
+                   "Right: every SGD step needs it."),
+            Choice("A predictor u of small norm with a small hinge risk, and a small ||Psi||",
+                   True,
+                   "Right: these keep the bound's terms small."),
+            Choice("A number of examples m that grows with |Y|",
+                   False,
+                   "The bounds do not depend on |Y|: that is the point of the slide."),
+        ],
+        True,
+    ),
+    "why_hinge": (
+        "Why does the multiclass SVM minimise the generalised hinge instead of the empirical "
+        "Delta-risk?",
+        [
+            Choice("Outside the realisable case, ERM for the Delta-risk is NP-hard; the hinge is a "
+                   "convex upper bound",
+                   True,
+                   "Right: a convex surrogate makes the problem tractable, and bounding Delta keeps"
+                   " it meaningful."),
+            Choice("Because the hinge is smaller than Delta",
+                   False,
+                   "It is larger: l(w, (x, y)) >= Delta(h_w(x), y)."),
+            Choice("Because the Delta-risk has no minimum",
+                   False,
+                   "It takes finitely many values, so it has a minimum; finding it is the hard "
+                   "part."),
+            Choice("Because SGD needs a differentiable loss",
+                   False,
+                   "The hinge is not differentiable either: SGD uses a subgradient."),
+        ],
+        False,
+    ),
+}

@@ -8,8 +8,8 @@ import copy
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import check_function, check_number, robust
-from course_lib.perceptron import AveragedPerceptron, Perceptron, lazy_dicts, lazy_update
+from course_lib.exercises.harness import Choice, check_function, check_number, robust
+from course_lib.perceptron import AveragedPerceptron, Perceptron, lazy_update
 
 # Exercise 1: three labels, three features, one example.
 W_EXERCISE = {"A": {"f1": 1, "f2": 0, "f3": -1}, "B": {"f1": 0, "f2": 2, "f3": 0}, "C": {"f1": -1, "f2": 1, "f3": 2}}
@@ -195,3 +195,75 @@ def check_lazy_update(student_fn, seed=None):
                           hint="For each feature f of x and each of the labels gold and pred: add "
                                "(n_examples - last_update.get((label, f), 0)) * w[label].get(f, 0) to a[label][f], "
                                "stamp last_update[label, f] = n_examples; then w[gold][f] += x[f], w[pred][f] -= x[f].")
+
+
+# -- concept questions (shown by `quiz(name)` in the chapter) -----------------------------------
+
+def quiz(name):
+    """The concept question `name` as a Quiz widget (QUIZZES: question, choices, several right)."""
+    from course_lib.widgets.quiz import Quiz
+
+    question, choices, multiple = QUIZZES[name]
+    return Quiz(question, choices, multiple=multiple)
+
+
+QUIZZES = {
+    "what_differs": (
+        "Training is the same for the plain and the averaged perceptron. What differs?",
+        [
+            Choice("Only the weights used to predict after training: the last w, or the sum a",
+                   True,
+                   "Right: a is never used during training."),
+            Choice("The averaged perceptron updates w by the average of x",
+                   False,
+                   "The updates of w are identical."),
+            Choice("The averaged perceptron divides a by the number of examples before predicting",
+                   False,
+                   "Not needed: scaling a by any positive number leaves the argmax unchanged."),
+            Choice("The averaged perceptron skips the updates on the last epoch",
+                   False,
+                   "Every epoch updates w the same way."),
+        ],
+        False,
+    ),
+    "where_averaging_paid": (
+        "Where did averaging clearly pay in this chapter?",
+        [
+            Choice("On the OCR letters: about 0.71 held-out accuracy against 0.60-0.63 for the "
+                   "plain perceptron",
+                   True,
+                   "Right: dense pixel patterns, not separable, and the plain w jumps with the last"
+                   " errors."),
+            Choice("On the docstrings: a large gain at every epoch",
+                   False,
+                   "There the two differ by less than 3 points on the test documents."),
+            Choice("Nowhere: averaging only saves time",
+                   False,
+                   "Averaging changes the predictions; the lazy tricks only save time."),
+            Choice("On separable data only",
+                   False,
+                   "The notes' point is the non-separable case, where the plain perceptron never "
+                   "settles."),
+        ],
+        False,
+    ),
+    "lazy_cheaper": (
+        "Why is the lazy update much cheaper than the naive one on text?",
+        [
+            Choice("An error touches only the active features of x for two labels, not the whole "
+                   "|V| x d matrix",
+                   True,
+                   "Right: with 22 active words among thousands, that is a tiny fraction."),
+            Choice("It makes fewer errors",
+                   False,
+                   "It makes exactly the same errors: same w, same predictions."),
+            Choice("It never needs a final update of a",
+                   False,
+                   "It does: 'une dernière mise à jour de a' brings every entry up to date."),
+            Choice("It stores a with fewer bits",
+                   False,
+                   "Same numbers, same weights, bit for bit."),
+        ],
+        False,
+    ),
+}

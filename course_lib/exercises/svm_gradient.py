@@ -6,7 +6,7 @@ import numpy as np
 from course_lib import kernels
 from course_lib.exercises import Verdict
 from course_lib.exercises.harness import Choice, Quiz, check_function, check_number
-from course_lib.svm_gradient import KernelHingeGD, hinge_error, hinge_gradient, hinge_loss
+from course_lib.svm_gradient import hinge_error, hinge_gradient, hinge_loss
 
 
 def _gradient_cases(rng):

@@ -10,9 +10,8 @@ q = 2 letters ('a' = 0, 'b' = 1) and r = 3 positions.
 import numpy as np
 
 from course_lib.exercises import Verdict as _verdict
-from course_lib.exercises.harness import check_function
+from course_lib.exercises.harness import Choice, check_function
 from course_lib.structured import viterbi as _library
-from course_lib.structured.chain import ChainModel as _ChainModel
 
 UNARY = np.array([[2.0, 1.0], [0.0, 3.0], [1.0, 1.0]])  # UNARY[t, s]: score of letter s at t
 PAIRWISE = np.array([[1.0, -2.0], [0.0, 2.0]])           # PAIRWISE[a, b]: b following a
@@ -199,3 +198,99 @@ def check_loss_augmented_unary(augmented, y=(0, 1, 1), unary=UNARY):
     if augmented.shape == expected.shape and np.allclose(augmented, unary + 1 - _library.hamming_unary(np.asarray(y), 2)):
         return _verdict(False, "Reversed: the loss rewards the letters that *differ* from y_t.")
     return _verdict(False, "Add 1 to unary[t, s] for every letter s different from y_t; leave s = y_t as is.")
+
+
+# -- concept questions (shown by `quiz(name)` in the chapter) -----------------------------------
+
+def quiz(name):
+    """The concept question `name` as a Quiz widget (QUIZZES: question, choices, several right)."""
+    from course_lib.widgets.quiz import Quiz
+
+    question, choices, multiple = QUIZZES[name]
+    return Quiz(question, choices, multiple=multiple)
+
+
+QUIZZES = {
+    "cost": (
+        "Viterbi on a word of r letters over q letters costs about...",
+        [
+            Choice("q^r operations",
+                   False,
+                   "That is brute force: every reading scored. Viterbi keeps only the best prefix "
+                   "ending in each letter."),
+            Choice("r q^2 operations",
+                   True,
+                   "For each of the r - 1 positions after the first, q letters s times q "
+                   "predecessors s'."),
+            Choice("r q operations",
+                   False,
+                   "Each M[s, tau] is a max over the q predecessors s', so q^2 candidates per "
+                   "position, not q."),
+            Choice("q r^2 operations",
+                   False,
+                   "The chain links each position only to the previous one: the cost is linear in "
+                   "r."),
+        ],
+        False,
+    ),
+    "hamming": (
+        "Why can loss-augmented inference with the Hamming loss reuse Viterbi unchanged?",
+        [
+            Choice("Because the Hamming loss is a sum over positions, so it adds to the unary "
+                   "scores",
+                   True,
+                   "Delta(y, y') = sum_t 1[y'_t != y_t]: each term depends on one position only."),
+            Choice("Because the Hamming loss is convex",
+                   False,
+                   "Convexity in w is what the training objective needs; Viterbi needs the loss to "
+                   "split over the chain's positions."),
+            Choice("Because Viterbi maximises any function of y",
+                   False,
+                   "Only functions that split into unary and pairwise terms: a loss coupling "
+                   "far-apart positions breaks the recursion."),
+            Choice("Because the loss is at most r",
+                   False,
+                   "A bounded loss can still couple all positions; what matters is that it splits "
+                   "over positions."),
+        ],
+        False,
+    ),
+    "potts": (
+        "The Potts transition of the slides has two weights (same letter, change of letter). On the"
+        " words, compared with the 26 x 26 transitions it...",
+        [
+            Choice("cannot say which letter tends to follow which, e.g. that 'q' is followed by 'u'",
+                   True,
+                   "It only sees whether the letter changes; in this chapter the learned "
+                   "transitions put into that form read no better than none."),
+            Choice("is as expressive, with fewer weights",
+                   False,
+                   "The 26 x 26 table can reward 'in' and penalise 'aa'; the Potts term gives every"
+                   " change of letter the same weight."),
+            Choice("makes Viterbi exponential in r",
+                   False,
+                   "Any pairwise term between neighbours keeps the O(r q^2) recursion."),
+        ],
+        False,
+    ),
+    "validation": (
+        "This chapter chooses C with fold 2 and reports accuracy on the eight other folds. Choosing"
+        " C by the best test accuracy instead would...",
+        [
+            Choice("report an optimistic accuracy: the test folds would have taken part in training"
+                   " decisions",
+                   True,
+                   "The best of six test accuracies is biased upward; a separate validation fold "
+                   "keeps the test estimate honest."),
+            Choice("change nothing, since the models are trained on fold 1 only",
+                   False,
+                   "The weights are, but C is also learned from data: picking it on the test folds "
+                   "uses them."),
+            Choice("make the models over-fit fold 1",
+                   False,
+                   "Choosing C does not retrain anything; it is the reported accuracy that becomes "
+                   "optimistic."),
+        ],
+        False,
+    ),
+}

@@ -20,6 +20,12 @@ def viterbi_tables(unary, pairwise):
 
 ex.check_viterbi_tables(viterbi_tables)
 
+# The library's version, for comparison: the same recursion, the loop over s replaced by one NumPy
+# operation over the q x q candidates (it stores M as (r, q) while it runs, returns the slides' (q, r)).
+from course_lib.structured.viterbi import viterbi
+
+print(inspect.getsource(viterbi))
+
 # %% markdown: viterbi_tables
 # The candidates $M_{s',\tau-1} + \texttt{pairwise}[s', s]$ of all $q$ letters $s$ at once form a
 # $q \times q$ array (rows $s'$, columns $s$): its maximum over the rows, plus the unary score, is
