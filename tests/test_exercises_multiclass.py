@@ -49,8 +49,11 @@ def test_first_sgd_step():
 
 
 def test_pac_sgd():
-    assert ex.check_pac_sgd(1600, 0.05)
-    assert not ex.check_pac_sgd(40, 0.05)
+    assert ex.check_pac_sgd(1600, 0.05, "A") and ex.check_pac_sgd(1600, 0.05, 0)
+    assert not ex.check_pac_sgd(40, 0.05, "A")
+    assert not ex.check_pac_sgd(1600, 0.05) and not ex.check_pac_sgd(1600, 0.05, "D")
+    assert "(A)" not in ex.check_pac_sgd(1600, 0.05, "B").why
+    assert not ex.check_pac_sgd("1600", 0.05, "A") and not ex.check_pac_sgd(True, 0.05, "A")
 
 
 # ---------------------------------------------------------------- coding exercises and robustness

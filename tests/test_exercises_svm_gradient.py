@@ -67,7 +67,11 @@ def test_the_gradient_cases_match_finite_differences(seed):
 
 def test_hinge_losses_check():
     answer = [2, 1, 0.5, 0, 0]
-    assert_passes(ex.check_hinge_losses, answer)
+    assert_passes(lambda reason: ex.check_hinge_losses(answer, reason), "A")
+    for wrong in ("B", "C", "D", 1):  # a wrong reason, explained, and which one is right is not said
+        verdict = assert_caught(lambda reason: ex.check_hinge_losses(answer, reason), wrong, "your reason")
+        assert "(A)" not in verdict.why
+    assert_junk_never_raises(lambda reason: ex.check_hinge_losses(answer, reason))
     assert_caught(ex.check_hinge_losses, [1, 0, 0, 0, 0], "0/1")
     assert_caught(ex.check_hinge_losses, [2, 1, 0.5, 0, -1], "never negative")
     assert_caught(ex.check_hinge_losses, [0, 1, 1.5, 2, 3], "sign")

@@ -33,7 +33,7 @@ import numpy as np
 from course_lib.exercises import Verdict
 from course_lib.exercises.guard import Guard, TimeLimit, WriteItYourself
 
-__all__ = ["check_function", "check_number", "Choice", "Quiz", "default_compare", "format_value", "fresh_seed",
+__all__ = ["check_function", "check_number", "check_reason", "Choice", "Quiz", "default_compare", "format_value", "fresh_seed",
            "student_runner"]
 
 _MAX_CHARS = 300
@@ -422,6 +422,23 @@ def _as_number(answer):
     if not np.isfinite(array).all():
         return None, "your answer contains NaN or infinity."
     return array, None
+
+
+def check_reason(answer, choices, hint=None):
+    """Whether `answer`, a letter 'A', 'B', ... (or its index from 0), picks the right one of
+    `choices` (`Choice`s whose texts the chapter lists, without saying which is right); the
+    picked choice's explanation is shown either way."""
+    letters = "ABCDEFGH"[:len(choices)]
+    if answer is None or answer is Ellipsis:
+        return _not_yet(f"replace the last `...` with the letter of your reason ({', '.join(letters)}).", hint)
+    if isinstance(answer, str) and len(answer.strip()) == 1 and answer.strip().upper() in letters:
+        index = letters.index(answer.strip().upper())
+    elif isinstance(answer, (int, np.integer)) and not isinstance(answer, bool) and 0 <= answer < len(choices):
+        index = int(answer)
+    else:
+        return _not_yet(f"give the reason as one letter in quotes: {', '.join(repr(c) for c in letters)}.", hint)
+    choice = choices[index]
+    return Verdict(choice.correct, f"({letters[index]}) {choice.explanation}", hint)
 
 
 def check_number(answer, expected, *, atol=1e-6, rtol=1e-6, diagnoses=(), hint=None, right=None):

@@ -7,7 +7,7 @@ Each check returns a Verdict: true when the answer is right, and shown with its 
 import numpy as np
 
 from course_lib.exercises import Verdict as _verdict
-from course_lib.exercises.harness import Choice, check_function, robust
+from course_lib.exercises.harness import Choice, check_function, check_reason, robust
 from course_lib.multiclass import MultiVector, loss_augmented_argmax, pairwise_votes
 from course_lib.multiclass_svm import sgd_eta, sgd_iterations
 
@@ -151,17 +151,37 @@ def check_first_sgd_step(answer, lam=0.5, example=None):
     return _verdict(ok, why if ok else "At t = 1 the factor (1 - 1/t) wipes w out; only the subgradient step remains.")
 
 
+PAC_REASONS = (
+    Choice("The corollary's T involves only B, rho and eps; the classes enter only through rho, the largest "
+           "||Psi(x, y)||, which the multi-vector map keeps at ||x||", True,
+           "Nothing in (B rho / eps)^2 counts the classes: this is the slide's point that the guarantees do not "
+           "depend on |Y|, as long as an efficient loss-augmented argmax exists."),
+    Choice("SGD visits every class equally often", False,
+           "SGD draws examples, not classes, and the bound holds whatever the class frequencies."),
+    Choice("The hinge is convex", False,
+           "Convexity makes SGD's guarantee possible at all; it does not say why T ignores |Y|."),
+    Choice("It does depend on |Y|: T grows like log |Y|", False,
+           "Look at the formula: (B rho / eps)^2 has no |Y| in it."),
+)
+
+
 @_robust
-def check_pac_sgd(T, eta, B=2.0, rho=1.0, eps=0.05):
+def check_pac_sgd(T, eta, reason=None, B=2.0, rho=1.0, eps=0.05):
     """08, exercise 4 [M9]: the number of SGD iterations T >= (B rho / eps)^2 (smallest integer)
-    and the step eta = B / (rho sqrt T) of the corollary."""
+    and the step eta = B / (rho sqrt T) of the corollary, then the reason (a letter of
+    PAC_REASONS) why T is the same for 3 classes and for 26."""
     if _unanswered(T, eta):
-        return _verdict(False, "Replace both `...` with numbers.")
+        return _verdict(False, "Replace the `...` of T and eta with numbers.")
+    if any(isinstance(v, (str, bytes, bool, np.bool_)) or np.ndim(v) != 0 for v in (T, eta)):
+        return _verdict(False, "T and eta are single numbers (no quotes).")
     expected_T = sgd_iterations(B, rho, eps)
     expected_eta = float(sgd_eta(B, rho, expected_T))
-    ok = T == expected_T and np.isclose(eta, expected_eta)
-    why = f"(B rho / eps)^2 = ({B:g} x {rho:g} / {eps:g})^2 = {expected_T}, and eta = B / (rho sqrt T) = {expected_eta:g}."
-    return _verdict(ok, why if ok else "Plug B, rho and eps into the corollary's two formulas.")
+    if not (T == expected_T and np.isclose(eta, expected_eta)):
+        return _verdict(False, "Plug B, rho and eps into the corollary's two formulas.")
+    why = check_reason(reason, PAC_REASONS)
+    numbers = (f"(B rho / eps)^2 = ({B:g} x {rho:g} / {eps:g})^2 = {expected_T}, and eta = B / (rho sqrt T) = "
+               f"{expected_eta:g}.")
+    return _verdict(why.correct, f"{numbers} {why.why}" if why else f"T and eta are right. Your reason: {why.why}")
 
 
 # ---------------------------------------------------------------- coding exercises

@@ -5,7 +5,7 @@ import numpy as np
 
 from course_lib import kernels
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, Quiz, check_function, check_number
+from course_lib.exercises.harness import Choice, Quiz, check_function, check_number, check_reason
 from course_lib.svm_gradient import hinge_error, hinge_gradient, hinge_loss
 
 
@@ -82,8 +82,30 @@ def _compare_gradient(expected, got):
     return f"dE/dw0: {reason}" if reason else None
 
 
-def check_hinge_losses(losses, margins_yr=(-1.0, 0.0, 0.5, 1.0, 2.0)):
-    """Exercise [K18]: the hinge loss max(1 - y r, 0) at each margin y r."""
+HINGE_REASONS = (
+    Choice("It is inside the margin: the hinge asks for y r >= 1, not only for the right sign", True,
+           "The hinge max(1 - y r, 0) charges every point with y r < 1; the SVM wants a margin of 1, and a point "
+           "at 0.5 is on the right side but too close to the boundary."),
+    Choice("It is misclassified", False, "y r = 0.5 > 0: the point is on the right side of the boundary."),
+    Choice("The hinge is a smoothed 0/1 loss, so it is never exactly 0", False,
+           "The hinge is exactly 0 for y r >= 1 (your losses at 1 and 2), and it is not smooth: it has a kink at 1."),
+    Choice("The loss of a point depends on the other points' margins", False,
+           "The hinge of a point is a function of its own y r only; the other points enter through w, not the loss."),
+)
+
+
+def check_hinge_losses(losses, reason=None, margins_yr=(-1.0, 0.0, 0.5, 1.0, 2.0)):
+    """Exercise [K18]: the hinge loss max(1 - y r, 0) at each margin y r, then the reason (a
+    letter of HINGE_REASONS) why the well-classified point at y r = 0.5 pays."""
+    verdict = _check_hinge_values(losses, margins_yr)
+    if not verdict:
+        return verdict
+    why = check_reason(reason, HINGE_REASONS, hint="Compare y r = 0.5 with the margin the SVM asks for.")
+    return Verdict(why.correct, f"{verdict.why} {why.why}" if why else f"The losses are right. Your reason: {why.why}",
+                   why._hint)
+
+
+def _check_hinge_values(losses, margins_yr):
     m = np.asarray(margins_yr, dtype=float)
     return check_number(
         losses,
