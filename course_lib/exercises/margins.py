@@ -2,7 +2,7 @@
 (soft margins, SMO), and the chapters' concept questions.
 
 Each check returns a Verdict: "Right" with the reason, or "Not yet" with what is wrong, never the
-expected answer; the coding exercises run the student's function on seeded random cases against
+expected answer; the coding exercises run the student's function on fresh random cases against
 the library (`harness.check_function`).
 """
 
