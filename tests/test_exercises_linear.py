@@ -11,7 +11,7 @@ from exercise_testing import (
 
 from course_lib import data
 from course_lib.exercises import linear as ex
-from course_lib.linear import Perceptron
+from course_lib.linear import LeastSquaresClassifier, Perceptron
 
 XS, RS = data.linearly_separable(n=30, seed=0)
 
@@ -89,12 +89,31 @@ def test_least_squares_against_normal_equations():
     x, r = np.array([-2.0, -1.0, 1.0, 3.0]), np.array([-1.0, -1.0, 1.0, 1.0])
     A = np.c_[x, np.ones(4)]
     w, w0 = np.linalg.solve(A.T @ A, A.T @ r)
-    check = lambda a: ex.check_least_squares(*a) if isinstance(a, tuple) and len(a) == 2 else ex.check_least_squares(a, 0.0)
+    check = lambda a: ex.check_least_squares(*a, "A") if isinstance(a, tuple) and len(a) == 2 \
+        else ex.check_least_squares(a, 0.0, "A")
     assert_passes(check, (w, w0))
     assert_caught(check, (w0, w), "swapped")
     assert_caught(check, (-w, w0), "not it")
     assert_junk_never_raises(check)
     assert_no_answer_leak(check, (w0, w), number_strings(w)[:4] + ["28/59"])
+    predict = lambda letter: ex.check_least_squares(w, w0, letter)  # noqa: E731
+    assert_passes(predict, "A")
+    for wrong in ("B", "C", "D", None, "AB", 7):
+        verdict = assert_caught(predict, wrong, "")
+        assert "(A)" not in verdict.why
+    assert_junk_never_raises(predict)
+
+
+def test_the_far_point_prediction_is_what_least_squares_does():
+    """The right prediction of exercise 4: with x = 3 moved to 30, the boundary -w0/w goes from 1/4
+    to 7, past the positive point x = 1 (the library's least squares)."""
+    r = np.array([-1.0, -1.0, 1.0, 1.0])
+    boundaries = []
+    for far in (3.0, 30.0):
+        fit = LeastSquaresClassifier().fit(np.array([[-2.0], [-1.0], [1.0], [far]]), r)
+        boundaries.append(-fit.w0_ / fit.w_[0])
+    assert np.isclose(boundaries[0], 0.25) and np.isclose(boundaries[1], 7.0)
+    assert "x = 7" in ex.FAR_POINT_PREDICTIONS[0].explanation and ex.FAR_POINT_PREDICTIONS[0].correct
 
 
 def test_version_space_interval():

@@ -9,7 +9,7 @@ fresh random cases against the library (`harness.check_function`).
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, check_function, check_number
+from course_lib.exercises.harness import Choice, check_function, check_number, check_reason
 from course_lib.linear import LeastSquaresClassifier, Perceptron, version_space_offsets
 
 
@@ -101,8 +101,33 @@ def check_perceptron(student_fn, seed=None):
 
 # Exercise 4 [K3]
 
-def check_least_squares(answer_w, answer_w0, x=(-2.0, -1.0, 1.0, 3.0), r=(-1.0, -1.0, 1.0, 1.0)):
-    """The least-squares line w x + w0 for the 1-D points x with targets r."""
+FAR_POINT_PREDICTIONS = (
+    Choice("The boundary -w0/w moves right, past x = 1, which becomes an error", True,
+           "The far point's residual r - h(x) is squared: the fit flattens w to shrink it, and the boundary moves "
+           "from x = 1/4 to x = 7, beyond the positive point x = 1 (least squares 'met l'accent sur les données "
+           "éloignées')."),
+    Choice("Nothing changes: x = 30 is on the right side, already classified right", False,
+           "Least squares does not look at signs: r - h(x) at x = 30 is large, and the fit turns to shrink it."),
+    Choice("The boundary moves left, towards the negative points", False,
+           "It moves the other way: to x = 7 (compute it with the normal equations)."),
+    Choice("The boundary stays at x = 1/4; only w gets smaller", False,
+           "w0 changes too: the boundary -w0/w moves to x = 7."),
+)
+
+
+def check_least_squares(answer_w, answer_w0, prediction=None, x=(-2.0, -1.0, 1.0, 3.0), r=(-1.0, -1.0, 1.0, 1.0)):
+    """The least-squares line w x + w0 for the 1-D points x with targets r, then the prediction
+    (a letter of FAR_POINT_PREDICTIONS) of what moving the point x = 3 to x = 30 does."""
+    verdict = _check_least_squares_line(answer_w, answer_w0, x, r)
+    if not verdict:
+        return verdict
+    why = check_reason(prediction, FAR_POINT_PREDICTIONS, hint="Residuals are squared, whatever their sign.")
+    if why:
+        return Verdict(True, f"{verdict.why} {why.why}", why._hint)
+    return Verdict(False, f"w and w0 are right. Your prediction: {why.why}", why._hint)
+
+
+def _check_least_squares_line(answer_w, answer_w0, x, r):
     fit = LeastSquaresClassifier().fit(np.reshape(x, (-1, 1)), r)
     expected = (fit.w_[0], fit.w0_)
     return check_numbers((answer_w, answer_w0), expected, diagnoses=(
