@@ -10,7 +10,7 @@ import numpy as np
 
 from course_lib import lagrange, margins, smo
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, check_function
+from course_lib.exercises.harness import Choice, check_function, check_reason
 from course_lib.exercises.linear import answer_vector, check_numbers
 from course_lib.svm import SVM
 
@@ -57,8 +57,31 @@ def check_lagrange(x1, x2, lam):
     return verdict
 
 
-def check_hard_margin(w, w0, support):
-    """Exercise 3 [K8]: the hard-margin SVM on HARD_X, HARD_R: w, w0 and the support vectors."""
+REMOVAL_PREDICTIONS = (
+    Choice("Nothing changes: x^0 has alpha = 0, and w = sum alpha r x uses the support vectors only", True,
+           "The SVM depends on its support vectors alone: removing a point with alpha = 0 leaves the dual's "
+           "optimum, hence w and w0, as they are."),
+    Choice("The line moves: every point pulls on it, as in least squares", False,
+           "That is least squares. A point beyond the margin has alpha = 0 and no say in w = sum alpha r x."),
+    Choice("The margin gets wider, since there are fewer points to separate", False,
+           "The margin is set by the closest pair across the classes, x^1 and x^2; x^0 is not one of them."),
+    Choice("It depends on C", False, "The hard margin has no C (it is the limit C -> infinity)."),
+)
+
+
+def check_hard_margin(w, w0, support, prediction=None):
+    """Exercise 3 [K8]: the hard-margin SVM on HARD_X, HARD_R: w, w0 and the support vectors, then
+    the prediction (a letter of REMOVAL_PREDICTIONS) of what removing x^0 does."""
+    verdict = _check_hard_margin(w, w0, support)
+    if not verdict:
+        return verdict
+    why = check_reason(prediction, REMOVAL_PREDICTIONS, hint="Which points appear in w = sum alpha r x?")
+    if why:
+        return Verdict(True, f"{verdict.why} {why.why}", why._hint)
+    return Verdict(False, f"w, w0 and the support vectors are right. Your prediction: {why.why}", why._hint)
+
+
+def _check_hard_margin(w, w0, support):
     svm = SVM(C=np.inf, kernel="linear", tol=1e-9).fit(HARD_X, HARD_R)
     hint = "Find the two closest points of opposite classes: the maximal-margin line bisects them, with r h(x) = 1 on both."
     verdict = check_numbers((w, w0), np.r_[svm.w_, svm.w0_], diagnoses=(
