@@ -10,14 +10,16 @@ Each helper takes `check`, a function of ONE argument returning a Verdict: the c
     assert_caught(ex.check_gram, library_gram, "write it yourself")               # forbidden call
     assert_junk_never_raises(ex.check_gram)
     assert_no_answer_leak(ex.check_value, 3.0, number_strings(2.8))
+    assert_stops_a_function_that_never_returns(ex.check_gram)
 """
 
 import contextlib
 import io
+import time
 
 import numpy as np
 
-from course_lib.exercises import Verdict
+from course_lib.exercises import Verdict, harness
 
 
 def _raises(*args, **kwargs):
@@ -114,3 +116,22 @@ def assert_quiz_well_formed(choices, quiz):
     right = next(i for i, c in enumerate(choices) if c.correct)
     assert quiz.check(right).correct
     assert not quiz.check((right + 1) % len(choices)).correct
+
+
+def _never_returns(*args, **kwargs):
+    while True:
+        pass
+
+
+def assert_stops_a_function_that_never_returns(check, limit=0.3):
+    """A student's function that loops forever gets "did not return within" quickly (the time
+    limit lowered to `limit` seconds for the test)."""
+    saved = harness.DEFAULT_TIME_LIMIT
+    harness.DEFAULT_TIME_LIMIT = limit
+    try:
+        start = time.perf_counter()
+        verdict = assert_caught(check, _never_returns, "did not return within")
+        assert time.perf_counter() - start < 20 * limit + 5, "the check waited far beyond its time limit"
+    finally:
+        harness.DEFAULT_TIME_LIMIT = saved
+    return verdict

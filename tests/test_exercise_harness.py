@@ -1,7 +1,10 @@
-"""The exercise machinery: check_function, check_number, the forbidden-call detection, Quiz."""
+"""The exercise machinery: check_function (fresh cases, the library out of reach, a time limit,
+inputs left alone), check_number, Quiz."""
 
 import functools
+import importlib
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -11,12 +14,19 @@ from exercise_testing import (assert_caught, assert_junk_never_raises, assert_no
 import course_lib.linear as linear_module
 import course_lib.structured.viterbi as viterbi_module
 from course_lib.exercises import Verdict
+from course_lib.exercises import guard, harness
 from course_lib.exercises.harness import Choice, check_function, check_number, default_compare
 from course_lib.linear import LinearDiscriminant
 from course_lib.structured.viterbi import viterbi
 
-RNG = np.random.default_rng(0)
-CASES = [dict(unary=RNG.normal(size=(4, 3)), pairwise=RNG.normal(size=(3, 3))) for _ in range(8)]
+
+@pytest.fixture(autouse=True)
+def short_time_limit(monkeypatch):
+    monkeypatch.setattr(harness, "DEFAULT_TIME_LIMIT", 0.5)
+
+
+def chain_cases(rng):
+    return [dict(unary=rng.normal(size=(4, 3)), pairwise=rng.normal(size=(3, 3))) for _ in range(8)]
 
 
 def viterbi_by_hand(unary, pairwise):
@@ -33,14 +43,24 @@ def viterbi_by_hand(unary, pairwise):
     return np.array(y[::-1])
 
 
-def check_viterbi(fn):
-    return check_function(fn, CASES, viterbi, forbidden=(viterbi,), hint="Fill M column by column.")
+def check_viterbi(fn, seed=None):
+    return check_function(fn, chain_cases, viterbi, seed=seed, hint="Fill M column by column.")
 
 
-def test_a_correct_function_passes_and_a_wrong_one_shows_its_first_case():
+def test_a_correct_function_passes_and_a_wrong_one_shows_its_case_and_seed_not_the_answer():
     assert_passes(check_viterbi, viterbi_by_hand)
     verdict = assert_caught(check_viterbi, lambda unary, pairwise: viterbi_by_hand(unary, -pairwise), "on case")
-    assert "Expected" in verdict.why and "got" in verdict.why and "unary = " in verdict.why
+    assert "unary = " in verdict.why and "Expected" not in verdict.why
+    seed = int(verdict.why.split("seed ")[1].split(":")[0])
+    again = check_viterbi(lambda unary, pairwise: viterbi_by_hand(unary, -pairwise), seed=seed)
+    assert again.why == verdict.why  # the seed re-runs the same cases
+
+
+def test_cases_are_fresh_at_each_run_and_a_replayed_seed_never_counts():
+    seeds = {check_viterbi(lambda unary, pairwise: np.zeros(4, int) - 1).why.split(":")[0] for _ in range(5)}
+    assert len(seeds) == 5
+    replay = check_viterbi(viterbi_by_hand, seed=123)
+    assert not replay.correct and "without `seed=`" in replay.why
 
 
 def test_wrong_index_and_sign_are_caught_with_the_entry_that_differs():
@@ -52,6 +72,16 @@ def test_wrong_index_and_sign_are_caught_with_the_entry_that_differs():
 
     assert_caught(check_viterbi, sign, "entries differ")
     assert_caught(check_viterbi, index, "entries differ")
+
+
+def test_default_compare_says_what_is_wrong_without_the_expected_values():
+    expected = np.array([0.3125, -1.75, 2.5])
+    assert default_compare(expected, -expected) == "the sign is flipped"
+    assert "factor" in default_compare(expected, 2 * expected)
+    reason = default_compare(expected, expected + [0, 0, 0.5])
+    assert "index (2,)" in reason and "too high by 0.5" in reason
+    for text in number_strings(0.3125) + number_strings(-1.75) + number_strings(2.5):
+        assert text not in default_compare(expected, expected * [1, 1, 1.2])
 
 
 def test_junk_never_raises():
@@ -77,7 +107,10 @@ def test_raised_error_names_the_line_of_the_students_cell():
     assert_caught(check_viterbi, namespace["f"], "line 3 of the cell")
 
 
-def test_calling_the_forbidden_function_fails_under_any_name():
+SAVED = {"solve": viterbi}
+
+
+def test_the_library_refuses_to_run_however_it_is_reached():
     alias = viterbi
 
     def by_alias(unary, pairwise):
@@ -89,35 +122,88 @@ def test_calling_the_forbidden_function_fails_under_any_name():
     def by_default(unary, pairwise, solve=viterbi):
         return solve(unary, pairwise)
 
-    def through_the_package(unary, pairwise):
-        return sys.modules["course_lib.structured.viterbi"].viterbi(unary, pairwise)
+    def by_dict(unary, pairwise):
+        return SAVED["solve"](unary, pairwise)
+
+    def by_import(unary, pairwise):
+        from course_lib.structured.viterbi import viterbi as imported
+        return imported(unary, pairwise)
+
+    def by_another_function_of_the_library(unary, pairwise):
+        return viterbi_module.viterbi_batch(unary[None], pairwise)[0]
 
     def by_closure():
-        hidden = viterbi
+        hidden = [viterbi]
 
         def student(unary, pairwise):
-            return hidden(unary, pairwise)
+            return hidden[0](unary, pairwise)
         return student
 
-    for cheat in (by_alias, by_module, by_default, through_the_package, by_closure(),
+    def hiding_the_refusal(unary, pairwise):
+        try:
+            return viterbi(unary, pairwise)
+        except BaseException:
+            return viterbi_by_hand(unary, pairwise)
+
+    def by_a_module_not_loaded_yet(unary, pairwise):
+        sys.modules.pop("course_lib.kernel_cache", None)
+        importlib.import_module("course_lib.kernel_cache")
+        return viterbi_by_hand(unary, pairwise)
+
+    for cheat in (by_alias, by_module, by_default, by_dict, by_import, by_another_function_of_the_library,
+                  by_closure(), hiding_the_refusal, by_a_module_not_loaded_yet,
                   lambda unary, pairwise: alias(unary, pairwise), viterbi, functools.partial(viterbi)):
         assert_caught(check_viterbi, cheat, "write it yourself")
+    assert viterbi(np.zeros((2, 2)), np.zeros((2, 2))).shape == (2,)  # restored
 
 
-def test_forbidden_names_are_restored_even_when_the_student_raises():
+def test_scikit_learn_refuses_to_run_during_the_call_and_works_after():
+    from sklearn.linear_model import Perceptron as SkPerceptron
+
+    cases = lambda rng: [dict(X=rng.normal(size=(6, 2)), y=np.array([0, 1] * 3))]  # noqa: E731
+
+    def with_sklearn(X, y):
+        return SkPerceptron().fit(X, y).predict(X)
+
+    def with_a_private_helper(X, y):  # a private helper of scikit-learn's one-vs-rest
+        import sklearn.multiclass
+        return sklearn.multiclass._fit_binary(SkPerceptron(), X, y).predict(X)
+
+    check = functools.partial(check_function, cases=cases, reference=lambda X, y: y)
+    assert_caught(check, with_sklearn, "write it yourself")
+    assert_caught(check, with_a_private_helper, "write it yourself")
+    assert SkPerceptron().fit(np.eye(2), [0, 1]).predict(np.eye(2)).shape == (2,)
+
+
+def test_everything_is_restored_even_when_the_student_raises_or_times_out():
+    codes = {name: fn.__code__ for name, fn in vars(viterbi_module).items() if callable(getattr(fn, "__code__", None))}
+
     def raises_inside(unary, pairwise):
-        alias_in_globals = viterbi  # noqa: F841  looked up while patched
         raise RuntimeError("boom")
 
-    before = dict(vars(viterbi_module))
+    def never_returns(unary, pairwise):
+        while True:
+            pass
+
     assert_caught(check_viterbi, raises_inside, "RuntimeError")
-    assert vars(viterbi_module)["viterbi"] is viterbi is before["viterbi"]
-    assert globals()["viterbi"] is viterbi
+    assert_caught(check_viterbi, never_returns, "did not return within 0.5 s")
+    assert all(getattr(vars(viterbi_module)[name], "__code__") is code for name, code in codes.items())
+    assert not guard._state.functions and guard._RefuseImports not in map(type, sys.meta_path)
 
 
-def test_a_forbidden_method_is_caught_and_restored():
-    cases = [dict(w=np.array([3.0, 4.0]), w0=-10.0, X=np.array([[4.0, 3.0]]))]
+def test_a_function_that_never_returns_gets_not_yet_within_the_limit():
+    def sleeps(unary, pairwise):
+        time.sleep(60)
+
+    start = time.perf_counter()
+    assert_caught(check_viterbi, sleeps, "did not return within")
+    assert time.perf_counter() - start < 10
+
+
+def test_a_library_method_refuses_and_is_restored():
+    cases = lambda rng: [dict(w=np.array([3.0, 4.0]), w0=-10.0, X=np.array([[4.0, 3.0]]))]  # noqa: E731
     original = LinearDiscriminant.__dict__["signed_distance"]
+    code = original.__code__
 
     def reference(w, w0, X):
         return (X @ w + w0) / np.linalg.norm(w)
@@ -127,29 +213,43 @@ def test_a_forbidden_method_is_caught_and_restored():
         model.w_, model.w0_ = w, w0
         return model.signed_distance(X)
 
-    check = functools.partial(check_function, cases=cases, reference=reference,
-                              forbidden=(LinearDiscriminant.signed_distance,))
+    check = functools.partial(check_function, cases=cases, reference=reference)
     assert_caught(check, uses_the_method, "write it yourself")
     assert_passes(check, reference)
-    assert LinearDiscriminant.__dict__["signed_distance"] is original
+    assert LinearDiscriminant.__dict__["signed_distance"] is original and original.__code__ is code
 
 
-def test_student_mutation_of_inputs_does_not_leak():
-    cases = [dict(x=np.arange(3.0))]
-    seen = []
+def test_allowed_functions_work_with_everything_they_call():
+    from course_lib.exercises.structured import hierarchy_model
+
+    model = hierarchy_model()
+    cases = lambda rng: [dict(model=model, x=rng.normal(size=2), y=1)]  # noqa: E731
+    reference = lambda model, x, y: model.joint_feature(x, y)  # noqa: E731
+    check = functools.partial(check_function, cases=cases, reference=reference,
+                              allowed=(model.joint_feature, model.loss))
+    assert_passes(check, lambda model, x, y: model.joint_feature(x, y))
+    assert_caught(check, lambda model, x, y: model.joint_feature(x, model.inference(x, np.ones(8))),
+                  "write it yourself")
+
+
+def test_student_mutation_of_inputs_is_refused_and_does_not_leak():
+    cases_seen = []
+
+    def cases(rng):
+        cases_seen.append([dict(x=np.arange(3.0))])
+        return cases_seen[-1]
 
     def mutating(x):
         x[:] = 0
-        seen.append(x)
-        return x.sum()
+        return 3.0
 
     verdict = check_function(mutating, cases, lambda x: x.sum())
-    assert not verdict and np.array_equal(cases[0]["x"], np.arange(3.0))
-    assert seen[0] is not cases[0]["x"]
+    assert not verdict and "changed its argument `x` in place" in verdict.why
+    assert np.array_equal(cases_seen[0][0]["x"], np.arange(3.0))
 
 
 def test_tuples_and_custom_compare():
-    cases = [dict(a=1.0, b=2.0)]
+    cases = lambda rng: [dict(a=1.0, b=2.0)]  # noqa: E731
     reference = lambda a, b: (np.array([a, b]), a + b)  # noqa: E731
     assert check_function(lambda a, b: (np.array([a, b]), 3.0), cases, reference)
     assert_caught(lambda f: check_function(f, cases, reference), lambda a, b: (np.array([a, b]),), "2 values")
@@ -199,7 +299,7 @@ def test_verdict_keeps_its_old_form_and_offers_a_hint_only_when_given():
 
 def test_author_errors_raise():
     with pytest.raises(ValueError, match="at least one case"):
-        check_function(viterbi_by_hand, [], viterbi)
+        check_function(viterbi_by_hand, lambda rng: [], viterbi)
 
 
 # -- Quiz ---------------------------------------------------------------------------------------

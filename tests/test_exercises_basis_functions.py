@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from exercise_testing import (
     assert_caught, assert_junk_never_raises, assert_no_answer_leak, assert_passes,
-    assert_quiz_well_formed, number_strings,
+    assert_quiz_well_formed, assert_stops_a_function_that_never_returns, number_strings,
 )
 
 from course_lib import basis
@@ -20,7 +20,7 @@ def phi(X):
 def test_xor_map_check():
     assert_passes(ex.check_xor_map, phi)
     assert_caught(ex.check_xor_map, lambda X: np.column_stack([X[:, 0], X[:, 1], -X[:, 0] * X[:, 1]]),
-                  "differ")  # off by a sign
+                  "differ")  # off by a sign (in one column)
     assert_caught(ex.check_xor_map, lambda X: np.column_stack([X[:, 0], X[:, 0], X[:, 0] * X[:, 1]]),
                   "differ")  # a wrong index
     assert_caught(ex.check_xor_map, lambda X: np.column_stack([X, X[:, 0] * X[:, 1]]).T,
@@ -29,6 +29,7 @@ def test_xor_map_check():
     assert_caught(ex.check_xor_map, basis.xor_map, "write it yourself")
     assert_caught(ex.check_xor_map, lambda X: phi(X[:4]), "shape")  # only works on the four points
     assert_junk_never_raises(ex.check_xor_map)
+    assert_stops_a_function_that_never_returns(ex.check_xor_map)
 
 
 def test_xor_plane_check():

@@ -3,13 +3,15 @@ library's answer are each caught with the expected message; junk never raises; a
 never shows the answer."""
 
 import numpy as np
+import pytest
 from exercise_testing import (
     assert_caught, assert_junk_never_raises, assert_no_answer_leak, assert_passes, number_strings,
+    assert_stops_a_function_that_never_returns,
 )
 
 from course_lib import data
 from course_lib.exercises import linear as ex
-from course_lib.linear import Perceptron
+from course_lib.linear import LeastSquaresClassifier, Perceptron
 
 XS, RS = data.linearly_separable(n=30, seed=0)
 
@@ -52,37 +54,66 @@ def _perceptron(X, r, eta, n_epochs, sign=1.0, shift=0, strict=False):
 def test_perceptron_coding_exercise():
     check = ex.check_perceptron
     assert_passes(check, _perceptron)
-    assert_caught(check, lambda X, r, eta, n_epochs: _perceptron(X, r, eta, n_epochs, sign=-1.0), "differ")
-    assert_caught(check, lambda X, r, eta, n_epochs: _perceptron(X, r, eta, n_epochs, shift=1), "differ")
-    assert_caught(check, lambda X, r, eta, n_epochs: _perceptron(X, r, eta, n_epochs, strict=True), "differ")
+    assert_caught(check, lambda X, r, eta, n_epochs: _perceptron(X, r, eta, n_epochs, sign=-1.0), "on case")
+    assert_caught(check, lambda X, r, eta, n_epochs: _perceptron(X, r, eta, n_epochs, shift=1), "on case")
+    assert_caught(check, lambda X, r, eta, n_epochs: _perceptron(X, r, eta, n_epochs, strict=True), "on case")
 
     def library(X, r, eta, n_epochs):
         model = Perceptron(eta=eta, n_epochs=n_epochs, shuffle=False).fit(X, r)
         return model.w_, model.w0_
 
+    def scikit_learn(X, r, eta, n_epochs):  # the same algorithm in scikit-learn
+        from sklearn.linear_model import Perceptron as SkPerceptron
+
+        model = SkPerceptron(eta0=eta, max_iter=n_epochs, shuffle=False, tol=None).fit(X, r)
+        return model.coef_[0], model.intercept_[0]
+
     assert_caught(check, library, "write it yourself")
+    assert_caught(check, scikit_learn, "write it yourself")
+    assert_caught(check, lambda X, r, eta, n_epochs: ex._perceptron_reference(X, r, eta, n_epochs), "write it yourself")
     verdict = assert_caught(check, lambda X, r, eta, n_epochs: _perceptron(X, r, eta, n_epochs, sign=-1.0), "case 1")
-    assert "X = " in repr(verdict) and "eta = " in repr(verdict)
+    assert "X = " in repr(verdict) and "eta = " in repr(verdict) and "seed" in repr(verdict)
     assert_junk_never_raises(check)
+    assert_stops_a_function_that_never_returns(check)
 
 
-def test_perceptron_cases_are_varied():
-    cases = ex.perceptron_cases()
+@pytest.mark.parametrize("seed", range(10))
+def test_perceptron_cases_are_varied(seed):
+    cases = ex._perceptron_cases(np.random.default_rng(seed))
     assert len({c["X"].shape for c in cases}) > 5 and len({c["n_epochs"] for c in cases}) > 1
-    # the reference does learn something: at least some cases end away from w = 0
-    assert sum(np.any(ex.perceptron_reference(**c)[0]) for c in cases) == len(cases)
+    # the reference does learn something: most cases end away from w = 0
+    assert sum(np.any(ex._perceptron_reference(**c)[0]) for c in cases) >= 0.8 * len(cases)
 
 
 def test_least_squares_against_normal_equations():
     x, r = np.array([-2.0, -1.0, 1.0, 3.0]), np.array([-1.0, -1.0, 1.0, 1.0])
     A = np.c_[x, np.ones(4)]
     w, w0 = np.linalg.solve(A.T @ A, A.T @ r)
-    check = lambda a: ex.check_least_squares(*a) if isinstance(a, tuple) and len(a) == 2 else ex.check_least_squares(a, 0.0)
+    check = lambda a: ex.check_least_squares(*a, "A") if isinstance(a, tuple) and len(a) == 2 \
+        else ex.check_least_squares(a, 0.0, "A")
     assert_passes(check, (w, w0))
     assert_caught(check, (w0, w), "swapped")
     assert_caught(check, (-w, w0), "not it")
     assert_junk_never_raises(check)
     assert_no_answer_leak(check, (w0, w), number_strings(w)[:4] + ["28/59"])
+    predict = lambda letter: ex.check_least_squares(w, w0, letter)  # noqa: E731
+    assert_passes(predict, "A")
+    for wrong in ("B", "C", "D", None, "AB", 7):
+        verdict = assert_caught(predict, wrong, "")
+        assert "(A)" not in verdict.why
+    assert_junk_never_raises(predict)
+
+
+def test_the_far_point_prediction_is_what_least_squares_does():
+    """The right prediction of exercise 4: with x = 3 moved to 30, the boundary -w0/w goes from 1/4
+    to 7, past the positive point x = 1 (the library's least squares)."""
+    r = np.array([-1.0, -1.0, 1.0, 1.0])
+    boundaries = []
+    for far in (3.0, 30.0):
+        fit = LeastSquaresClassifier().fit(np.array([[-2.0], [-1.0], [1.0], [far]]), r)
+        boundaries.append(-fit.w0_ / fit.w_[0])
+    assert np.isclose(boundaries[0], 0.25) and np.isclose(boundaries[1], 7.0)
+    assert "x = 7" in ex.FAR_POINT_PREDICTIONS[0].explanation and ex.FAR_POINT_PREDICTIONS[0].correct
 
 
 def test_version_space_interval():

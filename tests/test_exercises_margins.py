@@ -3,8 +3,10 @@ library's answer are each caught with the expected message; junk never raises; a
 never shows the answer."""
 
 import numpy as np
+import pytest
 from exercise_testing import (
     assert_caught, assert_junk_never_raises, assert_no_answer_leak, assert_passes, number_strings,
+    assert_stops_a_function_that_never_returns,
 )
 from sklearn.svm import SVC
 
@@ -43,7 +45,8 @@ def test_lagrange_against_a_scan_of_the_line():
 
 def test_hard_margin_against_sklearn():
     svc = SVC(kernel="linear", C=1e8).fit(ex.HARD_X, ex.HARD_R)
-    check = lambda a: ex.check_hard_margin(*a) if isinstance(a, tuple) and len(a) == 3 else ex.check_hard_margin(a, 0, [1])
+    check = lambda a: ex.check_hard_margin(*a, "A") if isinstance(a, tuple) and len(a) == 3 \
+        else ex.check_hard_margin(a, 0, [1], "A")
     assert_passes(check, (np.round(svc.coef_[0], 3), round(svc.intercept_[0], 3), svc.support_.tolist()))
     assert_caught(check, ([1.0, 0.0], 0.0, [0, 1, 2]), "support vectors are the points")
     assert_caught(check, ([1.0, 0.0], 0.0, [2, 3]), "support vectors are the points")  # a wrong index
@@ -54,6 +57,14 @@ def test_hard_margin_against_sklearn():
     assert_junk_never_raises(lambda a: ex.check_hard_margin([1.0, 0.0], 0.0, a) if a is not None and not
                              isinstance(a, (list, tuple)) else ex.check_hard_margin(a, 0.0, [1, 2]))
     assert_no_answer_leak(check, ([2.0, 0.0], 0.0, [1, 2]), ["(1, 0)", "[1.0, 0.0]", "x1 = 0"])
+    predict = lambda letter: ex.check_hard_margin([1.0, 0.0], 0.0, [1, 2], letter)  # noqa: E731
+    for wrong in ("B", "C", "D", None, 9):
+        assert "(A)" not in assert_caught(predict, wrong, "").why
+    assert_junk_never_raises(predict)
+    # the right prediction holds: without x^0 the library's SVM is the same
+    without = SVC(kernel="linear", C=1e8).fit(ex.HARD_X[1:], ex.HARD_R[1:])
+    np.testing.assert_allclose(without.coef_, svc.coef_, atol=1e-6)
+    assert np.isclose(without.intercept_[0], svc.intercept_[0], atol=1e-6) and ex.REMOVAL_PREDICTIONS[0].correct
 
 
 def _two_point(x_plus, x_minus, sign=1.0, factor=2.0, plus=False):
@@ -68,15 +79,21 @@ def test_two_point_svm():
     assert_passes(check, _two_point)
     assert_caught(check, lambda x_plus, x_minus: _two_point(x_plus, x_minus, sign=-1.0), "value 3 of 3")
     assert_caught(check, lambda x_plus, x_minus: _two_point(x_plus, x_minus, factor=1.0), "value 1 of 3")
-    assert_caught(check, lambda x_plus, x_minus: _two_point(x_plus, x_minus, plus=True), "differ")
+    assert_caught(check, lambda x_plus, x_minus: _two_point(x_plus, x_minus, plus=True), "on case")
 
     def library(x_plus, x_minus):
         svm = SVM(C=np.inf).fit(np.vstack([x_plus, x_minus]), np.array([1.0, -1.0]))
         return svm.alpha_[0], svm.w_, svm.w0_
 
+    def scikit_learn(x_plus, x_minus):
+        svc = SVC(kernel="linear", C=1e10).fit(np.vstack([x_plus, x_minus]), [1, -1])
+        return abs(svc.dual_coef_[0, 0]), svc.coef_[0], svc.intercept_[0]
+
     assert_caught(check, library, "write it yourself")
-    assert_caught(check, lambda x_plus, x_minus: ex.two_point_reference(x_plus, x_minus), "write it yourself")
+    assert_caught(check, scikit_learn, "write it yourself")
+    assert_caught(check, lambda x_plus, x_minus: ex._two_point_reference(x_plus, x_minus), "write it yourself")
     assert_junk_never_raises(check)
+    assert_stops_a_function_that_never_returns(check)
 
 
 def test_slacks_and_primal():
@@ -110,26 +127,28 @@ def _smo_step(alpha, i, j, K, r, C, sign=1.0, clip=True, swap=False):
 def test_smo_step():
     check = ex.check_smo_step
     assert_passes(check, _smo_step)
-    assert_caught(check, lambda alpha, i, j, K, r, C: _smo_step(alpha, i, j, K, r, C, sign=-1.0), "differ")
-    assert_caught(check, lambda alpha, i, j, K, r, C: _smo_step(alpha, i, j, K, r, C, swap=True), "differ")
+    assert_caught(check, lambda alpha, i, j, K, r, C: _smo_step(alpha, i, j, K, r, C, sign=-1.0), "on case")
+    assert_caught(check, lambda alpha, i, j, K, r, C: _smo_step(alpha, i, j, K, r, C, swap=True), "on case")
     assert_caught(check, lambda alpha, i, j, K, r, C: _smo_step(alpha, i, j, K, r, C, clip=False), "case")
     assert_caught(check, lambda alpha, i, j, K, r, C: smo.smo(K, r, C, max_iter=1, alpha=alpha).alpha,
                   "write it yourself")
 
-    def in_place(alpha, i, j, K, r, C):  # modifies the given alpha: still right, since the check passes copies
+    def in_place(alpha, i, j, K, r, C):  # right values, but the exercise says not to modify alpha
         new = _smo_step(alpha, i, j, K, r, C)
         alpha[:] = new
         return alpha
 
-    assert_passes(check, in_place)
+    assert_caught(check, in_place, "changed its argument `alpha` in place")
     assert_junk_never_raises(check)
+    assert_stops_a_function_that_never_returns(check)
 
 
-def test_smo_cases_clip_often_and_change_exactly_the_pair():
-    cases = ex.smo_step_cases()
+@pytest.mark.parametrize("seed", range(10))
+def test_smo_cases_clip_often_and_change_exactly_the_pair(seed):
+    cases = ex._smo_step_cases(np.random.default_rng(seed))
     clipped = 0
     for case in cases:
-        new = ex.smo_step_reference(**case)
+        new = ex._smo_step_reference(**case)
         assert set(np.flatnonzero(new != case["alpha"])) == {case["i"], case["j"]}
         unclipped = _smo_step(**case, clip=False)
         clipped += not np.allclose(unclipped, new)

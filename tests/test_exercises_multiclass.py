@@ -49,8 +49,11 @@ def test_first_sgd_step():
 
 
 def test_pac_sgd():
-    assert ex.check_pac_sgd(1600, 0.05)
-    assert not ex.check_pac_sgd(40, 0.05)
+    assert ex.check_pac_sgd(1600, 0.05, "A") and ex.check_pac_sgd(1600, 0.05, 0)
+    assert not ex.check_pac_sgd(40, 0.05, "A")
+    assert not ex.check_pac_sgd(1600, 0.05) and not ex.check_pac_sgd(1600, 0.05, "D")
+    assert "(A)" not in ex.check_pac_sgd(1600, 0.05, "B").why
+    assert not ex.check_pac_sgd("1600", 0.05, "A") and not ex.check_pac_sgd(True, 0.05, "A")
 
 
 # ---------------------------------------------------------------- coding exercises and robustness
@@ -58,7 +61,8 @@ def test_pac_sgd():
 from itertools import combinations  # noqa: E402
 
 import numpy as np  # noqa: E402
-from exercise_testing import assert_caught, assert_junk_never_raises, assert_passes  # noqa: E402
+from exercise_testing import (assert_caught, assert_junk_never_raises, assert_passes,  # noqa: E402
+                              assert_stops_a_function_that_never_returns)
 
 from course_lib.multiclass import AllPairs, loss_augmented_argmax, pairwise_votes  # noqa: E402
 
@@ -73,13 +77,21 @@ def _votes(decisions, k):
 
 def test_all_pairs_votes_coding_exercise():
     assert_passes(ex.check_all_pairs_votes, _votes)
-    assert_caught(ex.check_all_pairs_votes, lambda decisions, k: _votes(-decisions, k), "differ")  # sign
+    assert_caught(ex.check_all_pairs_votes, lambda decisions, k: _votes(-decisions, k), "on case")  # sign
     assert_caught(ex.check_all_pairs_votes,  # ties sent to j: decision > 0 instead of >= 0
-                  lambda decisions, k: _votes(np.where(decisions == 0, -1.0, decisions), k), "differ")
-    assert_caught(ex.check_all_pairs_votes, lambda decisions, k: _votes(decisions, k)[:, ::-1], "differ")  # index
-    assert_caught(ex.check_all_pairs_votes, pairwise_votes, "write it yourself")
+                  lambda decisions, k: _votes(np.where(decisions == 0, -1.0, decisions), k), "on case")
+    assert_caught(ex.check_all_pairs_votes, lambda decisions, k: _votes(decisions, k)[:, ::-1], "on case")  # index
     assert_caught(ex.check_all_pairs_votes, lambda decisions, k: pairwise_votes(decisions, k), "write it yourself")
+
+    def scikit_learn_private_vote(decisions, k):  # scikit-learn's own one-vs-one vote
+        from sklearn.utils.multiclass import _ovr_decision_function
+
+        votes = _ovr_decision_function(-decisions, np.sign(-decisions), k)
+        return np.floor(votes + 0.5).astype(int)
+
+    assert_caught(ex.check_all_pairs_votes, scikit_learn_private_vote, "write it yourself")
     assert_junk_never_raises(ex.check_all_pairs_votes)
+    assert_stops_a_function_that_never_returns(ex.check_all_pairs_votes)
 
 
 def _augmented(scores, y, Delta):
@@ -97,22 +109,34 @@ def _step(W, t, x, y, lam, Delta):
 
 def test_loss_augmented_argmax_coding_exercise():
     assert_passes(ex.check_loss_augmented_argmax, _augmented)
-    assert_caught(ex.check_loss_augmented_argmax, lambda scores, y, Delta: _augmented(-scores, y, Delta), "differ")
-    assert_caught(ex.check_loss_augmented_argmax, lambda scores, y, Delta: _augmented(scores, y, Delta.T), "differ")
-    assert_caught(ex.check_loss_augmented_argmax, lambda scores, y, Delta: np.argmax(scores, axis=1), "differ")
+    assert_caught(ex.check_loss_augmented_argmax, lambda scores, y, Delta: _augmented(-scores, y, Delta), "on case")
+    assert_caught(ex.check_loss_augmented_argmax, lambda scores, y, Delta: _augmented(scores, y, Delta.T), "on case")
+    assert_caught(ex.check_loss_augmented_argmax, lambda scores, y, Delta: np.argmax(scores, axis=1), "on case")
     assert_caught(ex.check_loss_augmented_argmax,
                   lambda scores, y, Delta: loss_augmented_argmax(scores, y, Delta)[0], "write it yourself")
+
+    def through_a_structured_model(scores, y, Delta):  # the MulticlassModel(cost=...) back door
+        from course_lib.structured.models import MulticlassModel
+
+        model = MulticlassModel(len(Delta), cost=Delta.T)
+        eye = np.eye(len(Delta))
+        return np.array([model.loss_augmented_inference(eye[0], yi, (eye[:, :1] * s[:, None]).ravel())
+                         for s, yi in zip(scores, y)])
+
+    assert_caught(ex.check_loss_augmented_argmax, through_a_structured_model, "write it yourself")
     assert_junk_never_raises(ex.check_loss_augmented_argmax)
+    assert_stops_a_function_that_never_returns(ex.check_loss_augmented_argmax)
 
 
 def test_sgd_step_coding_exercise():
     assert_passes(ex.check_sgd_step, _step)
-    assert_caught(ex.check_sgd_step, lambda W, t, x, y, lam, Delta: _step(W, t, -x, y, lam, Delta), "differ")
-    assert_caught(ex.check_sgd_step, lambda W, t, x, y, lam, Delta: _step(W, t + 1, x, y, lam, Delta), "differ")
+    assert_caught(ex.check_sgd_step, lambda W, t, x, y, lam, Delta: _step(W, t, -x, y, lam, Delta), "on case")
+    assert_caught(ex.check_sgd_step, lambda W, t, x, y, lam, Delta: _step(W, t + 1, x, y, lam, Delta), "on case")
     assert_caught(ex.check_sgd_step,
                   lambda W, t, x, y, lam, Delta: _step(W, t, x, y, lam, Delta) + 0 * loss_augmented_argmax(
                       (W @ x)[None], np.array([y]), Delta)[0][0], "write it yourself")
     assert_junk_never_raises(ex.check_sgd_step)
+    assert_stops_a_function_that_never_returns(ex.check_sgd_step)
 
 
 def test_numeric_checks_never_raise():

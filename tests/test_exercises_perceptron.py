@@ -1,9 +1,10 @@
 """Chapter 09 self-checks: right answers pass, typical mistakes fail with their reason, junk never
 raises, and a wrong answer never shows the answer."""
 
-import copy
+import numpy as np
 
 from exercise_testing import (assert_caught, assert_junk_never_raises, assert_no_answer_leak, assert_passes,
+                              assert_stops_a_function_that_never_returns,
                               number_strings)
 
 from course_lib.exercises import perceptron as ex
@@ -17,6 +18,8 @@ def test_multiclass_update():
     assert_caught(ex.check_multiclass_update, ex.W_EXERCISE, "Nothing changed")
     wrong_tie = {"A": {"f1": 2, "f2": 1, "f3": 0}, "B": {"f1": 0, "f2": 2, "f3": 0}, "C": {"f1": -2, "f2": 0, "f3": 1}}
     assert not ex.check_multiclass_update(wrong_tie)
+    for wrong in (ex.W_EXERCISE, wrong_tie, {"A": {"f1": 0}}, {}):  # no scores, no answer shown
+        assert_no_answer_leak(ex.check_multiclass_update, wrong, ["A: 0", "B: 2", "y* = B", "'f1': 2"])
     assert_junk_never_raises(ex.check_multiclass_update, extra=({"A": "b"}, {"A": {"f1": "x"}}))
 
 
@@ -72,15 +75,23 @@ def test_lazy_update_coding_exercise():
     assert_caught(ex.check_lazy_update, off_by_one, "a differs")
     assert_caught(ex.check_lazy_update, forgets_stamp, "last_update differs")
     assert_caught(ex.check_lazy_update, lazy_update, "write it yourself")
-    assert_caught(ex.check_lazy_update, lazy_dicts, "write it yourself")
+    assert_caught(ex.check_lazy_update, lazy_dicts, "parameters")
     assert_caught(ex.check_lazy_update,
                   lambda a, w, last_update, x, gold, pred, n_examples:
                   lazy_update(a, w, last_update, x, gold, pred, n_examples), "write it yourself")
     assert_junk_never_raises(ex.check_lazy_update)
+    assert_stops_a_function_that_never_returns(ex.check_lazy_update)
+    verdict = assert_caught(ex.check_lazy_update, off_by_one, "too high by")
+    assert "expected" not in verdict.why
 
 
-def test_lazy_update_check_leaves_the_cases_untouched():
-    cases = ex._lazy_cases()
-    before = copy.deepcopy(cases)
-    ex.check_lazy_update(_solution)
-    assert ex._lazy_cases() == before
+def test_lazy_update_check_leaves_the_cases_untouched(monkeypatch):
+    drawn, draw = [], ex._lazy_cases
+
+    def spy(rng):
+        drawn.append(draw(rng))
+        return drawn[-1]
+
+    monkeypatch.setattr(ex, "_lazy_cases", spy)
+    ex.check_lazy_update(_solution, seed=5)
+    assert drawn and drawn[0] == draw(np.random.default_rng(5))

@@ -10,7 +10,7 @@ import pytest
 from course_lib.exercises import instantiations as ix
 from course_lib.exercises import structured as ex
 from exercise_testing import (assert_caught, assert_junk_never_raises, assert_no_answer_leak,
-                              assert_passes, number_strings)
+                              assert_passes, assert_stops_a_function_that_never_returns, number_strings)
 
 
 def margin_hinge(model, x, y, w):
@@ -42,28 +42,115 @@ def library_hinge(model, x, y, w):
 
 def test_margin_hinge_check():
     assert_passes(ex.check_margin_hinge, margin_hinge)
-    assert_caught(ex.check_margin_hinge, lambda model, x, y, w: -margin_hinge(model, x, y, w), "differs")
+    assert_caught(ex.check_margin_hinge, lambda model, x, y, w: -margin_hinge(model, x, y, w), "sign is flipped")
     assert_caught(ex.check_margin_hinge,  # y' = y left out of the max (a wrong index range)
                   lambda model, x, y, w: max(model.loss(y, c) + w @ model.joint_feature(x, c) for c in range(4) if c != y)
-                  - w @ model.joint_feature(x, y), "differs")
+                  - w @ model.joint_feature(x, y), "on case")
     assert_caught(ex.check_margin_hinge, library_hinge, "write it yourself")
+    hidden = {"hinge": ex._reference_hinge}
+    assert_caught(ex.check_margin_hinge, lambda model, x, y, w: hidden["hinge"](model, x, y, w, "margin"),
+                  "write it yourself")
     assert_junk_never_raises(ex.check_margin_hinge)
+    assert_stops_a_function_that_never_returns(ex.check_margin_hinge)
 
 
 def test_slack_hinge_check():
     assert_passes(ex.check_slack_hinge, slack_hinge)
-    assert_caught(ex.check_slack_hinge, lambda model, x, y, w: -slack_hinge(model, x, y, w), "differs")
-    assert_caught(ex.check_slack_hinge, margin_hinge, "differs")
+    assert_caught(ex.check_slack_hinge, lambda model, x, y, w: -slack_hinge(model, x, y, w), "on case")
+    assert_caught(ex.check_slack_hinge, margin_hinge, "on case")
     assert_junk_never_raises(ex.check_slack_hinge)
 
 
 def test_cutting_plane_check():
     assert_passes(ex.check_cutting_plane, cutting_plane)
     assert_caught(ex.check_cutting_plane, lambda model, X, Y, w: (-cutting_plane(model, X, Y, w)[0],
-                                                                   cutting_plane(model, X, Y, w)[1]), "differ")
-    assert_caught(ex.check_cutting_plane, lambda model, X, Y, w: cutting_plane(model, X[:-1], Y[:-1], w), "differ")
-    assert_caught(ex.check_cutting_plane, ex.cutting_plane, "write it yourself")
+                                                                   cutting_plane(model, X, Y, w)[1]), "sign")
+    assert_caught(ex.check_cutting_plane, lambda model, X, Y, w: cutting_plane(model, X[:-1], Y[:-1], w), "on case")
+    assert_caught(ex.check_cutting_plane, ex._reference_plane, "write it yourself")
+
+    def structured_back_door(model, X, Y, w):  # a new model of the library, built inside the function
+        from course_lib.structured.models import MulticlassModel
+
+        oracle = MulticlassModel(4, cost=ex.COST)
+        return cutting_plane(model, X, Y, w) if oracle.loss_augmented_inference(X[0], Y[0], w) >= 0 else None
+
+    assert_caught(ex.check_cutting_plane, structured_back_door, "write it yourself")
     assert_junk_never_raises(ex.check_cutting_plane)
+    assert_stops_a_function_that_never_returns(ex.check_cutting_plane)
+
+
+def ssg(model, X, Y, C, n_epochs, seed):
+    """Algorithm 2 of the slides, written from them (margin rescaling, eta_t = 1/t)."""
+    rng = np.random.default_rng(seed)
+    w, t = np.zeros(model.size_joint_feature), 0
+
+    def P(w):
+        return 0.5 * w @ w + C * np.mean([margin_hinge(model, x, y, w) for x, y in zip(X, Y)])
+
+    primal = [P(w)]
+    for _ in range(n_epochs):
+        for i in rng.permutation(len(X)):
+            y_bar = max(range(4), key=lambda c: model.loss(Y[i], c) + w @ model.joint_feature(X[i], c))
+            g = model.joint_feature(X[i], y_bar) - model.joint_feature(X[i], Y[i])
+            t += 1
+            w = w - (w + C * g) / t
+        primal.append(P(w))
+    return w, primal
+
+
+def test_stochastic_subgradient_check():
+    from course_lib.structured.learners import SubgradientSSVM
+
+    assert_passes(ex.check_stochastic_subgradient, ssg)
+
+    def sign(model, X, Y, C, n_epochs, seed):  # w + C g with g = truth minus oracle: the sign flipped
+        return ssg(model, X, Y, -C, n_epochs, seed)
+
+    def in_order(model, X, Y, C, n_epochs, seed):  # the examples in order instead of rng.permutation
+        class Ordered:
+            def permutation(self, n):
+                return np.arange(n)
+        return _ssg_with(Ordered(), model, X, Y, C, n_epochs)
+
+    def library(model, X, Y, C, n_epochs, seed):
+        learner = SubgradientSSVM(model, C=C, variant="stochastic", n_epochs=n_epochs, seed=seed).fit(X, Y)
+        return learner.w_, learner.history_["primal"]
+
+    assert_caught(ex.check_stochastic_subgradient, sign, "on case")
+    assert_caught(ex.check_stochastic_subgradient, in_order, "on case")
+    assert_caught(ex.check_stochastic_subgradient, library, "write it yourself")
+    assert_caught(ex.check_stochastic_subgradient, ex._reference_ssg, "write it yourself")
+    assert_junk_never_raises(ex.check_stochastic_subgradient)
+    assert_stops_a_function_that_never_returns(ex.check_stochastic_subgradient)
+
+
+def _ssg_with(rng, model, X, Y, C, n_epochs):
+    w, t, primal = np.zeros(model.size_joint_feature), 0, []
+    P = lambda w: 0.5 * w @ w + C * np.mean([margin_hinge(model, x, y, w) for x, y in zip(X, Y)])  # noqa: E731
+    primal.append(P(w))
+    for _ in range(n_epochs):
+        for i in rng.permutation(len(X)):
+            y_bar = max(range(4), key=lambda c: model.loss(Y[i], c) + w @ model.joint_feature(X[i], c))
+            t += 1
+            w = w - (w + C * (model.joint_feature(X[i], y_bar) - model.joint_feature(X[i], Y[i]))) / t
+        primal.append(P(w))
+    return w, primal
+
+
+def test_certified_epochs_check():
+    from course_lib.structured.models import toy_hierarchy
+
+    X, y = toy_hierarchy(n=40, seed=3)
+    Y = [int(v) for v in y]
+    _, primal = ssg(ex.hierarchy_model(), X, Y, 10.0, 30, 0)
+    lower = ex.certified_lower_bound(X, Y, 10.0)
+    first = int(np.flatnonzero(np.array(primal) <= 1.1 * lower)[0])
+    check = lambda a: ex.check_certified_epochs(a, X, Y, 10.0, 0, 30)  # noqa: E731
+    assert_passes(check, first)
+    assert_caught(check, first + 3, "earlier epoch")
+    if first > 0:
+        assert_caught(check, first - 1, "not yet within")
+    assert_junk_never_raises(lambda a: ex.check_certified_epochs(a, X[:12], Y[:12], 10.0, 0, 3, within=1e-6))
 
 
 def test_constraint_counts_check():
@@ -80,6 +167,7 @@ def test_auc_sort_check():
     assert_caught(ix.check_auc_sort, lambda s, r: np.argsort(-s), "swapped wrongly")
     assert_caught(ix.check_auc_sort, lambda s, r: np.lexsort((-r, -(s + r / 4.0))), "swapped wrongly")  # sign
     assert_caught(ix.check_auc_sort, lambda s, r: ix.auc_oracle(s, r), "write it yourself")
+    assert_stops_a_function_that_never_returns(ix.check_auc_sort)
     assert_caught(ix.check_auc_sort, lambda s, r: np.arange(len(s) + 1), "permutation")
     assert_junk_never_raises(ix.check_auc_sort)
 
@@ -104,3 +192,17 @@ def test_auc_oracle_numbers_and_no_leak():
     assert np.isclose(delta, 1 / 3)
     assert_caught(lambda a: ix.check_auc_oracle(delta, a), 2, "already wrong")
     assert_no_answer_leak(lambda a: ix.check_binary_ssvm(-1, a), 0.9, number_strings(0.5))
+
+
+def test_the_auc_hint_states_what_a_swap_changes():
+    """The hint of exercise 4: swapping one (relevant, irrelevant) pair adds 1/|P| to Delta and
+    takes 2 (s_i - s_j)/|P| from <w, Psi>, measured on the library's model."""
+    r, s = np.array([1, -1, 1, -1, -1]), np.array([2.0, 1.8, 0.5, 0.2, 1.0])
+    model, mask = ix.RankingModel(), np.abs(ix.relevance_matrix(r))
+    P = int(np.sum(ix.relevance_matrix(r) > 0))
+    before = ix.order_matrix([0, 1, 2, 3, 4]) * mask
+    after = ix.order_matrix([1, 0, 2, 3, 4]) * mask  # the pair (0 relevant, 1 irrelevant) swapped
+    score = lambda Y: float(model.joint_feature(s[:, None], Y)[0])  # noqa: E731
+    assert np.isclose(model.loss(r, after) - model.loss(r, before), 1 / P)
+    assert np.isclose(score(before) - score(after), 2 * (s[0] - s[1]) / P)
+    assert "2 (s_i - s_j)/|P|" in ix.check_auc_oracle(1 / 3, 0).hint().text

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from exercise_testing import (
     assert_caught, assert_junk_never_raises, assert_no_answer_leak, assert_passes,
-    assert_quiz_well_formed, number_strings,
+    assert_quiz_well_formed, assert_stops_a_function_that_never_returns, number_strings,
 )
 
 from course_lib import kernels
@@ -41,29 +41,37 @@ def test_hinge_gradient_check():
 
     assert_caught(ex.check_hinge_gradient, wrong_sign, "dE/dalpha")
     assert_caught(ex.check_hinge_gradient, wrong_index, "dE/dalpha")
-    assert_caught(ex.check_hinge_gradient, forgets_lambda, "differ")
-    assert_caught(ex.check_hinge_gradient, margin_le_zero, "differ")
+    assert_caught(ex.check_hinge_gradient, forgets_lambda, "on case")
+    assert_caught(ex.check_hinge_gradient, margin_le_zero, "on case")
     assert_caught(ex.check_hinge_gradient, lambda alpha, w0, G, r, lam: gradient(alpha, w0, G, r, lam)[0],
                   "tuple")
     assert_caught(ex.check_hinge_gradient, hinge_gradient, "write it yourself")
     assert_caught(ex.check_hinge_gradient, lambda alpha, w0, G, r, lam: hinge_gradient(alpha, w0, G, r, lam),
                   "write it yourself")
+    assert_caught(ex.check_hinge_gradient, ex.finite_differences, "write it yourself")  # the check's own helper
+    assert_caught(ex.check_hinge_gradient, lambda alpha, w0, G, r, lam: ex.finite_differences(alpha, w0, G, r, lam),
+                  "write it yourself")
     assert_junk_never_raises(ex.check_hinge_gradient)
+    assert_stops_a_function_that_never_returns(ex.check_hinge_gradient)
 
 
-@pytest.mark.parametrize("case", range(6))
-def test_the_gradient_cases_match_finite_differences(case):
-    c = ex._gradient_cases()[case]
-    grad_alpha, grad_w0 = hinge_gradient(**c)
-    numeric_alpha, numeric_w0 = ex.finite_differences(**c)
-    np.testing.assert_allclose(grad_alpha, numeric_alpha, atol=1e-6)
-    assert grad_w0 == pytest.approx(numeric_w0, abs=1e-6)
+@pytest.mark.parametrize("seed", range(10))
+def test_the_gradient_cases_match_finite_differences(seed):
+    for c in ex._gradient_cases(np.random.default_rng(seed)):
+        grad_alpha, grad_w0 = hinge_gradient(**c)
+        numeric_alpha, numeric_w0 = ex.finite_differences(**c)
+        np.testing.assert_allclose(grad_alpha, numeric_alpha, atol=1e-6)
+        assert grad_w0 == pytest.approx(numeric_w0, abs=1e-6)
     assert len(set(c["r"])) == 2
 
 
 def test_hinge_losses_check():
     answer = [2, 1, 0.5, 0, 0]
-    assert_passes(ex.check_hinge_losses, answer)
+    assert_passes(lambda reason: ex.check_hinge_losses(answer, reason), "A")
+    for wrong in ("B", "C", "D", 1):  # a wrong reason, explained, and which one is right is not said
+        verdict = assert_caught(lambda reason: ex.check_hinge_losses(answer, reason), wrong, "your reason")
+        assert "(A)" not in verdict.why
+    assert_junk_never_raises(lambda reason: ex.check_hinge_losses(answer, reason))
     assert_caught(ex.check_hinge_losses, [1, 0, 0, 0, 0], "0/1")
     assert_caught(ex.check_hinge_losses, [2, 1, 0.5, 0, -1], "never negative")
     assert_caught(ex.check_hinge_losses, [0, 1, 1.5, 2, 3], "sign")

@@ -5,6 +5,7 @@ answer."""
 import numpy as np
 from exercise_testing import (
     assert_caught, assert_junk_never_raises, assert_no_answer_leak, assert_passes, number_strings,
+    assert_stops_a_function_that_never_returns,
 )
 
 from course_lib.exercises import viterbi as ex
@@ -55,6 +56,10 @@ def test_viterbi_exercise_catches_wrong_solutions():
     assert_caught(ex.check_viterbi_tables, columns_argmax, "back")
     assert_caught(ex.check_viterbi_tables, transposed_tables, "shape")
     assert_caught(ex.check_viterbi_tables, library, "write it yourself")
+    hidden = {"solve": viterbi}  # a reference captured before the check
+    assert_caught(ex.check_viterbi_tables, lambda unary, pairwise: hidden["solve"](unary, pairwise, return_tables=True),
+                  "write it yourself")
+    assert_stops_a_function_that_never_returns(ex.check_viterbi_tables)
 
 
 def test_viterbi_exercise_reports_the_first_failing_case_in_the_slides_notation():
@@ -64,8 +69,8 @@ def test_viterbi_exercise_reports_the_first_failing_case_in_the_slides_notation(
         M[:, 0] = 0.0
         return y, M, I
 
-    verdict = assert_caught(ex.check_viterbi_tables, wrong_first_column, "M[a, 1]")
-    assert "unary[t, s]" in repr(verdict) and "r = 1 positions" in repr(verdict)
+    verdict = assert_caught(ex.check_viterbi_tables, wrong_first_column, "M[a, 1] is wrong")
+    assert "unary[t, s]" in repr(verdict) and "seed" in repr(verdict) and "should be" not in repr(verdict)
 
 
 def test_viterbi_exercise_catches_the_library_reached_through_its_module():
@@ -95,6 +100,8 @@ def test_hand_exercises_pass_and_do_not_leak():
     assert_caught(ex.check_M_table, M + 1, "M[")
     assert_caught(ex.check_backtrack, "abb", "")
     assert_caught(lambda a: ex.check_counts(a, 7 * 26 * 26), 8 ** 26, "r^q")
+    for text in (str(26 ** 8), "26 ** 8", True):  # text and truth values are not counts
+        assert_caught(lambda a: ex.check_counts(a, 7 * 26 * 26), text, "whole numbers")
     assert_no_answer_leak(lambda a: ex.check_counts(a, 0), 3, number_strings(26 ** 8) + number_strings(7 * 26 * 26))
     assert_no_answer_leak(ex.check_backtrack, "aaa", ["bbb"])
     assert_no_answer_leak(ex.check_M_table, M + 1, [str(M.tolist())])

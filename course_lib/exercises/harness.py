@@ -3,22 +3,26 @@ student computes (`check_number`), and concept questions (`Quiz` of `Choice`s).
 
 Every check takes any input (None, `...`, a string, NaN, a wrong shape, a function that raises
 or returns junk) and answers with a `Verdict`, "Not yet" with the reason, never a traceback.
-A wrong answer never shows the expected value of `check_number`; `check_function` shows the
-expected output of the first failing case only (the answer is the function, not that value).
+A wrong answer never shows the expected value: `check_function` says what is wrong with the
+first failing case (a shape, a flipped sign, which entry and by how much), on cases drawn fresh
+at each run from a seed it shows; while the student's function runs, the library and
+scikit-learn refuse to run (`guard`), and each call has a time limit.
 
-    cases = [dict(w=rng.normal(size=2), w0=rng.normal(), x=rng.normal(size=2)) for _ in range(20)]
+    def cases(rng):
+        return [dict(w=rng.normal(size=2), w0=rng.normal(), x=rng.normal(size=2)) for _ in range(20)]
+
     check_function(student_h, cases, reference=lambda w, w0, x: w @ x + w0,
-                   forbidden=(LinearDiscriminant.decision_function,),
                    show=lambda c: f"w = {c['w']}, w0 = {c['w0']:g}, x = {c['x']}")
 
 `Quiz` is a widget (ipywidgets) and lives in `course_lib.widgets.quiz`; importing it from here
 imports ipywidgets only when it is asked for, so this module needs NumPy only.
 """
 
+import contextlib
 import copy
 import functools
 import inspect
-import sys
+import random
 import traceback
 import types
 import warnings
@@ -27,8 +31,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from course_lib.exercises import Verdict
+from course_lib.exercises.guard import Guard, TimeLimit, WriteItYourself
 
-__all__ = ["check_function", "check_number", "Choice", "Quiz", "default_compare", "format_value"]
+__all__ = ["check_function", "check_number", "check_reason", "Choice", "Quiz", "default_compare", "format_value", "fresh_seed",
+           "student_runner"]
 
 _MAX_CHARS = 300
 
@@ -133,15 +139,35 @@ def default_compare(expected, got, atol=1e-8, rtol=1e-6):
         close = np.isclose(got_array, expected, atol=atol, rtol=rtol, equal_nan=True)
         if close.all():
             return None
-        if expected.ndim == 0:
-            return "the value differs"
-        where = tuple(int(i) for i in np.argwhere(~close)[0])
-        return f"{int((~close).sum())} of {close.size} entries differ, the first at index {where}"
+        return _how_it_differs(expected, got_array, close, atol, rtol)
     try:
         equal = bool(expected == got)
     except Exception:
         equal = False
     return None if equal else "the result differs"
+
+
+def _how_it_differs(expected, got, close, atol, rtol):
+    """What is wrong with numbers `got` (same shape as `expected`), without stating `expected`:
+    a flipped sign, a constant factor, or which entry differs and by how much."""
+    if expected.dtype.kind == "c" or got.dtype.kind == "c":
+        return "the values differ"
+    if np.abs(expected).max() > atol and np.allclose(got, -expected, atol=atol, rtol=rtol):
+        return "the sign is flipped"
+    nonzero = np.abs(expected) > 1e-9
+    if nonzero.any() and np.allclose(got[~nonzero], 0, atol=atol):
+        ratios = got[nonzero] / expected[nonzero]
+        common = np.allclose(ratios, ratios[0], rtol=1e-6) and abs(ratios[0]) > 1e-9
+        simple = any(np.isclose(abs(ratios[0]), f) for f in (2, 0.5, 4, 0.25, 10, 0.1))
+        if common and (nonzero.sum() >= 2 or simple):
+            return f"off by a constant factor: yours are {ratios[0]:.4g} times the right values"
+    if expected.ndim == 0:
+        gap = float(got - expected)
+        return f"the value is too {'high' if gap > 0 else 'low'} by {abs(gap):.3g}"
+    where = tuple(int(i) for i in np.argwhere(~close)[0])
+    gap = float(got[where] - expected[where])
+    return (f"{int((~close).sum())} of {close.size} entries differ; the first, at index {where}, is too "
+            f"{'high' if gap > 0 else 'low'} by {abs(gap):.3g}")
 
 
 def _numeric_sequence(value):
@@ -154,7 +180,15 @@ def _numeric_sequence(value):
     return array.dtype.kind in "iufc"
 
 
-# -- forbidden calls ----------------------------------------------------------------------------
+# -- running the student's function ------------------------------------------------------------
+
+DEFAULT_TIME_LIMIT = 5.0  # seconds per call of the student's function (tests lower it)
+
+
+def fresh_seed():
+    """A seed for a check's cases, new at every run (the cases cannot be known in advance)."""
+    return random.SystemRandom().randrange(10_000, 1_000_000)
+
 
 def _unwrap(fn):
     """The plain functions behind a partial, a bound method, a staticmethod or a decorator."""
@@ -170,118 +204,9 @@ def _unwrap(fn):
     return seen
 
 
-def _label(fn):
-    module = getattr(fn, "__module__", None) or ""
-    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", repr(fn))
-    return f"{module}.{name}" if module.startswith("course_lib") else name
+def _short_label(label):
+    return label.replace("course_lib.exercises.", "the check's ")
 
-
-class _Forbidding:
-    """Within the block, every reachable reference to a forbidden function (its defining
-    module and class, every loaded module of its package, the student function's globals,
-    closure, defaults and the modules its globals hold) points to a recorder that notes the
-    call and calls through. Everything is put back on exit, even on an exception.
-    Not covered: a reference hidden in a container or an object's attribute (a list, a dict)."""
-
-    def __init__(self, forbidden, student_fn):
-        self.forbidden = [f for f in forbidden if f is not None]
-        self.student_fn = student_fn
-        self.called = []
-        self._undo = []
-
-    def _recorder(self, fn):
-        @functools.wraps(fn)
-        def recorder(*args, **kwargs):
-            self.called.append(fn)
-            return fn(*args, **kwargs)
-
-        recorder.__course_forbidden__ = fn
-        return recorder
-
-    def _patch_namespace(self, namespace, fn, replacement):
-        for name, value in list(namespace.items()):
-            if value is fn:
-                namespace[name] = replacement
-                self._undo.append(functools.partial(namespace.__setitem__, name, value))
-
-    def _patch_object(self, owner, name, fn, replacement):
-        raw = owner.__dict__.get(name)
-        target = raw.__func__ if isinstance(raw, (staticmethod, classmethod)) else raw
-        if target is fn:
-            wrapped = type(raw)(replacement) if isinstance(raw, (staticmethod, classmethod)) else replacement
-            setattr(owner, name, wrapped)
-            self._undo.append(functools.partial(setattr, owner, name, raw))
-
-    def _student_functions(self):
-        """The student function and the plain functions behind it."""
-        return [f for f in _unwrap(self.student_fn) if isinstance(f, types.FunctionType)]
-
-    def __enter__(self):
-        try:
-            for fn in self.forbidden:
-                self._patch(fn)
-        except BaseException:
-            self.__exit__(None, None, None)
-            raise
-        return self
-
-    def _patch(self, fn):
-        plain = _unwrap(fn)[-1]
-        replacement = self._recorder(plain)
-        module_name = getattr(plain, "__module__", None) or ""
-        package = module_name.split(".")[0]
-        modules = [m for name, m in list(sys.modules.items())
-                   if m is not None and (name == package or name.startswith(package + "."))] if package else []
-        student_fns = self._student_functions()
-        for student in student_fns:
-            modules += [v for v in student.__globals__.values() if isinstance(v, types.ModuleType)]
-        for module in {id(m): m for m in modules}.values():
-            namespace = getattr(module, "__dict__", None)
-            if isinstance(namespace, dict):
-                self._patch_namespace(namespace, plain, replacement)
-        qualname = getattr(plain, "__qualname__", "")
-        if "." in qualname and "<locals>" not in qualname and module_name in sys.modules:
-            owner = sys.modules[module_name]
-            for part in qualname.split(".")[:-1]:
-                owner = getattr(owner, part, None)
-            if isinstance(owner, type):
-                self._patch_object(owner, qualname.split(".")[-1], plain, replacement)
-        for student in student_fns:
-            self._patch_namespace(student.__globals__, plain, replacement)
-            for cell in student.__closure__ or ():
-                try:
-                    contents = cell.cell_contents
-                except ValueError:  # an empty cell
-                    continue
-                if contents is plain:
-                    cell.cell_contents = replacement
-                    self._undo.append(functools.partial(setattr, cell, "cell_contents", contents))
-            if student.__defaults__ and any(d is plain for d in student.__defaults__):
-                old = student.__defaults__
-                student.__defaults__ = tuple(replacement if d is plain else d for d in old)
-                self._undo.append(functools.partial(setattr, student, "__defaults__", old))
-            if student.__kwdefaults__ and any(d is plain for d in student.__kwdefaults__.values()):
-                old = dict(student.__kwdefaults__)
-                student.__kwdefaults__ = {k: replacement if d is plain else d for k, d in old.items()}
-                self._undo.append(functools.partial(setattr, student, "__kwdefaults__", old))
-
-    def __exit__(self, *exc):
-        while self._undo:
-            self._undo.pop()()
-        return False
-
-
-def _is_forbidden(student_fn, forbidden):
-    """The forbidden function the student's function literally is, or None."""
-    plains = [_unwrap(f)[-1] for f in forbidden if f is not None]
-    for candidate in _unwrap(student_fn):
-        for plain in plains:
-            if candidate is plain or getattr(candidate, "__course_forbidden__", None) is plain:
-                return plain
-    return None
-
-
-# -- the checks ---------------------------------------------------------------------------------
 
 def _raised(error, student_fn):
     """'ZeroDivisionError: division by zero (line 3 of your function)'."""
@@ -332,52 +257,131 @@ def robust(unreadable):
     return decorate
 
 
-def check_function(student_fn, cases, reference, *, compare=None, forbidden=(), show=None, hint=None,
-                   right=None, what="function"):
-    """Run `student_fn(**case)` on each case (deep copies) against `reference(**case)`.
+def _changed_arguments(before, after):
+    """The names of the arguments the student's function changed in place."""
+    changed = []
+    for name, value in before.items():
+        try:
+            same = _same(value, after[name])
+        except Exception:
+            same = False
+        if not same:
+            changed.append(name)
+    return changed
 
-    cases: list of dicts of keyword arguments (built with a seeded np.random.default_rng).
-    compare(expected, got): None when equal, else a short reason (default `default_compare`).
-    forbidden: library functions the student must not call (or be).
+
+def _same(a, b):
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=True))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, (int, float, str, bool, np.number, type(None))):
+        return bool(a == b) or (a != a and b != b)
+    return True  # an object (a model): its state is its own business
+
+
+@contextlib.contextmanager
+def student_runner(allowed=(), time_limit=None, read_only=True):
+    """A block in which `run(student_fn, case)` gives (result, None), or (None, reason) when the
+    student's function calls the library, runs past the time limit, raises or (read_only)
+    changes its arguments in place. The library and scikit-learn are out of reach during each
+    call (`guard.Guard`, installed once for the block), usable between calls.
+
+        with student_runner() as run:
+            got, reason = run(student_fn, {"X": X, "sigma": 0.5})
+    """
+    limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
+    with Guard(allowed) as guard:
+        yield functools.partial(_run_case, guard, limit=limit, read_only=read_only)
+
+
+def _run_case(guard, student_fn, case, *, limit, read_only):
+    student_case, pristine = copy.deepcopy(case), copy.deepcopy(case)
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            got = guard.run(student_fn, student_case, limit)
+    except KeyboardInterrupt:
+        raise
+    except WriteItYourself as error:
+        return None, _write_it_yourself(error.label)
+    except TimeLimit:
+        return None, (f"your function did not return within {limit:g} s: is there a loop that never ends "
+                      "(a `while` whose condition stays true)?")
+    except BaseException as error:  # SystemExit, a student's own exception classes, ...
+        if guard.refused:
+            return None, _write_it_yourself(guard.refused[0])
+        return None, f"your function raised {_raised(error, student_fn)}."
+    if guard.refused:  # the student's `except` hid the refusal
+        return None, _write_it_yourself(guard.refused[0])
+    changed = _changed_arguments(pristine, student_case) if read_only else []
+    if changed:
+        names = ", ".join(f"`{name}`" for name in changed)
+        return None, (f"your function changed its argument {names} in place: leave the inputs as they are "
+                      "and return a new value (work on a copy, e.g. `alpha = alpha.copy()`).")
+    return got, None
+
+
+def _write_it_yourself(label):
+    return f"your function calls `{_short_label(label)}`, an answer of the library: write it yourself."
+
+
+def check_function(student_fn, cases, reference, *, seed=None, compare=None, allowed=(), show=None,
+                   hint=None, right=None, what="function", time_limit=None, read_only=True):
+    """Run `student_fn(**case)` on fresh random cases against `reference(**case)`.
+
+    cases(rng): a list of dicts of keyword arguments drawn with `rng` (np.random.default_rng).
+    seed: the seed of the cases; None (the default) draws a fresh one, shown with a failure
+        so that the same cases can be re-run with `seed=`. A replayed seed never counts as Right.
+    compare(expected, got): None when equal, else a short reason (default `default_compare`)
+        that says what is wrong without stating the expected value.
+    allowed: library functions the student is told to use; every other function of the library
+        and of scikit-learn refuses to run while the student's function runs (`guard.Guard`).
     show(case): the case's inputs in the slides' notation, for the failure message.
     hint: text offered after a wrong attempt (`verdict.hint()`).
-    right: text shown with a correct attempt (default: how many cases passed).
-    Returns a Verdict: the first failing case with its inputs, expected and got, or Right.
+    right: text shown with a correct attempt, or a function of the cases giving it (default: how
+        many cases passed).
+    time_limit: seconds per call (default DEFAULT_TIME_LIMIT).
+    read_only: a function that changes its arguments in place fails.
     """
-    if not cases:
-        raise ValueError("check_function needs at least one case in `cases`")
     compare = compare or default_compare
-    forbidden = tuple(forbidden) if isinstance(forbidden, (tuple, list, set)) else (forbidden,)
     if not callable(student_fn):
         return _not_yet(_not_callable(student_fn, what), hint)
-    literal = _is_forbidden(student_fn, forbidden)
-    if literal is not None:
-        return _not_yet(f"that is the library's own `{_label(literal)}`: write it yourself.", hint)
-    mismatch = _parameter_mismatch(student_fn, cases[0])
+    replay = seed is not None
+    seed = fresh_seed() if seed is None else seed
+    drawn = cases(np.random.default_rng(seed))
+    if not drawn:
+        raise ValueError("check_function needs at least one case")
+    mismatch = _parameter_mismatch(student_fn, drawn[0])
     if mismatch:
         return _not_yet(mismatch, hint)
+    with student_runner(allowed, time_limit, read_only) as run:
+        failure = _first_failure(run, student_fn, drawn, reference, compare)
+    if failure is not None:
+        number, case, reason = failure
+        return _not_yet(f"case seed {seed}: on case {number} of {len(drawn)}, {_shown(show, case)}: {reason} "
+                        f"(To re-run these cases: add `seed={seed}` to the check call.)", hint)
+    if replay:
+        return Verdict(False, f"All {len(drawn)} cases of seed {seed} pass. A replayed seed does not count: run the "
+                              "check without `seed=` for fresh cases.", hint)
+    text = right(drawn) if callable(right) else right
+    return Verdict(True, text or f"Your {what} agrees with the library on all {len(drawn)} fresh random cases.", hint)
+
+
+def _first_failure(run, student_fn, cases, reference, compare):
+    """(number, case, reason) of the first case the student's function fails, or None."""
     for number, case in enumerate(cases, 1):
         expected = reference(**copy.deepcopy(case))
-        student_case = copy.deepcopy(case)
-        recorder = _Forbidding(forbidden, student_fn)
-        try:
-            with recorder, warnings.catch_warnings(), np.errstate(all="ignore"):
-                warnings.simplefilter("ignore")
-                got = student_fn(**student_case)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as error:  # SystemExit, a student's own exception classes, ...
-            return _not_yet(f"on case {number}, {_shown(show, case)}, your function raised "
-                           f"{_raised(error, student_fn)}.", hint)
-        if recorder.called:
-            return _not_yet(f"your function calls the library's `{_label(recorder.called[0])}`: "
-                           "write it yourself.", hint)
-        reason = _compare(compare, expected, got)
+        got, reason = run(student_fn, case)
+        if reason is None:
+            reason = _compare(compare, expected, got)
+            if reason is not None:
+                reason = f"{reason.rstrip('.')}{'' if reason.endswith('?') else '.'} Yours: {format_value(got)}."
         if reason is not None:
-            return _not_yet(f"on case {number}, {_shown(show, case)}: {reason.rstrip('.')}"
-                            f"{'' if reason.endswith('?') else '.'} "
-                           f"Expected {format_value(expected)}, got {format_value(got)}.", hint)
-    return Verdict(True, right or f"Your {what} agrees with the library on all {len(cases)} cases.", hint)
+            return number, case, reason
+    return None
 
 
 def _parameter_mismatch(student_fn, case):
@@ -418,6 +422,23 @@ def _as_number(answer):
     if not np.isfinite(array).all():
         return None, "your answer contains NaN or infinity."
     return array, None
+
+
+def check_reason(answer, choices, hint=None):
+    """Whether `answer`, a letter 'A', 'B', ... (or its index from 0), picks the right one of
+    `choices` (`Choice`s whose texts the chapter lists, without saying which is right); the
+    picked choice's explanation is shown either way."""
+    letters = "ABCDEFGH"[:len(choices)]
+    if answer is None or answer is Ellipsis:
+        return _not_yet(f"replace the last `...` with the letter of your reason ({', '.join(letters)}).", hint)
+    if isinstance(answer, str) and len(answer.strip()) == 1 and answer.strip().upper() in letters:
+        index = letters.index(answer.strip().upper())
+    elif isinstance(answer, (int, np.integer)) and not isinstance(answer, bool) and 0 <= answer < len(choices):
+        index = int(answer)
+    else:
+        return _not_yet(f"give the reason as one letter in quotes: {', '.join(repr(c) for c in letters)}.", hint)
+    choice = choices[index]
+    return Verdict(choice.correct, f"({letters[index]}) {choice.explanation}", hint)
 
 
 def check_number(answer, expected, *, atol=1e-6, rtol=1e-6, diagnoses=(), hint=None, right=None):

@@ -7,7 +7,7 @@ traceback) and never the expected value before a correct answer.
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import check_function, check_number
+from course_lib.exercises.harness import Choice, check_function, check_number
 from course_lib.structured.models import HierarchicalModel
 from course_lib.structured.ranking import RankingModel, auc, order_matrix, relevance_matrix
 
@@ -86,8 +86,8 @@ def check_auc_oracle(answer_delta, answer_swapped, r=(1, -1, 1, -1, -1), s=(2.0,
     second = check_number(answer_swapped, swapped,
                           diagnoses=((wrong_now, "Those are the pairs already wrong: the oracle also swaps right ones "
                                                  "whose score gap is below 1/2."),),
-                          hint="A pair (i, j) gains Delta 1/|P| and loses (s_i - s_j)/|P| when swapped: it is swapped "
-                               "iff s_i - s_j < 1/2.")
+                          hint="Swapping a pair (i, j) adds 1/|P| to Delta and takes 2 (s_i - s_j)/|P| from "
+                               "<w, Psi> (Y_ij goes from +1 to -1): it is swapped iff s_i - s_j < 1/2.")
     if not second:
         return _prefixed("The pair count: ", second)
     return Verdict(True, "The oracle swaps the pairs with s_i - s_j < 1/2 (already wrong ones included): it sorts "
@@ -108,26 +108,29 @@ def _augmented_value(s, r, order):
     return model.loss(r, Y) + float(model.joint_feature(np.asarray(s, float)[:, None], Y)[0])
 
 
-def _compare_orders(s, r):
-    def compare(expected, got):
-        if got is None or got is Ellipsis:
+def _reference_order(s, r):
+    """The inputs with the library's optimal ordering (the comparison scores the orderings)."""
+    return np.asarray(s, float), np.asarray(r), auc_oracle(s, r)
+
+
+def _compare_orders(expected, got):
+    s, r, best_order = expected
+    if got is None or got is Ellipsis:
             return "your function returned None: is a `return` missing?"
-        try:
-            order = np.asarray(got)
-            if order.shape != (len(s),) or not np.array_equal(np.sort(order), np.arange(len(s))):
-                return f"return a permutation of the {len(s)} item indices (best first), e.g. from np.argsort"
-        except Exception:
-            return "return a permutation of the item indices (best first)"
-        best, yours = _augmented_value(s, r, expected), _augmented_value(s, r, order)
-        if yours < best - 1e-9:
-            return (f"your ordering reaches Delta + <w, Psi> = {yours:.4f}, the best ordering more: a pair is kept "
-                    "or swapped wrongly")
-        return None
-    return compare
+    try:
+        order = np.asarray(got)
+        if order.shape != (len(s),) or not np.array_equal(np.sort(order), np.arange(len(s))):
+            return f"return a permutation of the {len(s)} item indices (best first), e.g. from np.argsort"
+    except Exception:
+        return "return a permutation of the item indices (best first)"
+    best, yours = _augmented_value(s, r, best_order), _augmented_value(s, r, order)
+    if yours < best - 1e-9:
+        return (f"your ordering reaches Delta + <w, Psi> = {yours:.4f}, the best ordering more: a pair is kept "
+                "or swapped wrongly")
+    return None
 
 
-def _oracle_cases(seed=0, n_cases=25):
-    rng = np.random.default_rng(seed)
+def _oracle_cases(rng, n_cases=25):
     cases = []
     for _ in range(n_cases):
         n = int(rng.integers(3, 9))
@@ -136,20 +139,93 @@ def _oracle_cases(seed=0, n_cases=25):
     return cases
 
 
-def check_auc_sort(student_auc_oracle):
+def check_auc_sort(student_auc_oracle, seed=None):
     """Coding exercise [S17]: auc_oracle(s, r) returns item indices, best first, of an ordering
-    maximising 1 - AUC + <w, Psi>; checked on 25 random queries against the library's oracle
+    maximising 1 - AUC + <w, Psi>; checked on 25 fresh random queries against the library's oracle
     (compared by the value reached, so any optimal ordering passes)."""
-    cases = _oracle_cases()
-    results = []
-    for number, case in enumerate(cases, 1):
-        verdict = check_function(student_auc_oracle, [case], auc_oracle, compare=_compare_orders(**case),
-                                 forbidden=(RankingModel.loss_augmented_inference,),
-                                 show=lambda c: f"s = {c['s'].tolist()}, r = {c['r'].tolist()}",
-                                 hint="Shift the scores: s_i - 1/4 for relevant items, s_j + 1/4 for irrelevant "
-                                      "ones, and sort by decreasing shifted score (relevant first on ties).")
-        if not verdict:
-            return Verdict(False, verdict.why.replace("on case 1,", f"on case {number},"), verdict._hint)
-        results.append(verdict)
-    return Verdict(True, f"Your sort reaches the optimum of 1 - AUC + <w, Psi> on all {len(cases)} random queries: "
-                         "one sort of shifted scores, O(n log n), instead of n! orderings.")
+    return check_function(
+        student_auc_oracle, _oracle_cases, _reference_order, seed=seed, compare=_compare_orders,
+        show=lambda c: f"s = {c['s'].tolist()}, r = {c['r'].tolist()}",
+        hint="Shift the scores: s_i - 1/4 for relevant items, s_j + 1/4 for irrelevant ones, and sort by "
+             "decreasing shifted score (relevant first on ties).",
+        right="Your sort reaches the optimum of 1 - AUC + <w, Psi> on all 25 fresh random queries: one sort of "
+              "shifted scores, O(n log n), instead of n! orderings.")
+
+
+# -- concept questions (shown by `quiz(name)` in the chapter) -----------------------------------
+
+def quiz(name):
+    """The concept question `name` as a Quiz widget (QUIZZES: question, choices, several right)."""
+    from course_lib.widgets.quiz import Quiz
+
+    question, choices, multiple = QUIZZES[name]
+    return Quiz(question, choices, multiple=multiple)
+
+
+QUIZZES = {
+    "scaled_w": (
+        "A ranking SSVM's w is multiplied by 10. Its predicted rankings...",
+        [
+            Choice("do not change",
+                   True,
+                   "Inference sorts by <w, phi(o_i)>; a positive factor keeps the order (as sign<w,"
+                   " x> keeps a linear classifier's labels)."),
+            Choice("get better, since the margins grow",
+                   False,
+                   "Margins grow, but the sort order, hence AUC, is the same."),
+            Choice("change because Delta = 1 - AUC is not scale-free",
+                   False,
+                   "Delta depends only on the order, which does not change."),
+        ],
+        False,
+    ),
+    "query_cancels": (
+        "With phi(q, o_i) = b_q - b_i and a linear score, the learned ranking...",
+        [
+            Choice("is the same for every query",
+                   True,
+                   "phi(q, o_i) - phi(q, o_j) = b_j - b_i: the query cancels in every pair."),
+            Choice("depends on the distance to the query",
+                   False,
+                   "Only a non-additive feature (e.g. -(b_q - b_i)^2) brings the query in."),
+            Choice("is random",
+                   False,
+                   "It is learned, but from item features alone: 0.58 AUC on the distance-based "
+                   "queries above."),
+        ],
+        False,
+    ),
+    "potts_exact": (
+        "Why is the segmentation model with the Potts term exact here?",
+        [
+            Choice("it links horizontal neighbours only, so each row is a chain solved by Viterbi",
+                   True,
+                   "Chains and trees allow exact dynamic programming, loss-augmented inference "
+                   "included (Hamming adds a unary term)."),
+            Choice("every pairwise model on a grid is exact",
+                   False,
+                   "A 4-connected grid has loops: exact only for submodular energies (graph cuts), "
+                   "else approximate."),
+            Choice("because the Hamming loss is convex",
+                   False,
+                   "Exactness is about the graph of the score, not the loss's convexity."),
+        ],
+        False,
+    ),
+    "pose_loss": (
+        "For pose, which task loss keeps loss-augmented inference exact with the star DP?",
+        [
+            Choice("the fraction of parts placed farther than a radius from the truth",
+                   True,
+                   "A sum over parts: it adds to each part's unary cost, and the DP is unchanged."),
+            Choice("1 if the whole skeleton's shape is wrong, 0 otherwise",
+                   False,
+                   "A loss coupling all parts at once breaks the per-part decomposition."),
+            Choice("any loss at all",
+                   False,
+                   "The oracle maximises Delta + score: Delta must decompose like the score for the"
+                   " DP to apply."),
+        ],
+        False,
+    ),
+}

@@ -7,8 +7,7 @@ Each check returns a Verdict: true when the answer is right, and shown with its 
 import numpy as np
 
 from course_lib import kernels
-from course_lib.exercises import Verdict
-from course_lib.exercises.harness import check_function, check_number
+from course_lib.exercises.harness import Choice, check_function, check_number
 
 
 def _unanswered(*answers):
@@ -97,15 +96,8 @@ def check_kernel_distance(value, x=(0.0, 0.0), y=(1.0, 1.0), sigma=1.0):
 
 # The coding exercise of chapter 05 [K13, K21]: the Gram matrix and its PSD check
 
-GRAM_FORBIDDEN = (
-    kernels.gram, kernels.kernel_matrix, kernels.linear, kernels.polynomial, kernels.gaussian,
-    kernels.sigmoid, kernels.squared_distances, kernels.feature_space_distance,
-)
-
-
-def gram_cases(seed=0, n_cases=12):
+def _gram_cases(rng, n_cases=12):
     """Random data sets X (3-8 points, 1-3 features) with each of the slides' four kernels."""
-    rng = np.random.default_rng(seed)
     cases = []
     for number in range(n_cases):
         X = np.round(rng.normal(size=(int(rng.integers(3, 9)), int(rng.integers(1, 4)))), 2)
@@ -125,12 +117,11 @@ def _show_gram_case(case):
             f"{np.array2string(case['X'], separator=', ')} (rows x^t)")
 
 
-def check_gram(student_fn, seed=0):
+def check_gram(student_fn, seed=None):
     """Coding exercise [K21]: `gram_matrix(X, kernel, sigma, degree)` returns G_ts = K(x^t, x^s)
     for the slides' four kernels, written without the library's kernel functions."""
     return check_function(
-        student_fn, gram_cases(seed), _reference_gram,
-        forbidden=GRAM_FORBIDDEN, show=_show_gram_case,
+        student_fn, _gram_cases, _reference_gram, seed=seed, show=_show_gram_case,
         hint="Loop over t and s (or broadcast X[:, None, :] against X[None, :, :]) and apply the "
         "slide's formula of the kernel: x.y, (x.y + 1)^q, exp(-||x - y||^2 / sigma^2), "
         "tanh(2 x.y + 1).",
@@ -138,13 +129,10 @@ def check_gram(student_fn, seed=0):
     )
 
 
-def psd_cases(seed=0):
+def _psd_cases(rng):
     """Symmetric matrices, some positive semi-definite and some not: Gram matrices of the four
     kernels, sums A A^T, and random symmetric matrices."""
-    rng = np.random.default_rng(seed)
-    cases = []
-    for number, case in enumerate(gram_cases(seed + 1, n_cases=8)):
-        cases.append(dict(G=_reference_gram(**case)))
+    cases = [dict(G=_reference_gram(**case)) for case in _gram_cases(rng, n_cases=8)]
     for _ in range(3):
         A = rng.normal(size=(5, 2))
         cases.append(dict(G=A @ A.T))  # rank 2: PSD with zero eigenvalues (up to rounding)
@@ -154,7 +142,7 @@ def psd_cases(seed=0):
     return cases
 
 
-def reference_is_psd(G):
+def _reference_is_psd(G):
     """v^T G v >= 0 for every v <=> the smallest eigenvalue of the symmetric G is >= 0 (up to
     rounding: -1e-10 times the largest absolute eigenvalue)."""
     eigenvalues = np.linalg.eigvalsh(G)
@@ -167,14 +155,117 @@ def _compare_bool(expected, got):
     return None if bool(got) == expected else "wrong verdict for this matrix"
 
 
-def check_is_psd(student_fn, seed=0):
+def check_is_psd(student_fn, seed=None):
     """Coding exercise [K21]: `is_psd(G)` says whether the symmetric matrix G is positive
     semi-definite (tolerant to rounding)."""
     return check_function(
-        student_fn, psd_cases(seed), lambda G: reference_is_psd(G), compare=_compare_bool,
+        student_fn, _psd_cases, lambda G: _reference_is_psd(G), seed=seed, compare=_compare_bool,
         show=lambda case: "G =\n" + np.array2string(case["G"], precision=3, separator=", "),
         hint="A symmetric matrix is PSD when its smallest eigenvalue is >= 0 (np.linalg.eigvalsh "
         "gives them in increasing order); allow a tiny negative value from rounding, relative to "
         "the largest one.",
         right="Right on every matrix, including those with zero eigenvalues up to rounding.",
     )
+
+
+# -- concept questions (shown by `quiz(name)` in the chapter) -----------------------------------
+
+def quiz(name):
+    """The concept question `name` as a Quiz widget (QUIZZES: question, choices, several right)."""
+    from course_lib.widgets.quiz import Quiz
+
+    question, choices, multiple = QUIZZES[name]
+    return Quiz(question, choices, multiple=multiple)
+
+
+QUIZZES = {
+    "kernel_knn_neighbours": (
+        "With the Gaussian kernel, which neighbours does kernel $k$-NN find, compared with ordinary"
+        " (Euclidean) $k$-NN? [K20]",
+        [
+            Choice("The same neighbours, for every σ",
+                   True,
+                   "d² = 2 - 2 exp(-||x - y||²/σ²) grows with ||x - y||: the order of the distances"
+                   " is the Euclidean order, whatever σ."),
+            Choice("Other neighbours when σ is small",
+                   False,
+                   "A small σ squeezes every distance toward √2 but keeps their order (up to "
+                   "floating-point ties far away)."),
+            Choice("Other neighbours when σ is large",
+                   False,
+                   "A large σ makes d almost proportional to ||x - y||: still the same order."),
+            Choice("It depends on C",
+                   False,
+                   "k-NN has no C: C is the SVM's penalty factor."),
+        ],
+        False,
+    ),
+    "equal_covariances": (
+        "Two classes are Gaussian clouds with the same covariance matrix. On fresh data, a "
+        "well-tuned Gaussian-kernel SVM... [K16]",
+        [
+            Choice("cannot do better than a linear SVM, on average",
+                   True,
+                   "With equal covariances the best (Bayes) boundary is a straight line: the "
+                   "kernel's extra freedom can only fit noise."),
+            Choice("always beats the linear SVM, since it is more flexible",
+                   False,
+                   "More flexibility helps only if the best boundary is curved; here it is a line, "
+                   "so the flexibility fits noise."),
+            Choice("reaches zero error with a small enough σ",
+                   False,
+                   "The classes overlap: no classifier reaches zero error on fresh data. A small σ "
+                   "reaches zero TRAINING error, which is overfitting."),
+            Choice("is the same classifier as the linear SVM for every σ",
+                   False,
+                   "Only for a very large σ does the Gaussian SVM approach a smooth, almost linear "
+                   "boundary; for other σ it differs."),
+        ],
+        False,
+    ),
+    "soft_margin_w0": (
+        "With a soft margin, over which training points should one average $r^t - \\sum_s \\alpha^s "
+        "r^s K(\\mathbf{x}^t, \\mathbf{x}^s)$ to get $w_0$? [K13]",
+        [
+            Choice("Those with 0 < α^t < C",
+                   True,
+                   "Only these lie exactly on the margin, r^t h(x^t) = 1, so the expression equals "
+                   "w0 for each of them."),
+            Choice("Those with α^t ≥ 0 (the slides' M)",
+                   False,
+                   "That is every training point: most are not on the margin, so their values are "
+                   "not w0."),
+            Choice("Those with α^t > 0 (all support vectors)",
+                   False,
+                   "Right for the hard margin only: support vectors at α^t = C lie inside the "
+                   "margin or on the wrong side, r^t h(x^t) < 1."),
+            Choice("Those with α^t = C",
+                   False,
+                   "These have r^t h(x^t) ≤ 1, not = 1: their values are not w0."),
+        ],
+        False,
+    ),
+    "grid_edge": (
+        "In the slides' grid search the best validation error falls on the top row of the grid (σ ="
+        " 64 σ_min). What do you do? [K17]",
+        [
+            Choice("Extend the grid to larger σ and search again on the validation set",
+                   True,
+                   "A best pair on an edge means the optimum may lie beyond it; σ_min shrinks as N "
+                   "grows, so with many points 64 σ_min can be too small."),
+            Choice("Keep the pair: the grid is the slides' rule",
+                   False,
+                   "The rule of thumb is a starting point; a best cell on the edge says the grid is"
+                   " too narrow."),
+            Choice("Choose σ by the error on the test set instead",
+                   False,
+                   "Never tune on test data: its error would no longer estimate the error on new "
+                   "data."),
+            Choice("Lower C until the best cell moves",
+                   False,
+                   "C does not move the σ edge; and the choice must come from validation errors, "
+                   "not from where the cell sits."),
+        ],
+        False,
+    ),
+}

@@ -3,13 +3,13 @@ version space) and the concept questions of the chapter.
 
 Each check returns a Verdict: "Right" with the reason, or "Not yet" with what is wrong, never
 the expected answer (`harness.check_number`); the coding exercise runs the student's function on
-seeded random cases against the library (`harness.check_function`).
+fresh random cases against the library (`harness.check_function`).
 """
 
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, check_function, check_number
+from course_lib.exercises.harness import Choice, check_function, check_number, check_reason
 from course_lib.linear import LeastSquaresClassifier, Perceptron, version_space_offsets
 
 
@@ -68,18 +68,17 @@ def check_perceptron_update(answer_w, answer_w0):
 
 # Exercise 3 [K2]: the perceptron, written by the student
 
-def perceptron_reference(X, r, eta, n_epochs):
+def _perceptron_reference(X, r, eta, n_epochs):
     """The library's answer: the perceptron from w = 0, w0 = 0, points visited in order t = 0..N-1."""
     model = Perceptron(eta=eta, n_epochs=n_epochs, shuffle=False).fit(X, r)
     return model.w_, model.w0_
 
 
-def perceptron_cases(seed=0, n=25):
-    rng = np.random.default_rng(seed)
+def _perceptron_cases(rng, n=25):
     cases = []
     for _ in range(n):
         N, D = int(rng.integers(4, 11)), int(rng.integers(1, 4))
-        r = np.where(rng.random(N) < 0.5, -1.0, 1.0)
+        r = rng.permutation(np.where(np.arange(N) % 2 == 0, 1.0, -1.0))  # both classes
         X = np.round(rng.normal(size=(N, D)) + 0.8 * r[:, None], 2)
         cases.append(dict(X=X, r=r, eta=float(np.round(rng.uniform(0.2, 2.0), 2)), n_epochs=int(rng.integers(1, 5))))
     return cases
@@ -90,11 +89,11 @@ def _show_perceptron(case):
             f"n_epochs = {case['n_epochs']}")
 
 
-def check_perceptron(student_fn):
-    """Exercise 3: perceptron(X, r, eta, n_epochs) -> (w, w0), from zeros, points in order."""
+def check_perceptron(student_fn, seed=None):
+    """Exercise 3: perceptron(X, r, eta, n_epochs) -> (w, w0), from zeros, points in order, on 25
+    random problems drawn from `seed` (None: fresh ones)."""
     return check_function(
-        student_fn, perceptron_cases(), perceptron_reference, forbidden=(Perceptron.fit,),
-        show=_show_perceptron, what="perceptron",
+        student_fn, _perceptron_cases, _perceptron_reference, seed=seed, show=_show_perceptron, what="perceptron",
         hint="Start from w = np.zeros(D), w0 = 0. For each epoch, for t in order: if r^t (w.x^t + w0) <= 0 "
              "(<= and not <: at w = 0 every h is 0), w += eta r^t x^t and w0 += eta r^t. Return (w, w0).",
         right="Your perceptron gives the library's (w, w0) on all 25 random problems.")
@@ -102,8 +101,33 @@ def check_perceptron(student_fn):
 
 # Exercise 4 [K3]
 
-def check_least_squares(answer_w, answer_w0, x=(-2.0, -1.0, 1.0, 3.0), r=(-1.0, -1.0, 1.0, 1.0)):
-    """The least-squares line w x + w0 for the 1-D points x with targets r."""
+FAR_POINT_PREDICTIONS = (
+    Choice("The boundary -w0/w moves right, past x = 1, which becomes an error", True,
+           "The far point's residual r - h(x) is squared: the fit flattens w to shrink it, and the boundary moves "
+           "from x = 1/4 to x = 7, beyond the positive point x = 1 (least squares 'met l'accent sur les données "
+           "éloignées')."),
+    Choice("Nothing changes: x = 30 is on the right side, already classified right", False,
+           "Least squares does not look at signs: r - h(x) at x = 30 is large, and the fit turns to shrink it."),
+    Choice("The boundary moves left, towards the negative points", False,
+           "It moves the other way: to x = 7 (compute it with the normal equations)."),
+    Choice("The boundary stays at x = 1/4; only w gets smaller", False,
+           "w0 changes too: the boundary -w0/w moves to x = 7."),
+)
+
+
+def check_least_squares(answer_w, answer_w0, prediction=None, x=(-2.0, -1.0, 1.0, 3.0), r=(-1.0, -1.0, 1.0, 1.0)):
+    """The least-squares line w x + w0 for the 1-D points x with targets r, then the prediction
+    (a letter of FAR_POINT_PREDICTIONS) of what moving the point x = 3 to x = 30 does."""
+    verdict = _check_least_squares_line(answer_w, answer_w0, x, r)
+    if not verdict:
+        return verdict
+    why = check_reason(prediction, FAR_POINT_PREDICTIONS, hint="Residuals are squared, whatever their sign.")
+    if why:
+        return Verdict(True, f"{verdict.why} {why.why}", why._hint)
+    return Verdict(False, f"w and w0 are right. Your prediction: {why.why}", why._hint)
+
+
+def _check_least_squares_line(answer_w, answer_w0, x, r):
     fit = LeastSquaresClassifier().fit(np.reshape(x, (-1, 1)), r)
     expected = (fit.w_[0], fit.w0_)
     return check_numbers((answer_w, answer_w0), expected, diagnoses=(

@@ -2,7 +2,7 @@
 (soft margins, SMO), and the chapters' concept questions.
 
 Each check returns a Verdict: "Right" with the reason, or "Not yet" with what is wrong, never the
-expected answer; the coding exercises run the student's function on seeded random cases against
+expected answer; the coding exercises run the student's function on fresh random cases against
 the library (`harness.check_function`).
 """
 
@@ -10,7 +10,7 @@ import numpy as np
 
 from course_lib import lagrange, margins, smo
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, check_function
+from course_lib.exercises.harness import Choice, check_function, check_reason
 from course_lib.exercises.linear import answer_vector, check_numbers
 from course_lib.svm import SVM
 
@@ -57,8 +57,31 @@ def check_lagrange(x1, x2, lam):
     return verdict
 
 
-def check_hard_margin(w, w0, support):
-    """Exercise 3 [K8]: the hard-margin SVM on HARD_X, HARD_R: w, w0 and the support vectors."""
+REMOVAL_PREDICTIONS = (
+    Choice("Nothing changes: x^0 has alpha = 0, and w = sum alpha r x uses the support vectors only", True,
+           "The SVM depends on its support vectors alone: removing a point with alpha = 0 leaves the dual's "
+           "optimum, hence w and w0, as they are."),
+    Choice("The line moves: every point pulls on it, as in least squares", False,
+           "That is least squares. A point beyond the margin has alpha = 0 and no say in w = sum alpha r x."),
+    Choice("The margin gets wider, since there are fewer points to separate", False,
+           "The margin is set by the closest pair across the classes, x^1 and x^2; x^0 is not one of them."),
+    Choice("It depends on C", False, "The hard margin has no C (it is the limit C -> infinity)."),
+)
+
+
+def check_hard_margin(w, w0, support, prediction=None):
+    """Exercise 3 [K8]: the hard-margin SVM on HARD_X, HARD_R: w, w0 and the support vectors, then
+    the prediction (a letter of REMOVAL_PREDICTIONS) of what removing x^0 does."""
+    verdict = _check_hard_margin(w, w0, support)
+    if not verdict:
+        return verdict
+    why = check_reason(prediction, REMOVAL_PREDICTIONS, hint="Which points appear in w = sum alpha r x?")
+    if why:
+        return Verdict(True, f"{verdict.why} {why.why}", why._hint)
+    return Verdict(False, f"w, w0 and the support vectors are right. Your prediction: {why.why}", why._hint)
+
+
+def _check_hard_margin(w, w0, support):
     svm = SVM(C=np.inf, kernel="linear", tol=1e-9).fit(HARD_X, HARD_R)
     hint = "Find the two closest points of opposite classes: the maximal-margin line bisects them, with r h(x) = 1 on both."
     verdict = check_numbers((w, w0), np.r_[svm.w_, svm.w0_], diagnoses=(
@@ -80,14 +103,13 @@ def check_hard_margin(w, w0, support):
                          "w = (1, 0), w0 = 0, and alpha = 0.5 on both (w = sum alpha r x).", hint)
 
 
-def two_point_reference(x_plus, x_minus):
+def _two_point_reference(x_plus, x_minus):
     """The library's answer: the hard-margin SVM on the two points (alpha, w, w0)."""
     svm = SVM(C=np.inf, kernel="linear", tol=1e-10).fit(np.vstack([x_plus, x_minus]), np.array([1.0, -1.0]))
     return float(svm.alpha_[0]), svm.w_, float(svm.w0_)
 
 
-def two_point_cases(seed=0, n=20):
-    rng = np.random.default_rng(seed)
+def _two_point_cases(rng, n=20):
     cases = []
     while len(cases) < n:
         D = int(rng.integers(1, 5))
@@ -97,11 +119,11 @@ def two_point_cases(seed=0, n=20):
     return cases
 
 
-def check_two_point_svm(student_fn):
+def check_two_point_svm(student_fn, seed=None):
     """Exercise 4 [K8]: two_point_svm(x_plus, x_minus) -> (alpha, w, w0) for the hard margin on
     x^1 = x_plus (r = +1) and x^2 = x_minus (r = -1), by solving the dual by hand."""
     return check_function(
-        student_fn, two_point_cases(), two_point_reference, forbidden=(SVM.fit, smo.smo),
+        student_fn, _two_point_cases, _two_point_reference, seed=seed,
         show=lambda c: f"x^1 = {c['x_plus'].tolist()} (r = +1), x^2 = {c['x_minus'].tolist()} (r = -1)",
         hint="sum alpha r = 0 forces alpha^1 = alpha^2 = alpha. Then L_d(alpha) = 2 alpha - alpha^2 ||x^1 - x^2||^2 / 2: "
              "maximise it, then w = alpha (x^1 - x^2) and r^1 h(x^1) = 1 gives w0.",
@@ -190,15 +212,14 @@ def check_primal_objective(value, C=2.0):
         right="1/2 ||w||^2 = 0.5 and C sum xi = 2 x 2 = 4: 4.5.")
 
 
-def smo_step_reference(alpha, i, j, K, r, C):
+def _smo_step_reference(alpha, i, j, K, r, C):
     """The library's answer: SMO's own step from alpha (the cases give the pair (i, j) SMO picks)."""
     return smo.smo(K, r, C, tol=1e-12, max_iter=1, alpha=alpha).alpha
 
 
-def smo_step_cases(seed=0, n=30):
+def _smo_step_cases(rng, n=30):
     """Feasible alpha reached by a few SMO steps on small random 2-D problems, with the pair
     (i, j) SMO takes next: i gains r^i tau, j loses r^j tau. About half the steps are clipped."""
-    rng = np.random.default_rng(seed)
     cases = []
     while len(cases) < n:
         N = int(rng.integers(4, 9))
@@ -224,11 +245,11 @@ def _show_smo(case):
             f"r = {case['r'].astype(int).tolist()}, C = {case['C']:g}, K = {np.round(case['K'], 3).tolist()}")
 
 
-def check_smo_step(student_fn):
+def check_smo_step(student_fn, seed=None):
     """Exercise 3 [K9]: smo_step(alpha, i, j, K, r, C) -> the new alpha after one SMO step on the
     pair (i, j): alpha^i += r^i tau, alpha^j -= r^j tau, with tau* clipped to the box [0, C]."""
     return check_function(
-        student_fn, smo_step_cases(), smo_step_reference, forbidden=(smo.smo, SVM.fit), show=_show_smo,
+        student_fn, _smo_step_cases, _smo_step_reference, seed=seed, show=_show_smo,
         compare=lambda expected, got: _compare_alpha(expected, got),
         hint="E^t = r^t - sum_s alpha^s r^s K[s, t]; tau* = (E^i - E^j) / (K[i, i] + K[j, j] - 2 K[i, j]); the room "
              "of i is C - alpha^i if r^i = +1 else alpha^i, the room of j is alpha^j if r^j = +1 else C - alpha^j; "

@@ -7,9 +7,9 @@ Each check returns a Verdict: true when the answer is right, and shown with its 
 import numpy as np
 
 from course_lib.exercises import Verdict as _verdict
-from course_lib.exercises.harness import check_function, robust
-from course_lib.multiclass import AllPairs, MultiVector, hinge_subgradient, loss_augmented_argmax, pairwise_votes
-from course_lib.multiclass_svm import MulticlassSVM, sgd_eta, sgd_iterations
+from course_lib.exercises.harness import Choice, check_function, check_reason, robust
+from course_lib.multiclass import MultiVector, loss_augmented_argmax, pairwise_votes
+from course_lib.multiclass_svm import sgd_eta, sgd_iterations
 
 SLIDES_W = np.array([[-1.0, 1.0], [0.0, np.sqrt(2.0)], [1.0, 1.0]]) / np.sqrt(2.0)
 
@@ -151,24 +151,43 @@ def check_first_sgd_step(answer, lam=0.5, example=None):
     return _verdict(ok, why if ok else "At t = 1 the factor (1 - 1/t) wipes w out; only the subgradient step remains.")
 
 
+PAC_REASONS = (
+    Choice("The corollary's T involves only B, rho and eps; the classes enter only through rho, the largest "
+           "||Psi(x, y)||, which the multi-vector map keeps at ||x||", True,
+           "Nothing in (B rho / eps)^2 counts the classes: this is the slide's point that the guarantees do not "
+           "depend on |Y|, as long as an efficient loss-augmented argmax exists."),
+    Choice("SGD visits every class equally often", False,
+           "SGD draws examples, not classes, and the bound holds whatever the class frequencies."),
+    Choice("The hinge is convex", False,
+           "Convexity makes SGD's guarantee possible at all; it does not say why T ignores |Y|."),
+    Choice("It does depend on |Y|: T grows like log |Y|", False,
+           "Look at the formula: (B rho / eps)^2 has no |Y| in it."),
+)
+
+
 @_robust
-def check_pac_sgd(T, eta, B=2.0, rho=1.0, eps=0.05):
+def check_pac_sgd(T, eta, reason=None, B=2.0, rho=1.0, eps=0.05):
     """08, exercise 4 [M9]: the number of SGD iterations T >= (B rho / eps)^2 (smallest integer)
-    and the step eta = B / (rho sqrt T) of the corollary."""
+    and the step eta = B / (rho sqrt T) of the corollary, then the reason (a letter of
+    PAC_REASONS) why T is the same for 3 classes and for 26."""
     if _unanswered(T, eta):
-        return _verdict(False, "Replace both `...` with numbers.")
+        return _verdict(False, "Replace the `...` of T and eta with numbers.")
+    if any(isinstance(v, (str, bytes, bool, np.bool_)) or np.ndim(v) != 0 for v in (T, eta)):
+        return _verdict(False, "T and eta are single numbers (no quotes).")
     expected_T = sgd_iterations(B, rho, eps)
     expected_eta = float(sgd_eta(B, rho, expected_T))
-    ok = T == expected_T and np.isclose(eta, expected_eta)
-    why = f"(B rho / eps)^2 = ({B:g} x {rho:g} / {eps:g})^2 = {expected_T}, and eta = B / (rho sqrt T) = {expected_eta:g}."
-    return _verdict(ok, why if ok else "Plug B, rho and eps into the corollary's two formulas.")
+    if not (T == expected_T and np.isclose(eta, expected_eta)):
+        return _verdict(False, "Plug B, rho and eps into the corollary's two formulas.")
+    why = check_reason(reason, PAC_REASONS)
+    numbers = (f"(B rho / eps)^2 = ({B:g} x {rho:g} / {eps:g})^2 = {expected_T}, and eta = B / (rho sqrt T) = "
+               f"{expected_eta:g}.")
+    return _verdict(why.correct, f"{numbers} {why.why}" if why else f"T and eta are right. Your reason: {why.why}")
 
 
 # ---------------------------------------------------------------- coding exercises
 
 
-def _vote_cases(seed=0, n_cases=12):
-    rng = np.random.default_rng(seed)
+def _vote_cases(rng, n_cases=12):
     cases = []
     for c in range(n_cases):
         k = int(rng.integers(3, 6))
@@ -186,17 +205,15 @@ def _show_votes(case):
     return f"k = {k}, first row of decisions ({shown})"
 
 
-def check_all_pairs_votes(student_fn):
+def check_all_pairs_votes(student_fn, seed=None):
     """07, coding exercise [M3]: votes(decisions, k), the (n, k) vote counts of the vote formula."""
     return check_function(
-        student_fn, _vote_cases(), lambda decisions, k: pairwise_votes(decisions, k),
-        forbidden=(pairwise_votes, AllPairs.votes), show=_show_votes,
+        student_fn, _vote_cases, lambda decisions, k: pairwise_votes(decisions, k), seed=seed, show=_show_votes,
         hint="Loop over the pairs i < j in order (itertools.combinations(range(k), 2) gives them); "
              "column c of decisions is h_ij: a decision >= 0 is a vote for i, < 0 a vote for j.")
 
 
-def _augmented_cases(seed=1, n_cases=15):
-    rng = np.random.default_rng(seed)
+def _augmented_cases(rng, n_cases=15):
     cases = []
     for _ in range(n_cases):
         k, n = int(rng.integers(3, 6)), int(rng.integers(1, 5))
@@ -211,18 +228,17 @@ def _show_augmented(case):
             f"(class indices from 0), Delta = {case['Delta'].tolist()}")
 
 
-def check_loss_augmented_argmax(student_fn):
+def check_loss_augmented_argmax(student_fn, seed=None):
     """08, coding exercise 1 [M8, M12]: y_hat_i = argmax_y' Delta(y', y_i) + s_i(y') - s_i(y_i) for
     each row i (first index on ties), returned as an integer array."""
     return check_function(
-        student_fn, _augmented_cases(), lambda scores, y, Delta: loss_augmented_argmax(scores, y, Delta)[0],
-        forbidden=(loss_augmented_argmax, hinge_subgradient), show=_show_augmented,
+        student_fn, _augmented_cases, lambda scores, y, Delta: loss_augmented_argmax(scores, y, Delta)[0],
+        seed=seed, show=_show_augmented,
         hint="Delta[:, y_i] is the column of costs for the truth y_i; add it to the row of scores, "
              "subtract the score of y_i, and take np.argmax (it keeps the first of ties).")
 
 
-def _sgd_step_cases(seed=2, n_cases=15):
-    rng = np.random.default_rng(seed)
+def _sgd_step_cases(rng, n_cases=15):
     cases = []
     for _ in range(n_cases):
         k, n = int(rng.integers(3, 5)), int(rng.integers(2, 4))
@@ -248,11 +264,144 @@ def _show_sgd_step(case):
             f"y = {case['y']}, lambda = {case['lam']:g}, Delta = {case['Delta'].tolist()}")
 
 
-def check_sgd_step(student_fn):
+def check_sgd_step(student_fn, seed=None):
     """08, coding exercise 2 [M10]: one SGD step of the multiclass SVM with the multi-vector Psi,
     W^(t+1) = (1 - 1/t) W^(t) - 1/(2 lambda t) [Psi(x, y_hat) - Psi(x, y)] written on the rows of W."""
     return check_function(
-        student_fn, _sgd_step_cases(), _sgd_step_reference,
-        forbidden=(loss_augmented_argmax, hinge_subgradient, MulticlassSVM.fit), show=_show_sgd_step,
+        student_fn, _sgd_step_cases, _sgd_step_reference, seed=seed, show=_show_sgd_step,
         hint="Find y_hat with your loss-augmented argmax on the scores W @ x; Psi(x, y_hat) - Psi(x, y) "
              "is +x in row y_hat and -x in row y (nothing when y_hat = y). Scale W by (1 - 1/t) first.")
+
+
+# -- concept questions (shown by `quiz(name)` in the chapter) -----------------------------------
+
+def quiz(name):
+    """The concept question `name` as a Quiz widget (QUIZZES: question, choices, several right)."""
+    from course_lib.widgets.quiz import Quiz
+
+    question, choices, multiple = QUIZZES[name]
+    return Quiz(question, choices, multiple=multiple)
+
+
+QUIZZES = {
+    "pair_sizes": (
+        "With k = 10 classes and a training set of m examples spread evenly, how many examples does"
+        " each binary problem of all pairs train on, roughly?",
+        [
+            Choice("m / 5",
+                   True,
+                   "Each pair keeps the examples of its two classes: 2 m / k = m / 5."),
+            Choice("m",
+                   False,
+                   "That is one-vs-rest: every problem sees all the examples, relabelled."),
+            Choice("m / 10",
+                   False,
+                   "That is one class; a pair keeps two classes."),
+            Choice("m / 45",
+                   False,
+                   "45 is the number of problems, not what each one sees."),
+        ],
+        False,
+    ),
+    "why_confidences": (
+        "Why does one-vs-rest predict with the confidences <w_i, x> rather than with the signs?",
+        [
+            Choice("Because several h_i, or none, may say +1, and the signs then tie",
+                   True,
+                   "Right: the confidences still rank the classes where the signs tie."),
+            Choice("Because the signs make one-vs-rest non-linear",
+                   False,
+                   "Both rules are built from the same linear h_i; the problem is ties, not "
+                   "linearity."),
+            Choice("Because confidences make every binary h_i more accurate",
+                   False,
+                   "Each h_i is the same; only how their outputs are combined changes."),
+            Choice("Because the 40/20/40 example needs it",
+                   False,
+                   "There one-vs-rest fails with confidences too: class 2's best halfspace always "
+                   "says no."),
+        ],
+        False,
+    ),
+    "no_training_error": (
+        "On the 40/20/40 data, which of these makes no training error?",
+        [
+            Choice("argmax_i <w_i, x> with the slides' w_1, w_2, w_3",
+                   True,
+                   "Right: the three w_i work together, each region gets its class."),
+            Choice("All pairs around the best halfspaces",
+                   True,
+                   "Right: every pair of classes is separable on the line, so every duel is won by "
+                   "the right class."),
+            Choice("One-vs-rest around the best halfspaces",
+                   False,
+                   "Its 'class 2 vs rest' halfspace always says no (any ray holding class 2 holds a"
+                   " 40% class), so it errs on all of class 2."),
+            Choice("One-vs-rest with the signs instead of the confidences",
+                   False,
+                   "Still built on the same halfspaces: it never predicts class 2 either."),
+        ],
+        True,
+    ),
+    "vacuous_bound": (
+        "The multiclass SVM's PAC bound on OCR letters with B = 1 is above 1. What does it tell us?",
+        [
+            Choice("Nothing about this data: the 0-1 risk is at most 1 anyway, the bound is vacuous",
+                   True,
+                   "Right: a guarantee above 1 promises nothing; it still says how m must grow with"
+                   " rho B."),
+            Choice("That the SVM will err on every letter",
+                   False,
+                   "A bound is an upper limit on the risk, not a prediction of it: the SVM reaches "
+                   "about 0.69 accuracy."),
+            Choice("That lambda = (rho/B) sqrt(2/m) is the best lambda",
+                   False,
+                   "The theory's lambda did worse on held-out letters than lambda = 1e-3."),
+            Choice("That the hinge risk is below the 0-1 risk",
+                   False,
+                   "It is the other way round: the generalised hinge is an upper bound on Delta."),
+        ],
+        False,
+    ),
+    "huge_label_sets": (
+        "Which of these are needed to learn when |Y| is huge (the slide 'Remarques sur les "
+        "garanties PAC')?",
+        [
+            Choice("An efficient argmax_y <w, Psi(x, y)>",
+                   True,
+                   "Right: prediction needs it."),
+            Choice("An efficient loss-augmented argmax",
+                   True,
+                   "Right: every SGD step needs it."),
+            Choice("A predictor u of small norm with a small hinge risk, and a small ||Psi||",
+                   True,
+                   "Right: these keep the bound's terms small."),
+            Choice("A number of examples m that grows with |Y|",
+                   False,
+                   "The bounds do not depend on |Y|: that is the point of the slide."),
+        ],
+        True,
+    ),
+    "why_hinge": (
+        "Why does the multiclass SVM minimise the generalised hinge instead of the empirical "
+        "Delta-risk?",
+        [
+            Choice("Outside the realisable case, ERM for the Delta-risk is NP-hard; the hinge is a "
+                   "convex upper bound",
+                   True,
+                   "Right: a convex surrogate makes the problem tractable, and bounding Delta keeps"
+                   " it meaningful."),
+            Choice("Because the hinge is smaller than Delta",
+                   False,
+                   "It is larger: l(w, (x, y)) >= Delta(h_w(x), y)."),
+            Choice("Because the Delta-risk has no minimum",
+                   False,
+                   "It takes finitely many values, so it has a minimum; finding it is the hard "
+                   "part."),
+            Choice("Because SGD needs a differentiable loss",
+                   False,
+                   "The hinge is not differentiable either: SGD uses a subgradient."),
+        ],
+        False,
+    ),
+}

@@ -8,8 +8,8 @@ import copy
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import check_function, check_number, robust
-from course_lib.perceptron import AveragedPerceptron, Perceptron, lazy_dicts, lazy_update
+from course_lib.exercises.harness import Choice, check_function, check_number, robust
+from course_lib.perceptron import AveragedPerceptron, Perceptron, lazy_update
 
 # Exercise 1: three labels, three features, one example.
 W_EXERCISE = {"A": {"f1": 1, "f2": 0, "f3": -1}, "B": {"f1": 0, "f2": 2, "f3": 0}, "C": {"f1": -1, "f2": 1, "f3": 2}}
@@ -51,14 +51,20 @@ def check_multiclass_update(answer):
         expected[gold] += x
         expected[labels.index(y_star)] -= x
     got = _as_dense(answer, labels, features)
-    shown = ", ".join(f"{label}: {s:g}" for label, s in zip(labels, scores))
-    why = (f"Scores <w_y | x> = {shown}, so y* = {y_star} while the gold label is {GOLD_EXERCISE}: "
-           f"add x to w_{GOLD_EXERCISE} and subtract it from w_{y_star}.")
     if np.array_equal(got, expected):
-        return _verdict(True, why)
+        shown = ", ".join(f"{label}: {s:g}" for label, s in zip(labels, scores))
+        return _verdict(True, f"Scores <w_y | x> = {shown}, so y* = {y_star} (the first of the tied labels) "
+                              f"while the gold label is {GOLD_EXERCISE}: x is added to w_{GOLD_EXERCISE} and "
+                              f"subtracted from w_{y_star}.")
     if np.array_equal(got, w):
-        return _verdict(False, f"Nothing changed, but the prediction is wrong. {why}")
-    return _verdict(False, why)
+        return _verdict(False, "Nothing changed: compute the three scores <w_y | x> first. Is the predicted "
+                               "label the gold one?")
+    changed = [label for label, g, old in zip(labels, got, w) if not np.array_equal(g, old)]
+    if len(changed) != 2 or GOLD_EXERCISE not in changed:
+        return _verdict(False, "An error changes exactly two weight vectors: the gold label's and the predicted "
+                               "label's. Recompute the scores, and mind how ties are resolved.")
+    return _verdict(False, "Two vectors changed, but not by the right amounts or not the right pair: the gold "
+                           "label gains x, the predicted label (ties go to the first label) loses x.")
 
 
 @_robust
@@ -110,8 +116,7 @@ def check_accumulator_cost(answer_naive, answer_on_error, n=1000, n_epochs=5, n_
     return _verdict(False, "; ".join(parts))
 
 
-def _lazy_cases(seed=3, n_cases=15):
-    rng = np.random.default_rng(seed)
+def _lazy_cases(rng, n_cases=15):
     cases = []
     for _ in range(n_cases):
         labels, features = ["A", "B", "C"], [f"f{j}" for j in range(6)]
@@ -138,6 +143,7 @@ def _lazy_state(a, w, last_update):
 
 
 def _compare_lazy(expected, got):
+    got = _lazy_state(*got)
     names = ("a", "w", "last_update")
     for name, e, g in zip(names, expected, got):
         if e != g:
@@ -153,9 +159,18 @@ def _first_difference(e, g):
                 inner_e, inner_g = e.get(key) or {}, g.get(key) or {}
                 for f in sorted(set(inner_e) | set(inner_g)):
                     if inner_e.get(f, 0) != inner_g.get(f, 0):
-                        return f"entry [{key!r}][{f!r}]: expected {inner_e.get(f, 0)}, got {inner_g.get(f, 0)}"
-            return f"entry {key!r}: expected {e.get(key, 0)}, got {g.get(key, 0)}"
+                        return f"entry [{key!r}][{f!r}]: yours is {_off(inner_e.get(f, 0), inner_g.get(f, 0))}"
+            return f"entry {key!r}: yours is {_off(e.get(key, 0), g.get(key, 0))}"
     return "?"
+
+
+def _off(expected, got):
+    """'7, too high by 2' without stating the expected value."""
+    try:
+        gap = float(got) - float(expected)
+    except (TypeError, ValueError):
+        return f"{got!r:.40}, not a number"
+    return f"{got}, too {'high' if gap > 0 else 'low'} by {abs(gap):g}"
 
 
 def _show_lazy(case):
@@ -163,22 +178,92 @@ def _show_lazy(case):
             f"a = {case['a']}, w = {case['w']}, last_update = {case['last_update']}")
 
 
-def check_lazy_update(student_fn):
+def check_lazy_update(student_fn, seed=None):
     """09, coding exercise [P4]: lazy_update(a, w, last_update, x, gold, pred, n_examples) changes the
     dicts in place as the notes' snippet does (missing entries count 0; w moves by the value x[f])."""
     def run_student(a, w, last_update, x, gold, pred, n_examples):
         a, w, last_update = copy.deepcopy(a), copy.deepcopy(w), dict(last_update)
         student_fn(a, w, last_update, x, gold, pred, n_examples)
-        return _lazy_state(a, w, last_update)
+        return a, w, last_update  # read by `_compare_lazy`, after the call
 
-    if student_fn is lazy_update or student_fn is lazy_dicts:
-        return _verdict(False, "that is the library's own function: write it yourself.")
     if not callable(student_fn):
         return _verdict(False, "give the function itself (def my_update(a, w, last_update, x, gold, pred, "
                                "n_examples): ...), not a value.")
-    run_student.__wrapped__ = student_fn  # the harness looks behind it for calls to the library
-    return check_function(run_student, _lazy_cases(), _lazy_reference, compare=_compare_lazy,
-                          forbidden=(lazy_update, lazy_dicts), show=_show_lazy,
+    run_student.__wrapped__ = student_fn  # the harness points at the student's lines in an error
+    return check_function(run_student, _lazy_cases, _lazy_reference, seed=seed, compare=_compare_lazy,
+                          show=_show_lazy,
                           hint="For each feature f of x and each of the labels gold and pred: add "
                                "(n_examples - last_update.get((label, f), 0)) * w[label].get(f, 0) to a[label][f], "
                                "stamp last_update[label, f] = n_examples; then w[gold][f] += x[f], w[pred][f] -= x[f].")
+
+
+# -- concept questions (shown by `quiz(name)` in the chapter) -----------------------------------
+
+def quiz(name):
+    """The concept question `name` as a Quiz widget (QUIZZES: question, choices, several right)."""
+    from course_lib.widgets.quiz import Quiz
+
+    question, choices, multiple = QUIZZES[name]
+    return Quiz(question, choices, multiple=multiple)
+
+
+QUIZZES = {
+    "what_differs": (
+        "Training is the same for the plain and the averaged perceptron. What differs?",
+        [
+            Choice("Only the weights used to predict after training: the last w, or the sum a",
+                   True,
+                   "Right: a is never used during training."),
+            Choice("The averaged perceptron updates w by the average of x",
+                   False,
+                   "The updates of w are identical."),
+            Choice("The averaged perceptron divides a by the number of examples before predicting",
+                   False,
+                   "Not needed: scaling a by any positive number leaves the argmax unchanged."),
+            Choice("The averaged perceptron skips the updates on the last epoch",
+                   False,
+                   "Every epoch updates w the same way."),
+        ],
+        False,
+    ),
+    "where_averaging_paid": (
+        "Where did averaging clearly pay in this chapter?",
+        [
+            Choice("On the OCR letters: about 0.71 held-out accuracy against 0.60-0.63 for the "
+                   "plain perceptron",
+                   True,
+                   "Right: dense pixel patterns, not separable, and the plain w jumps with the last"
+                   " errors."),
+            Choice("On the docstrings: a large gain at every epoch",
+                   False,
+                   "There the two differ by less than 3 points on the test documents."),
+            Choice("Nowhere: averaging only saves time",
+                   False,
+                   "Averaging changes the predictions; the lazy tricks only save time."),
+            Choice("On separable data only",
+                   False,
+                   "The notes' point is the non-separable case, where the plain perceptron never "
+                   "settles."),
+        ],
+        False,
+    ),
+    "lazy_cheaper": (
+        "Why is the lazy update much cheaper than the naive one on text?",
+        [
+            Choice("An error touches only the active features of x for two labels, not the whole "
+                   "|V| x d matrix",
+                   True,
+                   "Right: with 22 active words among thousands, that is a tiny fraction."),
+            Choice("It makes fewer errors",
+                   False,
+                   "It makes exactly the same errors: same w, same predictions."),
+            Choice("It never needs a final update of a",
+                   False,
+                   "It does: 'une dernière mise à jour de a' brings every entry up to date."),
+            Choice("It stores a with fewer bits",
+                   False,
+                   "Same numbers, same weights, bit for bit."),
+        ],
+        False,
+    ),
+}

@@ -1,8 +1,10 @@
 """Self-checks for the exercises of chapter 10 (training structured SVMs).
 
-Coding exercises are checked by `harness.check_function` on randomized, seeded cases against the
-library, with the library's answer forbidden; numbers by `harness.check_number`. Every check
-returns a Verdict ("Not yet: <reason>" for any input it cannot accept, never a traceback).
+Coding exercises are checked by `harness.check_function` on fresh random cases against the
+library; while the student's function runs, only `model.loss` and `model.joint_feature` work
+(the library's oracle, hinge, learners and these checks refuse to run). Numbers are checked by
+`harness.check_number`. Every check returns a Verdict ("Not yet: <reason>" for any input it
+cannot accept, never a traceback).
 """
 
 import math
@@ -10,25 +12,27 @@ import math
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import check_function, check_number
-from course_lib.structured.base import augmented_score
+from course_lib.exercises.harness import Choice, check_function, check_number
+from course_lib.structured.learners import OneSlackSSVM, SubgradientSSVM
 from course_lib.structured.models import MulticlassModel, toy_hierarchy
 from course_lib.structured.ssvm_base import BaseSSVM
 
 COST = np.array([[0, 1, 2, 2], [1, 0, 2, 2], [2, 2, 0, 1], [2, 2, 1, 0]], dtype=float)
-FORBIDDEN = (MulticlassModel.loss_augmented_inference, augmented_score, BaseSSVM.hinge_losses,
-             BaseSSVM.constraint, BaseSSVM.objective)
 
 
-def _model():
+def hierarchy_model():
     X, y = toy_hierarchy(n=8, seed=0)
     return MulticlassModel(4, cost=COST).initialize(X, y)
 
 
-def _hinge_cases(seed, n=30):
-    rng = np.random.default_rng(seed)
-    model = _model()
-    X, y = toy_hierarchy(n=n, seed=seed + 1)
+def _allowed(model):
+    """What the student may call: the model's Delta and Psi."""
+    return (model.loss, model.joint_feature)
+
+
+def _hinge_cases(rng, n=30):
+    model = hierarchy_model()
+    X, y = toy_hierarchy(n=n, seed=int(rng.integers(1_000_000)))
     return [dict(model=model, x=X[k], y=int(y[k]),
                  w=rng.normal(scale=rng.choice([0.1, 1.0, 5.0]), size=model.size_joint_feature))
             for k in range(n)]
@@ -45,40 +49,39 @@ def _reference_hinge(model, x, y, w, rescaling):
     return model.loss(y, y_bar) + gap if rescaling == "margin" else model.loss(y, y_bar) * (1.0 + gap)
 
 
-def check_margin_hinge(margin_hinge):
+def check_margin_hinge(margin_hinge, seed=None):
     """Exercise (slides, S5): margin_hinge(model, x, y, w) =
     max_{y'} [Delta(y, y') + <w, Psi(x, y')>] - <w, Psi(x, y)>, by enumeration of y' in range(4)."""
     return check_function(
-        margin_hinge, _hinge_cases(0), lambda **c: _reference_hinge(**c, rescaling="margin"),
-        forbidden=FORBIDDEN, show=_show,
+        margin_hinge, _hinge_cases, lambda **c: _reference_hinge(**c, rescaling="margin"), seed=seed,
+        allowed=_allowed(hierarchy_model()), show=_show,
         hint="Loop over y' in range(4), keep the largest model.loss(y, y') + w @ model.joint_feature(x, y'), "
              "then subtract w @ model.joint_feature(x, y). y' = y is one of the candidates.",
-        right="Your hinge agrees with the definition on 30 random (x, y, w). It is >= Delta(y, y_hat): "
+        right="Your hinge agrees with the definition on 30 fresh random (x, y, w). It is >= Delta(y, y_hat): "
               "y' = y_hat is one candidate of the max, and <w, Psi(x, y_hat)> >= <w, Psi(x, y)>.")
 
 
-def check_slack_hinge(slack_hinge):
+def check_slack_hinge(slack_hinge, seed=None):
     """Exercise (S6): slack_hinge(model, x, y, w) = max_{y'} Delta(y, y') (1 + <w, Psi(x, y')> - <w, Psi(x, y)>)."""
     return check_function(
-        slack_hinge, _hinge_cases(1), lambda **c: _reference_hinge(**c, rescaling="slack"),
-        forbidden=FORBIDDEN, show=_show,
+        slack_hinge, _hinge_cases, lambda **c: _reference_hinge(**c, rescaling="slack"), seed=seed,
+        allowed=_allowed(hierarchy_model()), show=_show,
         hint="The loss multiplies the whole bracket 1 + <w, Psi(x, y')> - <w, Psi(x, y)>; at y' = y the term is 0.",
-        right="Your slack-rescaled hinge agrees on 30 random cases: at y' = y_hat its term is "
+        right="Your slack-rescaled hinge agrees on 30 fresh random cases: at y' = y_hat its term is "
               "Delta(y, y_hat) (1 + a non-negative gap) >= Delta(y, y_hat).")
 
 
-def _plane_cases(seed, n_cases=12):
-    rng = np.random.default_rng(seed)
-    model = _model()
+def _plane_cases(rng, n_cases=12):
+    model = hierarchy_model()
     cases = []
-    for k in range(n_cases):
-        X, y = toy_hierarchy(n=int(rng.integers(4, 9)), seed=seed + 10 + k)
+    for _ in range(n_cases):
+        X, y = toy_hierarchy(n=int(rng.integers(4, 9)), seed=int(rng.integers(1_000_000)))
         cases.append(dict(model=model, X=X, Y=[int(v) for v in y],
                           w=rng.normal(scale=rng.choice([0.1, 1.0, 3.0]), size=model.size_joint_feature)))
     return cases
 
 
-def cutting_plane(model, X, Y, w):
+def _reference_plane(model, X, Y, w):
     """The library's answer: the one-slack plane (a, b) at w, margin rescaling."""
     learner = BaseSSVM(model)
     planes = [learner.constraint(x, y, model.loss_augmented_inference(x, y, w)) for x, y in zip(X, Y)]
@@ -90,16 +93,105 @@ def _show_plane(case):
             f"w = {np.round(case['w'], 2)}")
 
 
-def check_cutting_plane(student_cutting_plane):
+def check_cutting_plane(student_cutting_plane, seed=None):
     """Exercise (S9, S11): one cutting-plane step of the one-slack learner: at w, the oracle's
     outputs y_bar_i by enumeration, then a = 1/n sum_i (Psi(x_i, y_i) - Psi(x_i, y_bar_i)) and
     b = 1/n sum_i Delta(y_i, y_bar_i); return (a, b)."""
     return check_function(
-        student_cutting_plane, _plane_cases(2), cutting_plane, forbidden=FORBIDDEN, show=_show_plane,
+        student_cutting_plane, _plane_cases, _reference_plane, seed=seed, allowed=_allowed(hierarchy_model()),
+        show=_show_plane,
         hint="For each example, y_bar_i maximises model.loss(y_i, c) + w @ model.joint_feature(x_i, c) over "
              "c in range(4). a averages Psi(x_i, y_i) - Psi(x_i, y_bar_i) (truth minus oracle), b averages the losses.",
-        right="Your plane agrees with the one-slack learner's on 12 random problems: "
+        right="Your plane agrees with the one-slack learner's on 12 fresh random problems: "
               "b - <a, w> is the mean hinge at w, and b - <a, v> <= the mean hinge at every v.")
+
+
+# -- stochastic subgradient, the slides' Algorithm 2 ("en TME !") [S8] ---------------------------
+
+def _ssg_cases(rng, n_cases=6):
+    model = hierarchy_model()
+    cases = []
+    for _ in range(n_cases):
+        X, y = toy_hierarchy(n=int(rng.integers(6, 13)), seed=int(rng.integers(1_000_000)))
+        cases.append(dict(model=model, X=X, Y=[int(v) for v in y], C=float(rng.choice([0.5, 2.0, 10.0])),
+                          n_epochs=int(rng.integers(1, 5)), seed=int(rng.integers(1_000_000))))
+    return cases
+
+
+def _reference_ssg(model, X, Y, C, n_epochs, seed):
+    """The library's Algorithm 2 (eta_t = 1/t) and P(w) before the first and after every epoch."""
+    learner = SubgradientSSVM(model, C=C, variant="stochastic", n_epochs=n_epochs, learning_rate=1.0,
+                              history_every=1, seed=seed).fit(X, Y)
+    return learner.w_, np.array(learner.history_["primal"])
+
+
+def _show_ssg(case):
+    return (f"n = {len(case['Y'])} examples, labels Y = {case['Y']}, C = {case['C']:g}, "
+            f"n_epochs = {case['n_epochs']}, seed = {case['seed']}")
+
+
+def _compare_ssg(expected, got):
+    from course_lib.exercises.harness import default_compare
+
+    w, primal = expected
+    if not isinstance(got, (tuple, list)) or len(got) != 2:
+        return "return a tuple of two values: (w, primal)"
+    reason = default_compare(primal, got[1], atol=1e-8, rtol=1e-6)
+    if reason:
+        return f"primal, the list P(w_0), P(w_1), ..., P(w_T) after each epoch: {reason}"
+    reason = default_compare(w, got[0], atol=1e-8, rtol=1e-6)
+    return f"the final w: {reason}" if reason else None
+
+
+def check_stochastic_subgradient(student_ssg, seed=None):
+    """Exercise (S8, the slides' Algorithm 2): student_ssg(model, X, Y, C, n_epochs, seed) returns
+    (w, primal), w after n_epochs epochs of w <- w - eta_t (w + C g_i), eta_t = 1/t (t counts
+    the updates), the examples of each epoch in the order `rng.permutation(n)` of
+    `rng = np.random.default_rng(seed)`; primal[e] = P(w) after e epochs (e = 0..n_epochs).
+    Checked against the library's SubgradientSSVM on fresh random problems."""
+    return check_function(
+        student_ssg, _ssg_cases, _reference_ssg, seed=seed, compare=_compare_ssg, allowed=_allowed(hierarchy_model()),
+        show=_show_ssg, what="stochastic subgradient",
+        hint="rng = np.random.default_rng(seed) once; w = np.zeros(model.size_joint_feature); t = 0. Each epoch: "
+             "for i in rng.permutation(n): y_bar = the loss-augmented argmax at w, g = Psi(x_i, y_bar) - Psi(x_i, y_i), "
+             "t += 1, w = w - (1 / t) * (w + C * g). P(w) = 1/2 ||w||^2 + C * mean of your margin_hinge: "
+             "record it before the first epoch and after each one.",
+        right="Your Algorithm 2 gives the library's w and P(w) on every fresh problem. P(w) alone does not say "
+              "how far you are from the optimum: the next cell measures it against a certified lower bound.")
+
+
+def certified_lower_bound(X, Y, C):
+    """A lower bound on min P: the dual value of the one-slack learner's working-set QP, trained
+    to a small tolerance (every cutting plane lies below the risk)."""
+    learner = OneSlackSSVM(hierarchy_model(), C=C, tol=1e-4).fit(X, Y)
+    return float(learner.history_["dual"][-1])
+
+
+def check_certified_epochs(first_epoch, X, Y, C, seed, n_epochs, within=0.10):
+    """The first epoch e whose P(w_e) is certified within `within` of min P, that is
+    P(w_e) <= (1 + within) * the one-slack lower bound, for Algorithm 2 with this seed."""
+    if first_epoch is None or first_epoch is Ellipsis:
+        return Verdict(False, "Replace `...` with the epoch number (an integer), or None if no epoch reaches it.")
+    try:
+        value = float(first_epoch)
+    except (TypeError, ValueError):
+        return Verdict(False, "The answer is an epoch number: a whole number such as 7.")
+    if not math.isfinite(value) or value != int(value):
+        return Verdict(False, "The answer is an epoch number: a whole number such as 7.")
+    _, primal = _reference_ssg(hierarchy_model(), X, Y, C, n_epochs, seed)
+    lower = certified_lower_bound(X, Y, C)
+    reached = np.flatnonzero(primal <= (1 + within) * lower)
+    if not len(reached):
+        return Verdict(False, f"No epoch up to {n_epochs} is certified within {within:.0%}: raise n_epochs.")
+    expected = int(reached[0])
+    if int(value) == expected:
+        return Verdict(True, f"Epoch {expected}: P(w) = {primal[expected]:.4f} <= {1 + within:g} x {lower:.4f}. "
+                             "The bound certifies the gap without knowing P*; P(w) itself goes up and down "
+                             "from one epoch to the next.")
+    if int(value) > expected:
+        return Verdict(False, "An earlier epoch is already within the bound: find the first e with "
+                              "gap[e] <= 0.10.")
+    return Verdict(False, "That epoch is not yet within the bound: compare P(w_e) with 1.1 times the lower bound.")
 
 
 def check_constraint_counts(log10_formulation_2, log10_formulation_3, n=30, pixels=100, labels=3):
@@ -120,3 +212,101 @@ def check_constraint_counts(log10_formulation_2, log10_formulation_3, n=30, pixe
         return Verdict(False, "Formulation 3: " + f3.why, f3._hint)
     return Verdict(True, f"n |Y| = 10^{math.log10(n) + log_y:.2f} and |Y|^n = 10^{n * log_y:.2f}: only working "
                           "sets make formulations 2 and 3 tractable.")
+
+
+# -- concept questions (shown by `quiz(name)` in the chapter) -----------------------------------
+
+def quiz(name):
+    """The concept question `name` as a Quiz widget (QUIZZES: question, choices, several right)."""
+    from course_lib.widgets.quiz import Quiz
+
+    question, choices, multiple = QUIZZES[name]
+    return Quiz(question, choices, multiple=multiple)
+
+
+QUIZZES = {
+    "scaled_loss": (
+        "With margin rescaling, you multiply the task loss Delta by 10 and keep C. The trained "
+        "predictor is the one you would get with the original Delta and...",
+        [
+            Choice("the same C: margin rescaling is scale invariant",
+                   False,
+                   "The required margins become 10 Delta, so the optimum moves; the slide's "
+                   "invariance is slack rescaling's, at a fixed w."),
+            Choice("C / 10, with w multiplied by 10",
+                   True,
+                   "H for 10 Delta at w is 10 H(w / 10); with v = w / 10 the objective is 100 (1/2 "
+                   "||v||^2 + (C/10)/n sum H(v)): same argmax."),
+            Choice("10 C",
+                   False,
+                   "That is slack rescaling: there the loss factor multiplies the hinge, i.e. C."),
+            Choice("no value of C: the predictor is new",
+                   False,
+                   "Scaling Delta only rescales the problem: the same predictors are reached, at "
+                   "another C (section S6)."),
+        ],
+        False,
+    ),
+    "one_slack_stop": (
+        "The one-slack learner stops when the new plane is violated by at most tol beyond xi. What "
+        "do you know then?",
+        [
+            Choice("P(w) <= min P + C tol, certified by the dual value of the working-set QP",
+                   True,
+                   "Every plane lies below the risk, so the working-set optimum is a lower bound on"
+                   " min P; stopping means the true risk exceeds the model by at most tol."),
+            Choice("w is the exact optimum",
+                   False,
+                   "Only up to C tol: the learner stops at an epsilon-optimal point."),
+            Choice("nothing: like subgradient descent, it has no stopping certificate",
+                   False,
+                   "Subgradient methods have none; cutting planes do, through the lower bound (the "
+                   "dashed curves)."),
+            Choice("the working set holds every active constraint of formulation 3",
+                   False,
+                   "It holds only the planes the oracle returned (a few hundred here, out of "
+                   "|Y|^n); that suffices for an epsilon-optimal w."),
+        ],
+        False,
+    ),
+    "oracle_on_a_right_word": (
+        "A training word is read correctly by inference at the current w. Loss-augmented inference "
+        "on it returns...",
+        [
+            Choice("always the true word, since the prediction is right",
+                   False,
+                   "The oracle maximises Delta + score: a wrong word almost as good in score, with "
+                   "Delta > 0, can win (14 of 15 words above)."),
+            Choice("the true word exactly when every wrong word trails it by at least its loss "
+                   "Delta",
+                   True,
+                   "Then Delta(y, y') + <w, Psi(x, y')> <= <w, Psi(x, y)> for every y': the margin "
+                   "constraints hold and the hinge is 0."),
+            Choice("the word with the largest loss",
+                   False,
+                   "The score counts too: Delta is added to <w, Psi>, not used alone."),
+            Choice("the same output as inference",
+                   False,
+                   "Inference ignores Delta; the oracle adds it (for a chain, +1 per wrong letter)."),
+        ],
+        False,
+    ),
+    "stopped_early": (
+        "40 epochs of stochastic subgradient end 11% above the certified lower bound on P*. What "
+        "should the chapter say?",
+        [
+            Choice("that the run stopped early, and report the gap",
+                   True,
+                   "A demo either runs to its optimum (with a certificate) or says plainly that it "
+                   "stopped, as here."),
+            Choice("that stochastic subgradient converges to a worse optimum",
+                   False,
+                   "P is strongly convex: every method has the same optimum; 11% is optimisation "
+                   "error, not a different solution."),
+            Choice("nothing: 11% is within the tolerance",
+                   False,
+                   "No tolerance was set: the run stopped at a fixed epoch count."),
+        ],
+        False,
+    ),
+}

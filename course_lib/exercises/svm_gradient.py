@@ -5,14 +5,13 @@ import numpy as np
 
 from course_lib import kernels
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, Quiz, check_function, check_number
-from course_lib.svm_gradient import KernelHingeGD, hinge_error, hinge_gradient, hinge_loss
+from course_lib.exercises.harness import Choice, Quiz, check_function, check_number, check_reason
+from course_lib.svm_gradient import hinge_error, hinge_gradient, hinge_loss
 
 
-def _gradient_cases(seed=6):
+def _gradient_cases(rng):
     """Random problems: N points, a Gaussian Gram matrix, labels of both classes, alpha >= 0 (some
     exactly 0), w0 and lambda (0 included), with no r^t h(x^t) within 1e-3 of 1 (E differentiable)."""
-    rng = np.random.default_rng(seed)
     cases = []
     while len(cases) < 6:
         N = int(rng.integers(3, 9))
@@ -42,34 +41,33 @@ def finite_differences(alpha, w0, G, r, lam, eps=1e-6):
     return grad_alpha, grad_w0
 
 
-def check_hinge_gradient(gradient):
+def check_hinge_gradient(gradient, seed=None):
     """Coding exercise [K19]: gradient(alpha, w0, G, r, lam) -> (dE/dalpha, dE/dw0) of E_hinge,
-    checked against the library on random problems, then against finite differences of E."""
-    cases = _gradient_cases()
-    verdict = check_function(
+    checked against the library on fresh random problems; a right answer is also compared with
+    central finite differences of E on the same problems."""
+    return check_function(
         gradient,
-        cases,
+        _gradient_cases,
         hinge_gradient,
-        forbidden=(hinge_gradient, KernelHingeGD.fit),
+        seed=seed,
         show=_show_case,
         compare=lambda expected, got: _compare_gradient(expected, got),
         hint="First h = G (alpha * r) + w0 and the set Y = {t : r^t h(x^t) < 1}. Then "
         "dE/dalpha^s = -r^s sum_{t in Y} r^t G[s, t] + lambda alpha^s and dE/dw0 = -sum_{t in Y} r^t. "
         "Return a tuple (array of N numbers, one number).",
         what="gradient",
+        right=_agrees_with_finite_differences,
     )
-    if not verdict.correct:
-        return verdict
+
+
+def _agrees_with_finite_differences(cases):
+    """The Right message: how close the (agreed) gradients are to central finite differences of E."""
     worst = 0.0
     for case in cases:
-        mine, numeric = gradient(**case), finite_differences(**case)
-        worst = max(worst, np.max(np.abs(np.asarray(mine[0], float) - numeric[0])),
-                    abs(float(mine[1]) - numeric[1]))
-    return Verdict(
-        True,
-        f"Your gradient agrees with the library on all {len(cases)} random problems, and with central finite "
-        f"differences of E_hinge to {worst:.0e}.",
-    )
+        exact, numeric = hinge_gradient(**case), finite_differences(**case)
+        worst = max(worst, np.max(np.abs(exact[0] - numeric[0])), abs(float(exact[1]) - numeric[1]))
+    return (f"Your gradient agrees with the library on all {len(cases)} fresh random problems; on the same "
+            f"problems it agrees with central finite differences of E_hinge to {worst:.0e}.")
 
 
 def _compare_gradient(expected, got):
@@ -84,8 +82,30 @@ def _compare_gradient(expected, got):
     return f"dE/dw0: {reason}" if reason else None
 
 
-def check_hinge_losses(losses, margins_yr=(-1.0, 0.0, 0.5, 1.0, 2.0)):
-    """Exercise [K18]: the hinge loss max(1 - y r, 0) at each margin y r."""
+HINGE_REASONS = (
+    Choice("It is inside the margin: the hinge asks for y r >= 1, not only for the right sign", True,
+           "The hinge max(1 - y r, 0) charges every point with y r < 1; the SVM wants a margin of 1, and a point "
+           "at 0.5 is on the right side but too close to the boundary."),
+    Choice("It is misclassified", False, "y r = 0.5 > 0: the point is on the right side of the boundary."),
+    Choice("The hinge is a smoothed 0/1 loss, so it is never exactly 0", False,
+           "The hinge is exactly 0 for y r >= 1 (your losses at 1 and 2), and it is not smooth: it has a kink at 1."),
+    Choice("The loss of a point depends on the other points' margins", False,
+           "The hinge of a point is a function of its own y r only; the other points enter through w, not the loss."),
+)
+
+
+def check_hinge_losses(losses, reason=None, margins_yr=(-1.0, 0.0, 0.5, 1.0, 2.0)):
+    """Exercise [K18]: the hinge loss max(1 - y r, 0) at each margin y r, then the reason (a
+    letter of HINGE_REASONS) why the well-classified point at y r = 0.5 pays."""
+    verdict = _check_hinge_values(losses, margins_yr)
+    if not verdict:
+        return verdict
+    why = check_reason(reason, HINGE_REASONS, hint="Compare y r = 0.5 with the margin the SVM asks for.")
+    return Verdict(why.correct, f"{verdict.why} {why.why}" if why else f"The losses are right. Your reason: {why.why}",
+                   why._hint)
+
+
+def _check_hinge_values(losses, margins_yr):
     m = np.asarray(margins_yr, dtype=float)
     return check_number(
         losses,

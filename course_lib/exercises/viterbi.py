@@ -10,9 +10,8 @@ q = 2 letters ('a' = 0, 'b' = 1) and r = 3 positions.
 import numpy as np
 
 from course_lib.exercises import Verdict as _verdict
-from course_lib.exercises.harness import check_function
+from course_lib.exercises.harness import Choice, check_function
 from course_lib.structured import viterbi as _library
-from course_lib.structured.chain import ChainModel as _ChainModel
 
 UNARY = np.array([[2.0, 1.0], [0.0, 3.0], [1.0, 1.0]])  # UNARY[t, s]: score of letter s at t
 PAIRWISE = np.array([[1.0, -2.0], [0.0, 2.0]])           # PAIRWISE[a, b]: b following a
@@ -23,7 +22,10 @@ def _unanswered(*answers):
 
 
 def _integer(answer):
-    """The answer as an int, or None if it is not a whole number (a string, NaN, an array...)."""
+    """The answer as an int, or None if it is not a whole number (a string, a truth value, NaN,
+    an array...)."""
+    if isinstance(answer, (str, bytes, bool, np.bool_)) or np.ndim(answer) != 0:
+        return None
     try:
         value = float(answer)
     except (TypeError, ValueError, OverflowError):
@@ -45,10 +47,9 @@ def _table(answer, shape):
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
-def viterbi_cases(seed=11, n_cases=30):
+def _viterbi_cases(rng, n_cases=30):
     """Random chains: r in 1..6 positions, q in 2..5 letters, unary (r, q) and pairwise (q, q)
     scores drawn from N(0, 1) (no ties), the first cases small."""
-    rng = np.random.default_rng(seed)
     cases = []
     for k in range(n_cases):
         r, q = (min(k + 1, 3), 2) if k < 3 else (int(rng.integers(1, 7)), int(rng.integers(2, 6)))
@@ -90,25 +91,25 @@ def _compare_tables(expected, got):
         s, tau = (int(v) for v in wrong[np.argsort(wrong[:, 1], kind="stable")][0])
         where = "M[s, 1] is the unary score of s at position 1" if tau == 0 else \
             f"M[s, tau] = max over s' of M[s', tau-1] + pairwise[s', s], plus unary[tau, s]"
-        return f"M[{LETTERS[s]}, {tau + 1}] should be {M[s, tau]:.4g}, yours is {M_got[s, tau]:.4g} ({where})"
+        gap = M_got[s, tau] - M[s, tau]
+        return (f"M[{LETTERS[s]}, {tau + 1}] is wrong: yours is {M_got[s, tau]:.4g}, too {'high' if gap > 0 else 'low'} "
+                f"by {abs(gap):.4g} ({where})")
     wrong = np.argwhere(I_got[:, 1:] != I[:, 1:])
     if len(wrong):
         s, tau = (int(v) for v in wrong[np.argsort(wrong[:, 1], kind="stable")][0])
-        return (f"I[{LETTERS[s]}, {tau + 2}] should be {I[s, tau + 1]} (letter {LETTERS[I[s, tau + 1]]}), yours is "
-                f"{I_got[s, tau + 1]:g}: the s' reaching the max for M[{LETTERS[s]}, {tau + 2}]")
+        return (f"I[{LETTERS[s]}, {tau + 2}] is wrong (yours is {I_got[s, tau + 1]:g}): it is the s' reaching the "
+                f"max for M[{LETTERS[s]}, {tau + 2}]")
     if not np.array_equal(y_got, y):
         return ("M and I are right but the reading y is not: y_r = argmax_s M[s, r], then "
                 "y_(tau-1) = I[y_tau, tau] going back (letters as 0-based indices)")
     return None
 
 
-def check_viterbi_tables(student_fn):
+def check_viterbi_tables(student_fn, seed=None):
     """Exercise 1 [V4]: `student_fn(unary, pairwise)` returns (y, M, I) as the slides define them,
     checked on random chains against the library, without calling it."""
     return check_function(
-        student_fn, viterbi_cases(), _viterbi_reference, compare=_compare_tables, show=_show_chain,
-        forbidden=(_library.viterbi, _library.viterbi_batch, _library.brute_force, _library.viterbi_by_hamming,
-                   _ChainModel.inference, _ChainModel.batch_inference),
+        student_fn, _viterbi_cases, _viterbi_reference, seed=seed, compare=_compare_tables, show=_show_chain,
         hint="Fill M column by column: M[:, 0] = unary[0]; for tau >= 1 the candidates "
              "M[s', tau-1] + pairwise[s', s] form a q x q array (rows s', columns s); its max over "
              "the rows plus unary[tau] is M[:, tau], its argmax I[:, tau]. Then back-track from the "
@@ -197,3 +198,99 @@ def check_loss_augmented_unary(augmented, y=(0, 1, 1), unary=UNARY):
     if augmented.shape == expected.shape and np.allclose(augmented, unary + 1 - _library.hamming_unary(np.asarray(y), 2)):
         return _verdict(False, "Reversed: the loss rewards the letters that *differ* from y_t.")
     return _verdict(False, "Add 1 to unary[t, s] for every letter s different from y_t; leave s = y_t as is.")
+
+
+# -- concept questions (shown by `quiz(name)` in the chapter) -----------------------------------
+
+def quiz(name):
+    """The concept question `name` as a Quiz widget (QUIZZES: question, choices, several right)."""
+    from course_lib.widgets.quiz import Quiz
+
+    question, choices, multiple = QUIZZES[name]
+    return Quiz(question, choices, multiple=multiple)
+
+
+QUIZZES = {
+    "cost": (
+        "Viterbi on a word of r letters over q letters costs about...",
+        [
+            Choice("q^r operations",
+                   False,
+                   "That is brute force: every reading scored. Viterbi keeps only the best prefix "
+                   "ending in each letter."),
+            Choice("r q^2 operations",
+                   True,
+                   "For each of the r - 1 positions after the first, q letters s times q "
+                   "predecessors s'."),
+            Choice("r q operations",
+                   False,
+                   "Each M[s, tau] is a max over the q predecessors s', so q^2 candidates per "
+                   "position, not q."),
+            Choice("q r^2 operations",
+                   False,
+                   "The chain links each position only to the previous one: the cost is linear in "
+                   "r."),
+        ],
+        False,
+    ),
+    "hamming": (
+        "Why can loss-augmented inference with the Hamming loss reuse Viterbi unchanged?",
+        [
+            Choice("Because the Hamming loss is a sum over positions, so it adds to the unary "
+                   "scores",
+                   True,
+                   "Delta(y, y') = sum_t 1[y'_t != y_t]: each term depends on one position only."),
+            Choice("Because the Hamming loss is convex",
+                   False,
+                   "Convexity in w is what the training objective needs; Viterbi needs the loss to "
+                   "split over the chain's positions."),
+            Choice("Because Viterbi maximises any function of y",
+                   False,
+                   "Only functions that split into unary and pairwise terms: a loss coupling "
+                   "far-apart positions breaks the recursion."),
+            Choice("Because the loss is at most r",
+                   False,
+                   "A bounded loss can still couple all positions; what matters is that it splits "
+                   "over positions."),
+        ],
+        False,
+    ),
+    "potts": (
+        "The Potts transition of the slides has two weights (same letter, change of letter). On the"
+        " words, compared with the 26 x 26 transitions it...",
+        [
+            Choice("cannot say which letter tends to follow which, e.g. that 'q' is followed by 'u'",
+                   True,
+                   "It only sees whether the letter changes; in this chapter the learned "
+                   "transitions put into that form read no better than none."),
+            Choice("is as expressive, with fewer weights",
+                   False,
+                   "The 26 x 26 table can reward 'in' and penalise 'aa'; the Potts term gives every"
+                   " change of letter the same weight."),
+            Choice("makes Viterbi exponential in r",
+                   False,
+                   "Any pairwise term between neighbours keeps the O(r q^2) recursion."),
+        ],
+        False,
+    ),
+    "validation": (
+        "This chapter chooses C with fold 2 and reports accuracy on the eight other folds. Choosing"
+        " C by the best test accuracy instead would...",
+        [
+            Choice("report an optimistic accuracy: the test folds would have taken part in training"
+                   " decisions",
+                   True,
+                   "The best of six test accuracies is biased upward; a separate validation fold "
+                   "keeps the test estimate honest."),
+            Choice("change nothing, since the models are trained on fold 1 only",
+                   False,
+                   "The weights are, but C is also learned from data: picking it on the test folds "
+                   "uses them."),
+            Choice("make the models over-fit fold 1",
+                   False,
+                   "Choosing C does not retrain anything; it is the reported accuracy that becomes "
+                   "optimistic."),
+        ],
+        False,
+    ),
+}

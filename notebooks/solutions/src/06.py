@@ -25,7 +25,7 @@ print(inspect.getsource(hinge_gradient))
 # subgradient (the check avoids those points, where finite differences would disagree).
 
 # %% hinge_losses
-ex.check_hinge_losses([2, 1, 0.5, 0, 0])
+ex.check_hinge_losses([2, 1, 0.5, 0, 0], "A")
 
 # %% first_step
 G = kernels.gram(ex.GD_X, "gaussian", sigma=1.0)

@@ -22,7 +22,7 @@ ex.check_first_sgd_step([1, 0.5, 0, 0, -1, -0.5])
 # with $2\lambda = 1$: $(1, 0.5, 0, 0, -1, -0.5)$.
 
 # %% pac_sgd
-ex.check_pac_sgd(1600, 2 / (1 * np.sqrt(1600)))
+ex.check_pac_sgd(1600, 2 / (1 * np.sqrt(1600)), "A")
 
 # %% markdown: pac_sgd
 # $T \ge (B\rho/\epsilon)^2 = (2 / 0.05)^2 = 1600$ and $\eta = B/(\rho\sqrt T) = 2 / 40 = 0.05$.

@@ -45,3 +45,39 @@ ex.check_cutting_plane(cutting_plane)
 log10_formulation_2 = np.log10(30) + 100 * np.log10(3)
 log10_formulation_3 = 30 * 100 * np.log10(3)
 ex.check_constraint_counts(log10_formulation_2, log10_formulation_3)
+
+# %% stochastic_subgradient
+def stochastic_subgradient(model, X, Y, C, n_epochs, seed):
+    rng = np.random.default_rng(seed)
+    w, t = np.zeros(model.size_joint_feature), 0
+
+    def P(w):  # 1/2 ||w||^2 + C/n sum_i H_i(w), with the margin_hinge of exercise 1
+        return 0.5 * w @ w + C * np.mean([margin_hinge(model, x, y, w) for x, y in zip(X, Y)])
+
+    primal = [P(w)]
+    for _ in range(n_epochs):
+        for i in rng.permutation(len(X)):
+            y_bar = max(range(4), key=lambda c: model.loss(Y[i], c) + w @ model.joint_feature(X[i], c))
+            g = model.joint_feature(X[i], y_bar) - model.joint_feature(X[i], Y[i])
+            t += 1
+            w = w - (1 / t) * (w + C * g)
+        primal.append(P(w))
+    return w, primal
+
+
+ex.check_stochastic_subgradient(stochastic_subgradient)
+
+# %% certified_epochs
+X_gap, y_gap = ex.toy_hierarchy(n=40, seed=3)
+Y_gap = [int(v) for v in y_gap]
+lower = ex.certified_lower_bound(X_gap, Y_gap, C=10.0)
+w, primal = stochastic_subgradient(ex.hierarchy_model(), X_gap, Y_gap, C=10.0, n_epochs=30, seed=0)
+gap = (np.array(primal) - lower) / lower
+print("certified relative gap per epoch:", np.round(gap, 3))
+first_epoch = int(np.flatnonzero(gap <= 0.10)[0])
+ex.check_certified_epochs(first_epoch, X_gap, Y_gap, C=10.0, seed=0, n_epochs=30)
+
+# %% markdown: certified_epochs
+# The gap does not shrink at every epoch: a stochastic step follows one example's subgradient, so
+# P(w) can go up; with eta_t = 1/t the steps shrink and P(w) settles towards P*. The lower bound comes
+# from another learner (the one-slack cutting planes): it certifies the gap without knowing P*.

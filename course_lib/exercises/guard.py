@@ -1,0 +1,259 @@
+"""What a student's function may not reach while a check runs it, and how long it may run.
+
+`Guard` makes every function of the library (`course_lib`, the checks' own modules included)
+and of scikit-learn refuse to run while the student's function runs: each function object
+keeps its identity, so a reference taken earlier (`f = viterbi`, a dict, a closure, a default
+argument, a bound method) is refused as well. How: the function's code object is swapped for
+a small stub that calls `_refuse_or_run`, which raises `WriteItYourself` when the student's
+call is running in this thread, and otherwise runs the original code (the check's reference,
+the rest of the notebook). Importing a library or scikit-learn module that is not loaded yet
+is refused too. Everything is put back on exit, also after an exception or a time-out.
+
+    with Guard(allowed=(model.loss, model.joint_feature)) as guard:
+        got = guard.run(student_fn, kwargs, seconds=5.0)   # WriteItYourself, TimeLimit or the result
+
+`allowed`: functions the student is told to use (everything they call inside stays allowed).
+`time_limit(seconds)`: SIGALRM in the main thread (a Jupyter kernel runs cells there, and
+pytest its tests); elsewhere the call runs without a limit.
+
+Not covered: a student who copies the library's source into their own function.
+"""
+
+import contextlib
+import importlib.abc
+import signal
+import sys
+import threading
+import types
+
+__all__ = ["Guard", "TimeLimit", "WriteItYourself", "time_limit"]
+
+GUARDED_PACKAGES = ("course_lib", "sklearn")
+# the checking machinery itself runs while the student's function runs (or around it)
+_EXEMPT_MODULES = ("course_lib.exercises", "course_lib.exercises.guard", "course_lib.exercises.harness")
+
+
+class WriteItYourself(BaseException):
+    """A library or scikit-learn function was called by the student's function during a check.
+    A BaseException, so a student's `except Exception` does not swallow it."""
+
+    def __init__(self, label):
+        super().__init__(label)
+        self.label = label
+
+
+class TimeLimit(BaseException):
+    """The student's function ran past its time limit."""
+
+
+# -- the stub code objects ----------------------------------------------------------------------
+
+_KEY = -7_777_777  # placeholder constant of the stub, replaced by the function's key
+_STUB_SOURCE = '''
+def _factory():
+    {assign}
+    def stub(*args, **kwargs):
+        if False:
+            ({names})
+        return __import__("sys").modules["course_lib.exercises.guard"]._refuse_or_run({key}, args, kwargs)
+    return stub
+'''
+_stub_codes = {}
+
+
+def _stub_code(original):
+    """A code object that calls `_refuse_or_run(key, args, kwargs)`, with the free variables of
+    `original` (a function's code can only be swapped for one with the same free variables)."""
+    free = original.co_freevars
+    if free not in _stub_codes:
+        names = ", ".join(free) + ("," if len(free) == 1 else "")
+        assign = " = ".join(free) + " = None" if free else "pass"
+        namespace = {}
+        exec(_STUB_SOURCE.format(assign=assign, names=names or "None", key=_KEY), namespace)
+        _stub_codes[free] = namespace["_factory"]().__code__
+    return _stub_codes[free]
+
+
+# -- the state shared with the stubs ------------------------------------------------------------
+
+class _State:
+    """Which thread runs a student's call now, the guarded functions (key -> label, original
+    copy) and the code objects of the allowed functions."""
+
+    def __init__(self):
+        self.student_thread = None
+        self.functions = {}
+        self.allowed_codes = set()
+        self.refused = []
+
+
+_state = _State()
+
+
+def _refuse_or_run(key, args, kwargs):
+    label, original = _state.functions[key]
+    if _state.student_thread == threading.get_ident() and not _inside_allowed():
+        _state.refused.append(label)
+        raise WriteItYourself(label)
+    return original(*args, **kwargs)
+
+
+def _inside_allowed():
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code in _state.allowed_codes:
+            return True
+        frame = frame.f_back
+    return False
+
+
+class _RefuseImports(importlib.abc.MetaPathFinder):
+    """Refuses to import a library or scikit-learn module during the student's call."""
+
+    def find_spec(self, name, path=None, target=None):
+        if _state.student_thread == threading.get_ident() and name.split(".")[0] in GUARDED_PACKAGES:
+            _state.refused.append(f"import {name}")
+            raise WriteItYourself(f"import {name}")
+        return None
+
+
+# -- collecting the functions -------------------------------------------------------------------
+
+def _plain_functions(value):
+    """The Python functions behind a module attribute or class attribute."""
+    if isinstance(value, types.FunctionType):
+        return [value]
+    if isinstance(value, (staticmethod, classmethod)):
+        return _plain_functions(value.__func__)
+    if isinstance(value, property):
+        return [f for f in (value.fget, value.fset, value.fdel) if isinstance(f, types.FunctionType)]
+    return []
+
+
+def _guarded_modules():
+    for name, module in list(sys.modules.items()):
+        if module is None or name.split(".")[0] not in GUARDED_PACKAGES or name in _EXEMPT_MODULES:
+            continue
+        yield name, module
+
+
+def _functions_to_guard():
+    """{id: function} of every function and method defined in a loaded guarded module."""
+    found = {}
+    for name, module in _guarded_modules():
+        namespace = getattr(module, "__dict__", None)
+        if not isinstance(namespace, dict):
+            continue
+        for value in list(namespace.values()):
+            if isinstance(value, type) and getattr(value, "__module__", None) == name:
+                for attribute in list(vars(value).values()):
+                    for fn in _plain_functions(attribute):
+                        if _guarded_origin(fn):
+                            found[id(fn)] = fn
+            for fn in _plain_functions(value):
+                if getattr(fn, "__module__", None) == name:
+                    found[id(fn)] = fn
+    return found
+
+
+def _guarded_origin(fn):
+    module = getattr(fn, "__module__", None) or ""
+    return module.split(".")[0] in GUARDED_PACKAGES and module not in _EXEMPT_MODULES
+
+
+def _label(fn):
+    module = getattr(fn, "__module__", "") or ""
+    name = getattr(fn, "__qualname__", getattr(fn, "__name__", "?"))
+    return f"{module}.{name}"
+
+
+def _plain(fn):
+    while True:
+        if isinstance(fn, (types.MethodType, staticmethod, classmethod)):
+            fn = fn.__func__
+        elif hasattr(fn, "__wrapped__") and not isinstance(fn, types.FunctionType):
+            fn = fn.__wrapped__
+        else:
+            return fn
+
+
+class Guard:
+    """Within the block, `run` calls a student's function with the library out of reach."""
+
+    def __init__(self, allowed=()):
+        self.allowed = [_plain(fn) for fn in allowed]
+        self._swapped = []
+        self._finder = _RefuseImports()
+
+    def __enter__(self):
+        if _state.functions:
+            raise RuntimeError("a check is already running")
+        allowed = {id(fn) for fn in self.allowed}
+        _state.allowed_codes = {fn.__code__ for fn in self.allowed if isinstance(fn, types.FunctionType)}
+        _state.refused = []
+        try:
+            for key, fn in _functions_to_guard().items():
+                if key in allowed:
+                    continue
+                original = fn.__code__
+                copy = types.FunctionType(original, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+                copy.__kwdefaults__ = fn.__kwdefaults__
+                stub = _stub_code(original)
+                consts = tuple(key if c == _KEY else c for c in stub.co_consts)
+                _state.functions[key] = (_label(fn), copy)
+                fn.__code__ = stub.replace(co_consts=consts, co_name=original.co_name,
+                                           co_qualname=original.co_qualname)
+                self._swapped.append((fn, original))
+            sys.meta_path.insert(0, self._finder)
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def run(self, fn, kwargs, seconds=None):
+        """fn(**kwargs) with the library refused, within `seconds` (None: no limit)."""
+        with time_limit(seconds):
+            _state.student_thread = threading.get_ident()
+            try:
+                return fn(**kwargs)
+            finally:
+                _state.student_thread = None
+
+    @property
+    def refused(self):
+        """The labels of the refused calls (a student's `except` may have hidden them)."""
+        return list(_state.refused)
+
+    def __exit__(self, *exc):
+        _state.student_thread = None
+        while self._swapped:
+            fn, original = self._swapped.pop()
+            fn.__code__ = original
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(self._finder)
+        _state.functions.clear()
+        _state.allowed_codes = set()
+        return False
+
+
+# -- the time limit -----------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def time_limit(seconds):
+    """Raise TimeLimit in the block after `seconds` (SIGALRM, main thread only; None: no limit)."""
+    usable = (seconds is not None and hasattr(signal, "setitimer")
+              and threading.current_thread() is threading.main_thread())
+    if not usable:
+        yield
+        return
+
+    def alarm(signum, frame):
+        raise TimeLimit(f"did not return within {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
