@@ -54,8 +54,11 @@ MATHJAX_FONTS = '"HTML-CSS": {availableFonts: [], webFont: "STIX-Web", imageFont
 
 
 def discover(folder=NOTEBOOKS):
-    """The chapters (NN_name.ipynb), then the solutions."""
-    return sorted(folder.glob("[0-9][0-9]_*.ipynb")) + sorted(folder.glob("solutions/*.ipynb"))
+    """The chapters (NN_name.ipynb), then the solutions, then the other notebooks of the
+    folder (the glossary)."""
+    chapters = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
+    others = sorted(set(folder.glob("*.ipynb")) - set(chapters))
+    return chapters + sorted(folder.glob("solutions/*.ipynb")) + others
 
 
 def execute(path):
