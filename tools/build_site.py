@@ -61,10 +61,13 @@ def discover(folder=NOTEBOOKS):
     return chapters + sorted(folder.glob("solutions/*.ipynb")) + others
 
 
+CELL_TIMEOUT = 1800  # seconds a cell may take: the slowest trains for minutes on a busy machine
+
+
 def execute(path):
     """Run the notebook top to bottom in a fresh kernel, keeping outputs and widget state."""
     notebook = nbformat.read(path, as_version=4)
-    NotebookClient(notebook, timeout=600, kernel_name="python3", store_widget_state=True,
+    NotebookClient(notebook, timeout=CELL_TIMEOUT, kernel_name="python3", store_widget_state=True,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     return notebook
 
