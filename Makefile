@@ -48,8 +48,8 @@ bench: $(STAMP)
 #                           projector: large text and controls, no code, exercises hidden,
 #                           nothing loaded from another host; default chapter 01. Voila serves
 #                           the whole notebooks/ folder, so the chapter's links (glossary,
-#                           solutions) open as dashboards too; only NB is run once at start
-#                           (preheated), so its page opens at once.
+#                           solutions) open as dashboards too; each page runs its notebook when
+#                           opened (Voila 0.5 preheats a kernel only when it serves one notebook).
 NB ?= $(firstword $(wildcard notebooks/01_*.ipynb))
 CLASS_PORT ?= 8866
 CLASS_PAGE = $(patsubst notebooks/%,%,$(NB))
@@ -66,5 +66,4 @@ class: $(STAMP)
 	@echo "class mode: $(CLASS_URL)"
 	@(sleep 4; $(BIN)/python -m webbrowser -t "$(CLASS_URL)" >/dev/null 2>&1) &
 	$(JUPYTER_ENV) $(BIN)/voila notebooks --template=course --Voila.ip=127.0.0.1 --port=$(CLASS_PORT) \
-	  --no-browser --show_tracebacks=True --preheat_kernel=True --pool_size=1 \
-	  --VoilaKernelManager.preheat_denylist='^(?!$(subst .,\\.,$(CLASS_PAGE))$$)'
+	  --no-browser --show_tracebacks=True

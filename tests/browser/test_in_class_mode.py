@@ -37,17 +37,13 @@ NOT_RELATIVE = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:|/|#")
 CHAPTER_01 = next((p.name for p in sorted(NOTEBOOKS.glob("01_*.ipynb"))), None)
 
 
-def make_class_options(page):
-    """The options `make class` gives Voila (Makefile): the notebooks/ folder served, only
-    `page` preheated."""
-    return ["--preheat_kernel=True", "--pool_size=1",
-            "--VoilaKernelManager.preheat_denylist=" + json.dumps([f"^(?!{re.escape(page)}$)"])]
+MAKE_CLASS_OPTIONS = ["--show_tracebacks=True"]  # `make class` (Makefile): Voila on notebooks/
 
 
 @pytest.fixture(scope="module")
 def make_class(browser, served_root, tmp_path_factory):
     server = servers.start_voila(served_root / "notebooks", tmp_path_factory.mktemp("make-class-home"),
-                                 extra=make_class_options(CHAPTER_01 or "01.ipynb"))
+                                 extra=MAKE_CLASS_OPTIONS)
     yield server
     server.stop()
 

@@ -25,7 +25,7 @@ PIXEL_RATIO = 2  # image pixels per CSS pixel of a Demo's figure (course_lib.wid
 HAS_EVENTS = importlib.util.find_spec("ipyevents") is not None
 HAS_AXE = importlib.util.find_spec("axe_playwright_python") is not None
 LOCAL = re.compile(r"^(https?://127\.0\.0\.1[:/]|data:|blob:|file:|about:)")
-CLASS_READY_SECONDS = 10
+CLASS_READY_SECONDS = 90  # the chapter runs when its page is asked for (no preheat in folder mode)
 
 
 def _external_requests(page):
@@ -306,17 +306,19 @@ def test_phone_width_reads_without_sideways_scrolling(site, site_url, page):
 
 # --- make class ---------------------------------------------------------------------------------
 
-def test_make_class_page_is_ready_within_10_s(browser, tmp_path_factory):
-    """`make class`'s own command (notebooks/ served, the chapter preheated) on chapter 01: the time from
-    the request to a page with its figures once the server is up and the notebook has run."""
+def test_make_class_page_is_ready_within_90_s(browser, tmp_path_factory):
+    """`make class`'s own command (Voila serving notebooks/) on chapter 01: the time from the
+    request to a page with its figures, the chapter run on request (Voila 0.5 preheats a kernel
+    only when it serves a single notebook, which would leave the glossary and solutions links
+    dead)."""
     chapter = next((ROOT / p for p in chapter_notebooks() if p.startswith("notebooks/01_")), None)
     if chapter is None:
         pytest.skip("no chapter 01")
-    from test_in_class_mode import make_class_options
+    from test_in_class_mode import MAKE_CLASS_OPTIONS
 
     launched = time.perf_counter()
     server = servers.start_voila(chapter.parent, tmp_path_factory.mktemp("make-class"),
-                                 extra=make_class_options(chapter.name))
+                                 extra=MAKE_CLASS_OPTIONS)
     url = f"{server.url}/voila/render/{chapter.name}"
     page = browser.new_page()
     try:
