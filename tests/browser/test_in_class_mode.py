@@ -37,7 +37,7 @@ NOT_RELATIVE = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:|/|#")
 CHAPTER_01 = next((p.name for p in sorted(NOTEBOOKS.glob("01_*.ipynb"))), None)
 
 
-MAKE_CLASS_OPTIONS = ["--show_tracebacks=True"]  # `make class` (Makefile): Voila on notebooks/
+MAKE_CLASS_OPTIONS = []  # `make class` (Makefile) adds to servers.start_voila's options only the folder, notebooks/
 
 
 @pytest.fixture(scope="module")
