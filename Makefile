@@ -46,10 +46,14 @@ bench: $(STAMP)
 # make site                 every notebook executed, as static HTML with its figures, into site/
 # make class [NB=notebooks/03_soft_margins.ipynb]   one notebook as a dashboard (Voila) for a
 #                           projector: large text and controls, no code, exercises hidden,
-#                           nothing loaded from another host; default chapter 01. The notebook
-#                           is run once at start (preheated), so the page opens at once.
+#                           nothing loaded from another host; default chapter 01. Voila serves
+#                           the whole notebooks/ folder, so the chapter's links (glossary,
+#                           solutions) open as dashboards too; each page runs its notebook when
+#                           opened (Voila 0.5 preheats a kernel only when it serves one notebook).
 NB ?= $(firstword $(wildcard notebooks/01_*.ipynb))
 CLASS_PORT ?= 8866
+CLASS_PAGE = $(patsubst notebooks/%,%,$(NB))
+CLASS_URL = http://127.0.0.1:$(CLASS_PORT)/voila/render/$(CLASS_PAGE)
 
 .PHONY: site class
 
@@ -57,6 +61,9 @@ site: $(STAMP)
 	$(BIN)/python tools/build_site.py --out site
 
 class: $(STAMP)
-	@test -n "$(NB)" && test -f "$(NB)" || { echo "no notebook '$(NB)': make class NB=notebooks/NN_name.ipynb"; exit 2; }
-	$(JUPYTER_ENV) $(BIN)/voila "$(NB)" --template=course --Voila.ip=127.0.0.1 --port=$(CLASS_PORT) \
-	  --show_tracebacks=True --preheat_kernel=True --pool_size=1
+	@test -n "$(NB)" && test -f "$(NB)" && test "$(CLASS_PAGE)" != "$(NB)" || { \
+	  echo "no notebook '$(NB)' in notebooks/: make class NB=notebooks/NN_name.ipynb"; exit 2; }
+	@echo "class mode: $(CLASS_URL)"
+	@(sleep 4; $(BIN)/python -m webbrowser -t "$(CLASS_URL)" >/dev/null 2>&1) &
+	$(JUPYTER_ENV) $(BIN)/voila notebooks --template=course --Voila.ip=127.0.0.1 --port=$(CLASS_PORT) \
+	  --no-browser --show_tracebacks=True

@@ -1,8 +1,14 @@
 """`make site`: a small notebook built into a temporary folder gives an index and a page that
-load nothing from another host, show the demo's initial figure and index the syllabus IDs."""
+load nothing from another host, show the demo's initial figure and index the syllabus IDs; the
+README's own `make site` from a fresh clone gives a site whose every link opens; every link a
+notebook shows leads to a file inside notebooks/, the folder JupyterLab and the class mode serve."""
 
 import importlib.util
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
@@ -10,6 +16,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
 spec = importlib.util.spec_from_file_location("build_site", ROOT / "tools" / "build_site.py")
 build_site = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(build_site)
@@ -124,18 +131,26 @@ def _local_links(page):
     return [u for u in found if not re.match(r"[a-zA-Z][a-zA-Z0-9+.-]*:|//", u)]
 
 
-def test_every_local_link_resolves_inside_the_site(site):
-    pages = sorted(site.rglob("*.html"))
-    pages = [p for p in pages if "mathjax" not in p.parts]
-    checked = 0
+def broken_links(site):
+    """(broken links as 'page: url', number of local links checked) over every page of a site:
+    each must name a file inside the site, and its #anchor an id of that page."""
+    pages = [p for p in sorted(site.rglob("*.html")) if "mathjax" not in p.parts]
+    broken, checked = [], 0
     for page in pages:
         for url in _local_links(page):
             path, _, anchor = url.partition("#")
             target = (page.parent / path).resolve() if path else page
-            assert target.is_file() and target.is_relative_to(site.resolve()), f"{page.name}: {url}"
-            if anchor and target.suffix == ".html":
-                assert f'id="{anchor}"' in target.read_text(encoding="utf-8"), f"{page.name}: {url}"
+            if not (target.is_file() and target.is_relative_to(site.resolve())):
+                broken.append(f"{page.relative_to(site)}: {url}")
+            elif anchor and target.suffix == ".html" and f'id="{anchor}"' not in target.read_text(encoding="utf-8"):
+                broken.append(f"{page.relative_to(site)}: {url} (no such anchor)")
             checked += 1
+    return broken, checked
+
+
+def test_every_local_link_resolves_inside_the_site(site):
+    broken, checked = broken_links(site)
+    assert broken == []
     chapter = (site / "99_small.html").read_text(encoding="utf-8")
     assert 'href="solutions/99_solutions.html#Part"' in chapter and 'href="notes.html"' in chapter
     assert 'href="../99_small.html"' in (site / "solutions" / "99_solutions.html").read_text(encoding="utf-8")
@@ -173,3 +188,84 @@ def test_the_index_searches_section_titles_and_ids_offline(site):
     anchor = loss[0]["h"].removeprefix("99_small.html#")
     assert f'id="{anchor}"' in (site / "99_small.html").read_text(encoding="utf-8")
     assert 'id="course-search"' in html and "fetch(" not in html
+
+
+# --- the links a notebook shows -------------------------------------------------------------------
+
+RELATIVE = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:|/|#")  # a scheme, an absolute path or an anchor
+MARKDOWN_TARGET = re.compile(r"""\]\(([^)\s]+)\)|\b(?:href|src)=["']([^"']+)["']""")
+
+
+def notebook_links(folder=NOTEBOOKS):
+    """(notebook, relative link) of every markdown cell of every notebook under `folder`."""
+    import nbformat
+
+    for path in sorted(folder.rglob("*.ipynb")):
+        if ".ipynb_checkpoints" in path.parts:
+            continue
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "markdown":
+                for found in MARKDOWN_TARGET.findall(cell.source):
+                    url = found[0] or found[1]
+                    if not RELATIVE.match(url):
+                        yield path, url
+
+
+def test_every_link_of_a_notebook_leads_inside_notebooks():
+    """`make lab` and `make class` serve notebooks/, a hub the whole clone: a link leaving
+    notebooks/ (`../GLOSSARY.md`) is a 404 in Lab and a 403 in Voila. Inside it, the same
+    relative link opens in Lab, in class mode, on a hub and, rewritten, on the site."""
+    links = list(notebook_links())
+    broken = []
+    for notebook, url in links:
+        target = (notebook.parent / url.partition("#")[0]).resolve()
+        if not (target.is_file() and target.is_relative_to(NOTEBOOKS.resolve())):
+            broken.append(f"{notebook.relative_to(NOTEBOOKS)}: {url}")
+    assert broken == [] and len(links) >= 24, broken
+    chapters = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    glossary = {path for path, url in links if url.startswith("glossary.ipynb")}
+    assert glossary == set(chapters), "every chapter links the glossary"
+
+
+def test_solutions_take_the_chapters_links_from_their_own_folder():
+    sys.path.insert(0, str(ROOT / "tools"))
+    import make_solutions
+
+    text = ("Worked solutions: [solutions/05_solutions.ipynb](solutions/05_solutions.ipynb), the "
+            "[glossary](glossary.ipynb#K9), [sklearn](https://scikit-learn.org/), [above](#Top), "
+            '<img src="../figures/K9.png" alt="K9">')
+    assert make_solutions.from_solutions(text) == (
+        "Worked solutions: [solutions/05_solutions.ipynb](05_solutions.ipynb), the "
+        "[glossary](../glossary.ipynb#K9), [sklearn](https://scikit-learn.org/), [above](#Top), "
+        '<img src="../../figures/K9.png" alt="K9">')
+
+
+# --- the README's `make site`, from a fresh clone ---------------------------------------------------
+
+@pytest.mark.slow
+@pytest.mark.timeout(3000)
+def test_make_site_from_a_fresh_clone_opens_every_link(tmp_path):
+    """A newcomer's steps: clone the committed HEAD, `make site` (which builds its own .venv
+    from requirements.txt, pip's download cache allowed), then every link of every page opens:
+    chapters, solutions, glossary, index and search."""
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    clone = tmp_path / "repo"
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                          check=True).stdout.strip()
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
+    subprocess.run(["git", "checkout", "--quiet", "--detach", head], cwd=clone, check=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    venv_bin = str(Path(sys.prefix) / "bin")  # the running venv's python must not be make's python3
+    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if p != venv_bin)
+    result = subprocess.run(["make", "site"], cwd=clone, env=env, capture_output=True, text=True, timeout=2900)
+    assert result.returncode == 0, f"make site failed ({result.returncode}):\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+    site = clone / "site"
+    assert (clone / ".venv" / "bin" / "python").exists(), "make site did not build its own .venv"
+    chapters = sorted((clone / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    for chapter in chapters:
+        assert (site / chapter.with_suffix(".html").name).is_file(), chapter.name
+    assert (site / "index.html").is_file() and (site / "glossary.html").is_file()
+    broken, checked = broken_links(site)
+    assert broken == [], f"{len(broken)} of {checked} links do not open:\n" + "\n".join(broken[:40])
+    assert checked > 10 * len(chapters)

@@ -54,14 +54,20 @@ MATHJAX_FONTS = '"HTML-CSS": {availableFonts: [], webFont: "STIX-Web", imageFont
 
 
 def discover(folder=NOTEBOOKS):
-    """The chapters (NN_name.ipynb), then the solutions."""
-    return sorted(folder.glob("[0-9][0-9]_*.ipynb")) + sorted(folder.glob("solutions/*.ipynb"))
+    """The chapters (NN_name.ipynb), then the solutions, then the other notebooks of the
+    folder (the glossary)."""
+    chapters = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
+    others = sorted(set(folder.glob("*.ipynb")) - set(chapters))
+    return chapters + sorted(folder.glob("solutions/*.ipynb")) + others
+
+
+CELL_TIMEOUT = 1800  # seconds a cell may take: the slowest trains for minutes on a busy machine
 
 
 def execute(path):
     """Run the notebook top to bottom in a fresh kernel, keeping outputs and widget state."""
     notebook = nbformat.read(path, as_version=4)
-    NotebookClient(notebook, timeout=600, kernel_name="python3", store_widget_state=True,
+    NotebookClient(notebook, timeout=CELL_TIMEOUT, kernel_name="python3", store_widget_state=True,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     return notebook
 

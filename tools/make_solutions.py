@@ -18,7 +18,10 @@ The convention (also in notebooks/README.md, "Exercises and their solutions"):
      (the section's heading) to the end of the chapter, where each code cell tagged `exercise`
      (cell metadata `"exercise": "<name>"`, the stub the student fills in) is replaced by the
      section `# %% <name>`, followed by the markdown cell of `# %% markdown: <name>` if there
-     is one. Other cells (text, `quiz` cells) are copied as they are.
+     is one. Other cells (text, `quiz` cells) are copied as they are, except that a relative link
+     of a markdown cell is rewritten to lead to the same file from `solutions/` (the chapter's
+     `solutions/NN_solutions.ipynb` becomes `NN_solutions.ipynb`, `glossary.ipynb` becomes
+     `../glossary.ipynb`).
 - Every `exercise` cell needs its section `# %% <name>` and every section its `exercise` cell;
   names are unique. The tool stops with an error naming what is missing.
 - Then the notebook is executed (`tools/refresh_notebooks.py`) to store its outputs, unless
@@ -27,6 +30,7 @@ The convention (also in notebooks/README.md, "Exercises and their solutions"):
 """
 
 import argparse
+import posixpath
 import re
 import sys
 from pathlib import Path
@@ -37,6 +41,9 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 SECTION = re.compile(r"^# %%[ \t]+(?:(markdown):[ \t]*)?(\S.*?)\s*$")
 ID_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+# A link target of Markdown (`](target)`) or HTML (`href="target"`, `src="target"`) that is a
+# relative path: no scheme, not `/...`, not `#...`.
+RELATIVE_LINK = re.compile(r"""(\]\(|\b(?:href|src)=["'])(?![a-zA-Z][a-zA-Z0-9+.-]*:|/|#)([^)"'\s]+)""")
 
 
 def _cell_id(*parts):
@@ -90,12 +97,24 @@ def exercise_name(cell):
     return name.strip()
 
 
+def from_solutions(markdown):
+    """`markdown` of a chapter with its relative links leading to the same files from the
+    solutions/ folder beside the chapter."""
+    def rebase(match):
+        path, hash_, fragment = match.group(2).partition("#")
+        moved = posixpath.relpath(posixpath.normpath(path), "solutions") if path else ""
+        return match.group(1) + moved + hash_ + fragment
+    return RELATIVE_LINK.sub(rebase, markdown)
+
+
 def _copy(cell):
     new = nbformat.from_dict(dict(cell))
     new.metadata = nbformat.from_dict(dict(cell.metadata))
     new.metadata.pop("execution", None)
     if new.cell_type == "code":
         new.outputs, new.execution_count = [], None
+    elif new.cell_type == "markdown":
+        new.source = from_solutions(new.source)
     return new
 
 
