@@ -12,7 +12,8 @@ On 127.0.0.1 only, started and stopped here:
 Then, in Chromium, each student opens the README's own nbgitpuller link: the chapter opens,
 runs, and its slider redraws the figure. A student edits a cell; the instructor pushes an update
 of the same chapter elsewhere and a new file; the link clicked again keeps the student's edit
-and brings the update and the file, as the README promises. The README's class-mode link
+and brings the update and the file, and a chapter a student deleted comes back fresh, as the
+README promises. The README's class-mode link
 opens the dashboard through the hub. No student can read another's files.
 """
 
@@ -29,6 +30,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+import psutil
 import pytest
 
 import notebook_checks as checks
@@ -251,11 +253,13 @@ def _api(page, base, method, path, body=None):
 def test_the_link_again_keeps_the_students_edit_and_brings_the_update(logins, hub, origin, students):
     clone_url, instructor = origin
     link = readme_link(hub, clone_url, f"lab/tree/{REPO}/notebooks/{CHAPTER}")
-    editor, untouched = students[0], students[1]
+    editor, untouched, restarter = students
     page = logins[editor]
-    for name in (editor, untouched):  # both have pulled the course once
+    for name in students:  # all have pulled the course once
         if not (home_of(name) / REPO).exists():
             open_link(logins[name], link)
+    # One student deletes the chapter, to start it over (the README: it comes back fresh).
+    subprocess.run(["su", restarter, "-c", f"rm {home_of(restarter) / REPO / 'notebooks' / CHAPTER}"], check=True)
     # The student edits the first code cell of the chapter and saves (through Jupyter's own API).
     path = f"/user/{editor}/api/contents/{REPO}/notebooks/{CHAPTER}"
     model = _api(page, hub, "GET", path).json()
@@ -277,13 +281,15 @@ def test_the_link_again_keeps_the_students_edit_and_brings_the_update(logins, hu
     git("add", "-A", cwd=instructor)
     git("commit", "--quiet", "-m", "Chapter 03: a reading note; announcements", cwd=instructor)
     git("push", "--quiet", "origin", "main", cwd=instructor)
-    for name in (editor, untouched):
+    for name in students:
         assert open_link(logins[name], link)
         copy = home_of(name) / REPO / "notebooks"
         text = (copy / CHAPTER).read_text(encoding="utf-8")
         assert update_line in text, f"{name}: the instructor's update did not arrive"
         assert (copy / "announcements.md").exists(), f"{name}: the new file did not arrive"
         assert (student_line in text) == (name == editor), f"{name}: the student's edit was not kept as it was"
+        if name == restarter:
+            assert text == chapter.read_text(encoding="utf-8"), "a deleted chapter must come back as the instructor's"
 
 
 def test_the_readme_class_mode_link_shows_the_dashboard_through_the_hub(logins, hub, origin, students):
@@ -309,9 +315,10 @@ def test_students_cannot_read_or_change_each_others_files(logins, hub, students)
     response = logins[me].request.get(f"{hub}/user/{other}/api/contents", max_redirects=0)
     assert response.status in (302, 403, 404) and "content" not in response.text()[:200], response.status
     # On the machine: the servers run as the students themselves, and homes are private.
-    servers = [line.split(None, 1) for line in subprocess.run(
-        ["ps", "-eo", "user:32,args"], capture_output=True, text=True).stdout.splitlines()[1:]]
-    owners = [user for user, args in servers if "jupyterhub-singleuser" in args]
+    owners = []
+    for process in psutil.process_iter(["username", "cmdline"]):
+        if any(part.endswith("jupyterhub-singleuser") for part in process.info["cmdline"] or ()):
+            owners.append(process.info["username"])
     assert sorted(set(owners)) == sorted(students), f"single-user servers run as {owners}"
     target = home_of(other) / REPO / "notebooks" / CHAPTER
     for attempt in (f"cat {target}", f"touch {home_of(other)}/intruder", f"ls {home_of(other)}"):
