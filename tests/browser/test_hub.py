@@ -255,9 +255,10 @@ def test_the_link_again_keeps_the_students_edit_and_brings_the_update(logins, hu
     link = readme_link(hub, clone_url, f"lab/tree/{REPO}/notebooks/{CHAPTER}")
     editor, untouched, restarter = students
     page = logins[editor]
-    for name in students:  # all have pulled the course once
-        if not (home_of(name) / REPO).exists():
+    for name in students:  # all have pulled the course once, then leave JupyterLab (whose
+        if not (home_of(name) / REPO).exists():  # autosave would write the open tab back)
             open_link(logins[name], link)
+        logins[name].goto(f"{hub}/hub/home")
     # One student deletes the chapter, to start it over (the README: it comes back fresh).
     subprocess.run(["su", restarter, "-c", f"rm {home_of(restarter) / REPO / 'notebooks' / CHAPTER}"], check=True)
     # The student edits the first code cell of the chapter and saves (through Jupyter's own API).
