@@ -8,12 +8,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test figures bench browser-deps
+.PHONY: lab test figures bench browser-deps hub-deps
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt requirements-hub.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=23"
-	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet -r requirements.txt -r requirements-hub.txt
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation --editable .
 	touch $(STAMP)
 
@@ -34,7 +34,19 @@ browser-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
 	  else echo "Chromium is missing: 'sudo apt-get install chromium' enables the browser tests."; fi; }
 
-test: $(STAMP) browser-deps
+# The proxy of the hub test (tests/browser/test_hub.py), pinned in tests/hub/package-lock.json.
+HUB_PROXY := tests/hub/node_modules/.bin/configurable-http-proxy
+
+hub-deps: $(HUB_PROXY)
+
+$(HUB_PROXY): tests/hub/package.json tests/hub/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null; \
+	  else echo "npm is missing: 'sudo apt-get install npm' enables the hub test."; exit 0; fi; }
+	cd tests/hub && npm ci --no-audit --no-fund --loglevel=error
+	touch $(HUB_PROXY)
+
+test: $(STAMP) browser-deps hub-deps
 	$(BIN)/python -m pytest
 
 figures: $(STAMP)

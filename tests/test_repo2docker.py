@@ -1,14 +1,10 @@
 """Binder and JupyterHub build the companion with repo2docker: that environment must be the one
 `make lab` gives, and every chapter must run in it with no `make` and no PYTHONPATH.
 
-The test emulates repo2docker's Python build on a fresh clone of the committed HEAD (what
-Binder sees; uncommitted changes are not part of it):
-  1. the Python of `runtime.txt` ("python-3.11") makes a new virtual environment;
-  2. `pip install --no-cache-dir -r requirements.txt`, repo2docker's own command (plus
-     `--no-compile`, which skips writing .pyc files and changes nothing that is installed);
-  3. `./postBuild`, run as repo2docker runs it (installs course_lib and our JupyterLab defaults).
-Nothing else is installed, `make` is not used, and pip reads only the index configured on this
-machine (`pip config list`).
+The environment is built as repo2docker builds it (tests/student_image.py: a fresh clone of
+the committed HEAD, a new virtual environment from the Python of `runtime.txt`, `pip install
+--no-cache-dir -r requirements.txt`, `./postBuild`, and jupyterhub-singleuser, which
+repo2docker's base environment brings); `make` is not used. The hub test shares it.
 
 Then, in that environment, with the working directory in `notebooks/` and no PYTHONPATH:
   - every chapter (all 12) is executed top to bottom, and a last cell checks that `course_lib`
@@ -26,36 +22,17 @@ Then, in that environment, with the working directory in `notebooks/` and no PYT
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from student_image import run
 
 ROOT = Path(__file__).resolve().parent.parent
 EXECUTED = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))  # every chapter
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
-
-
-def run(args, cwd, env, timeout=600):
-    result = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
-    assert result.returncode == 0, f"{' '.join(map(str, args))} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
-    return result.stdout
-
-
-def python_of(runtime_file):
-    """The interpreter repo2docker would use: `python-X.Y` in runtime.txt."""
-    match = re.fullmatch(r"python-(\d+)\.(\d+)", runtime_file.read_text().strip())
-    assert match, f"runtime.txt must read python-X.Y (repo2docker's form), not {runtime_file.read_text()!r}"
-    version = tuple(int(v) for v in match.groups())
-    if sys.version_info[:2] == version:
-        return sys._base_executable
-    found = shutil.which(f"python{version[0]}.{version[1]}")
-    if found is None:
-        pytest.skip(f"no python{version[0]}.{version[1]} on this machine")
-    return found
 
 
 def pins(requirements):
@@ -80,24 +57,9 @@ def installed(python, env, cwd):
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def built(student_image):
     """(clone, venv python, environment without PYTHONPATH) after the repo2docker steps."""
-    base = tmp_path_factory.mktemp("repo2docker")
-    clone = base / "repo"
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                          check=True).stdout.strip()
-    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
-    subprocess.run(["git", "checkout", "--quiet", "--detach", head], cwd=clone, check=True)
-    venv = base / "env"
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
-    run([python_of(clone / "runtime.txt"), "-m", "venv", str(venv)], clone, env)
-    env.update(PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}", VIRTUAL_ENV=str(venv))
-    python = str(venv / "bin" / "python")
-    run([python, "-m", "pip", "install", "--no-cache-dir", "--no-compile", "--disable-pip-version-check",
-         "--quiet", "-r", "requirements.txt"], clone, env, timeout=900)
-    assert os.access(clone / "postBuild", os.X_OK), "postBuild must be executable: repo2docker runs it as is"
-    run([str(clone / "postBuild")], clone, env)
-    return clone, python, env
+    return student_image.clone, student_image.python, student_image.env
 
 
 def test_pinned_versions_are_installed_here_and_in_make_labs_venv(built):
@@ -105,7 +67,9 @@ def test_pinned_versions_are_installed_here_and_in_make_labs_venv(built):
     wanted = pins(clone / "requirements.txt")
     have = installed(python, env, clone)
     assert {n: v for n, v in wanted.items() if have.get(n) != v} == {}, "pins not installed as pinned"
-    extra = set(have) - set(wanted) - {"pip", "course-lib"}
+    hub = pins(clone / "requirements-hub.txt")  # what repo2docker's base environment brings
+    assert {n: v for n, v in hub.items() if have.get(n) != v} == {}, "requirements-hub.txt not installed as pinned"
+    extra = set(have) - set(wanted) - set(hub) - {"pip", "course-lib"}
     assert not extra, f"installed but not pinned in requirements.txt: {sorted(extra)}"
     lab_python = ROOT / ".venv" / "bin" / "python"
     if lab_python.exists():  # the environment of `make lab`
