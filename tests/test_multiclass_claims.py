@@ -153,7 +153,7 @@ def test_08_theory_lambda_does_worse_than_a_small_lambda(ocr, cached_svms):
     psi = MultiVector().fit(X, y, 26)
     (lam_theory, lam_small), (w_theory, w_small) = cached_svms["lam"], cached_svms["w"]
     assert np.isclose(lam_theory, svm_lambda(psi_radius(psi, X), 1.0, len(X))) and lam_small == 1e-3
-    assert np.linalg.norm(w_small) > 10
+    assert np.linalg.norm(w_small) > 5
     assert np.mean(predict_index(w_small, X_2, psi) == y_2) > np.mean(predict_index(w_theory, X_2, psi) == y_2)
 
 
