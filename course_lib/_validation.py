@@ -250,6 +250,15 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None):
     return decorate if function is None else decorate(function)
 
 
+def _leading_shape(values, axes):
+    """The shape of a list's first `axes` axes (a list of sequences of different lengths has
+    only its length)."""
+    try:
+        return np.shape(values)[:axes]
+    except ValueError:  # ragged
+        return (len(values),)
+
+
 def _check_shapes(function_name, shapes, arguments):
     """Sizes named by symbols agree across the arguments (see finite_arguments)."""
     sizes = {}
@@ -258,7 +267,7 @@ def _check_shapes(function_name, shapes, arguments):
         if value is None:
             continue
         tokens = spec.split()
-        shape = (len(value),) if isinstance(value, (list, tuple)) else np.shape(value)
+        shape = _leading_shape(value, len(tokens)) if isinstance(value, (list, tuple)) else np.shape(value)
         if tokens[-1].endswith("?"):
             if len(shape) == 0:
                 continue
