@@ -60,7 +60,6 @@ def test_pac_sgd():
 
 from itertools import combinations  # noqa: E402
 
-import numpy as np  # noqa: E402
 from exercise_testing import (assert_caught, assert_junk_never_raises, assert_passes,  # noqa: E402
                               assert_stops_a_function_that_never_returns)
 

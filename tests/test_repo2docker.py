@@ -20,10 +20,8 @@ Then, in that environment, with the working directory in `notebooks/` and no PYT
 """
 
 import json
-import os
 import re
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 

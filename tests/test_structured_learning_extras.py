@@ -2,14 +2,13 @@
 redraw); the exercise checks are tested in test_exercises_structured.py."""
 
 import numpy as np
-import pytest
 
 from course_lib.data import three_blobs
 from course_lib.plotting import structured_learning as plots
 from course_lib.plotting.registry import FIGURES
 from course_lib.plotting.style import new_figure
 from course_lib.structured.learners import OneSlackSSVM
-from course_lib.structured.models import MulticlassModel, toy_hierarchy
+from course_lib.structured.models import MulticlassModel
 from course_lib.widgets.structured_learning import c_slider_demo, fit_grid
 
 COST = np.array([[0, 1, 2, 2], [1, 0, 2, 2], [2, 2, 0, 1], [2, 2, 1, 0]], dtype=float)

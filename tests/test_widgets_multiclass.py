@@ -139,5 +139,3 @@ def test_every_move_changes_the_image_and_keeps_one_set_of_artists(make, name, v
         now = [len(ax.get_children()) for ax in demo.fig.axes]
         assert all(n <= c + 3 for n, c in zip(now, counts)), (counts, now)  # contours: 1 to 3
     assert len(images) == len(values) + 1
-    assert all(c.continuous_update for c in demo.controls.values() if hasattr(c, "continuous_update")) \
-        or make is reduction_demo

@@ -41,4 +41,3 @@ def test_the_demo_shows_the_static_panels_and_keeps_its_artists():
             assert ax.get_title() == static.get_title()
         assert all(len(ax.get_children()) <= c + 1 for ax, c in zip(demo.ax, counts))  # 2 or 3 boundaries
     assert len(images) == 5
-    assert all(control.continuous_update for control in demo.controls.values())

@@ -90,7 +90,7 @@ def _compare_tables(expected, got):
     if len(wrong):
         s, tau = (int(v) for v in wrong[np.argsort(wrong[:, 1], kind="stable")][0])
         where = "M[s, 1] is the unary score of s at position 1" if tau == 0 else \
-            f"M[s, tau] = max over s' of M[s', tau-1] + pairwise[s', s], plus unary[tau, s]"
+            "M[s, tau] = max over s' of M[s', tau-1] + pairwise[s', s], plus unary[tau, s]"
         gap = M_got[s, tau] - M[s, tau]
         return (f"M[{LETTERS[s]}, {tau + 1}] is wrong: yours is {M_got[s, tau]:.4g}, too {'high' if gap > 0 else 'low'} "
                 f"by {abs(gap):.4g} ({where})")

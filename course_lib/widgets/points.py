@@ -29,7 +29,7 @@ from course_lib.plotting.margins import draw_svm, soft_margin_data
 from course_lib.plotting.style import BLACK, GREY, SHOWN_DPI, grid_limits, plot_line, plot_points
 from course_lib.svm import SVM
 from course_lib.widgets.core import Demo, log_slider
-from course_lib.widgets.kernels import C_RANGE, SIGMA_RANGE, kernel_controls
+from course_lib.widgets.kernels import C_RANGE, kernel_controls
 
 try:
     from ipyevents import Event

@@ -33,7 +33,7 @@ def c_slider_demo(X=None, y=None, fits=None):
         plot_multiclass_fit(ax, fits[nearest], X, y)
 
     controls = {"C": log_slider("C", 1.0, float(np.log10(grid[0])), float(np.log10(grid[-1])), step=0.5,
-                                continuous_update=True)}
+                                continuous_update=False)}
     demo = Demo(draw, controls, width=5, height=4.2, clear=False)
     keep_renderer(demo.fig, demo.dpi)
     return demo
