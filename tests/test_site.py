@@ -5,7 +5,9 @@ notebook shows leads to a file inside notebooks/, the folder JupyterLab and the 
 
 import importlib.util
 import os
+import html
 import re
+import urllib.parse
 import shutil
 import subprocess
 import sys
@@ -126,9 +128,16 @@ def test_site_and_refresh_keep_the_quiz_rendering_and_drop_other_views():
 
 
 def _local_links(page):
-    html = page.read_text(encoding="utf-8")
-    found = re.findall(r"""<(?:a|img)\b[^>]*?\b(?:href|src)=["']([^"']+)["']""", html)
-    return [u for u in found if not re.match(r"[a-zA-Z][a-zA-Z0-9+.-]*:|//", u)]
+    """The local targets of a page's links and images, as a browser reads them (HTML entities
+    decoded; an apostrophe may stand inside a double-quoted attribute)."""
+    text = page.read_text(encoding="utf-8")
+    found = re.findall(r"""<(?:a|img)\b[^>]*?\b(?:href|src)=(?:"([^"]*)"|'([^']*)')""", text)
+    urls = [html.unescape(double or single) for double, single in found]
+    return [u for u in urls if u and not re.match(r"[a-zA-Z][a-zA-Z0-9+.-]*:|//", u)]
+
+
+def _ids(page):
+    return {html.unescape(i) for i in re.findall(r'\bid="([^"]*)"', page.read_text(encoding="utf-8"))}
 
 
 def broken_links(site):
@@ -142,7 +151,7 @@ def broken_links(site):
             target = (page.parent / path).resolve() if path else page
             if not (target.is_file() and target.is_relative_to(site.resolve())):
                 broken.append(f"{page.relative_to(site)}: {url}")
-            elif anchor and target.suffix == ".html" and f'id="{anchor}"' not in target.read_text(encoding="utf-8"):
+            elif anchor and target.suffix == ".html" and not {anchor, urllib.parse.unquote(anchor)} & _ids(target):
                 broken.append(f"{page.relative_to(site)}: {url} (no such anchor)")
             checked += 1
     return broken, checked
