@@ -2,6 +2,7 @@
 clear=False) updates them instead of building the axes again; a static figure, or a demo whose
 axes were cleared, gets them built on first use."""
 
+import numpy as np
 from matplotlib.axes import Axes
 
 
@@ -38,3 +39,14 @@ def keep_renderer(fig, dpi):
     FigureCanvasAgg(fig)
     fig.set_dpi(dpi)
     return fig
+
+
+def argmax_boundaries(ax, xx, yy, scores, color="black"):
+    """The boundaries of the argmax rule over `scores` (grid shape + (k,)): region k's is the
+    level 0 of s_k - max_{j != k} s_j, drawn for each k whose lead changes sign on the grid."""
+    sets = []
+    for k in range(scores.shape[-1]):
+        lead = scores[..., k] - np.delete(scores, k, axis=-1).max(axis=-1)
+        if lead.min() < 0 < lead.max():
+            sets.append(ax.contour(xx, yy, lead, levels=[0.0], colors=color, linewidths=1.2))
+    return sets

@@ -20,7 +20,7 @@ from course_lib.multiclass import (
 )
 from course_lib._validation import check_random_state
 from course_lib.multiclass_svm import HingeRiskSGD, MulticlassSVM, sgd_excess_bound, sgd_iterations, svm_excess_bound
-from course_lib.plotting.artists import kept, replace
+from course_lib.plotting.artists import argmax_boundaries, kept, replace
 from course_lib.plotting.registry import slide_figure
 from course_lib.svm import SVM
 from course_lib.plotting.style import BLACK, GREY, PALETTE, new_figure
@@ -69,12 +69,7 @@ def draw_regions(ax, region_of, n_classes, xlim, ylim, steps=220):
         region = np.argmax(scores, axis=2)
 
         def boundaries():
-            sets = []
-            for k in range(scores.shape[2]):
-                lead = scores[..., k] - np.delete(scores, k, axis=2).max(axis=2)
-                if lead.min() < 0 < lead.max():
-                    sets.append(ax.contour(xx, yy, lead, levels=[0.0], colors=BLACK, linewidths=1.2))
-            return sets
+            return argmax_boundaries(ax, xx, yy, scores, color=BLACK)
     else:
         region = values.reshape(xx.shape)
 

@@ -10,7 +10,7 @@ from course_lib._validation import check_int
 from course_lib.data import load_ocr_letters, three_blobs, zipf_sparse
 from course_lib.perceptron import (AveragedPerceptron, accuracy_by_epoch, averaging_work, sparse_rows,
                                    weights_by_epoch)
-from course_lib.plotting.artists import kept, replace
+from course_lib.plotting.artists import argmax_boundaries, kept, replace
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import BLACK, BLUE, GREY, ORANGE, PALETTE, VERMILLION, new_figure
 
@@ -61,14 +61,7 @@ def draw_regions(ax, weights, classes, X, y, xlim=(-5.5, 5.5), ylim=(-5, 6), ste
     image.set_data(region)
     image.set_extent((*xlim, *ylim))
 
-    def boundaries():  # boundary of region k: level 0 of s_k - max_{j != k} s_j
-        sets = []
-        for k in range(scores.shape[2]):
-            lead = scores[..., k] - np.delete(scores, k, axis=2).max(axis=2)
-            if lead.min() < 0 < lead.max():
-                sets.append(ax.contour(xx, yy, lead, levels=[0.0], colors=BLACK, linewidths=1.2))
-        return sets
-    replace(ax, "boundaries", boundaries)
+    replace(ax, "boundaries", lambda: argmax_boundaries(ax, xx, yy, scores, color=BLACK))
     for k, label in enumerate(classes):
         mask = np.asarray(y) == label
         points = kept(ax, ("label", k), lambda: ax.scatter(
