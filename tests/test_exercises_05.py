@@ -30,8 +30,9 @@ def gram_matrix(X, kernel, sigma, degree):
 
 
 def is_psd(G):
-    eigenvalues = np.linalg.eigvalsh(G)
-    return bool(eigenvalues[0] >= -1e-10 * max(1.0, np.abs(eigenvalues).max()))
+    smallest, largest = np.linalg.eigvalsh(G)[[0, -1]]  # increasing order, for a symmetric G
+    scale = max(1.0, abs(smallest), abs(largest))     # rounding is relative to the largest |eigenvalue|
+    return bool(smallest >= -1e-10 * scale)
 
 
 @pytest.mark.parametrize("seed", range(10))

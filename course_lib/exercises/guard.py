@@ -16,10 +16,17 @@ is refused too. Everything is put back on exit, also after an exception or a tim
 `time_limit(seconds)`: SIGALRM in the main thread (a Jupyter kernel runs cells there, and
 pytest its tests); elsewhere the call runs without a limit.
 
-Not covered: a student who copies the library's source into their own function.
+A copy of the library's source (`inspect.getsource`, pasted or exec'd, renamed, without its
+docstring, with other variable names) is refused too: while the student's call runs, a trace
+function compares the code of every Python function it enters with the library's code (the
+operations, the global and attribute names and the constants) and refuses a match that is not the
+library's own code object. Short code (under 50 operations: a formula or two) counts as a
+copy only with the library's own variable names, and under 12 operations never: anyone writes
+it the same way.
 """
 
 import contextlib
+import dis
 import importlib.abc
 import signal
 import sys
@@ -31,6 +38,11 @@ __all__ = ["Guard", "TimeLimit", "WriteItYourself", "time_limit"]
 GUARDED_PACKAGES = ("course_lib", "sklearn")
 # the checking machinery itself runs while the student's function runs (or around it)
 _EXEMPT_MODULES = ("course_lib.exercises", "course_lib.exercises.guard", "course_lib.exercises.harness")
+
+
+COPY = "copy of "  # label prefix of a refused copy of the library's code
+_MIN_COPY_OPERATIONS = 50    # from this length, a copy is refused even with its variables renamed
+_MIN_VERBATIM_OPERATIONS = 12  # shorter, only with the library's own variable names; under 12 never
 
 
 class WriteItYourself(BaseException):
@@ -85,6 +97,93 @@ class _State:
         self.functions = {}
         self.allowed_codes = set()
         self.refused = []
+        self.library_codes = {}  # _cheap_key -> [(code, label)] of the library's code objects
+        self.genuine_codes = {}  # id -> the library's own code objects (not copies)
+        self.fingerprints = {}   # id -> (code, _fingerprint(code)), computed when needed
+        self.checked_codes = {}  # id -> (code, label or None) of the codes entered so far
+
+
+_SAME_OPERATION = {"LOAD_METHOD": "LOAD_ATTR", "CACHE": None, "NOP": None, "PRECALL": None, "PUSH_NULL": None,
+                   "RESUME": None, "EXTENDED_ARG": None}
+
+
+def _cheap_key(code):
+    """What a copy keeps that costs nothing to read: the global and attribute names, the numbers
+    of arguments and of local variables."""
+    return code.co_names, code.co_argcount, code.co_kwonlyargcount, code.co_nlocals
+
+
+def _fingerprint(code):
+    """What a copy of `code` keeps, whichever Python 3.11 compiled it: the operations, the names
+    and constants they load (nested code by its own fingerprint), the slots of local variables;
+    not the file, line numbers, jump offsets, local variable names or the docstring."""
+    operations = []
+    for instruction in dis.get_instructions(code):
+        operation = _SAME_OPERATION.get(instruction.opname, instruction.opname)
+        if operation is None:
+            continue
+        if instruction.opcode in dis.hasjrel or instruction.opcode in dis.hasjabs:
+            argument = None
+        elif instruction.opcode in dis.haslocal or instruction.opcode in dis.hasfree:
+            argument = instruction.arg
+        elif isinstance(instruction.argval, types.CodeType):
+            argument = _fingerprint(instruction.argval)
+        else:
+            argument = (type(instruction.argval).__name__, repr(instruction.argval))
+        operations.append((operation, argument))
+    return tuple(operations)
+
+
+def _nested_codes(code):
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _nested_codes(const)
+
+
+def _register_library_code(code, label):
+    for nested in _nested_codes(code):
+        _state.genuine_codes[id(nested)] = nested
+        if len(nested.co_code) >= 2 * _MIN_VERBATIM_OPERATIONS:  # a cheap bound: two bytes an operation
+            _state.library_codes.setdefault(_cheap_key(nested), []).append((nested, label))
+
+
+def _cached_fingerprint(code):
+    known = _state.fingerprints.get(id(code))
+    if known is None or known[0] is not code:
+        known = _state.fingerprints[id(code)] = (code, _fingerprint(code))
+    return known[1]
+
+
+def _copied_from(code):
+    """The label of the library function `code` copies, or None."""
+    known = _state.checked_codes.get(id(code))
+    if known is not None and known[0] is code:
+        return known[1]
+    label = None
+    if id(code) not in _state.genuine_codes and len(code.co_code) >= 2 * _MIN_VERBATIM_OPERATIONS:
+        for library_code, library_label in _state.library_codes.get(_cheap_key(code), ()):
+            fingerprint = _cached_fingerprint(code)
+            long_enough = len(fingerprint) >= (_MIN_COPY_OPERATIONS if code.co_varnames != library_code.co_varnames
+                                               else _MIN_VERBATIM_OPERATIONS)
+            if long_enough and _cached_fingerprint(library_code) == fingerprint:
+                label = library_label
+                break
+    _state.checked_codes[id(code)] = (code, label)
+    return label
+
+
+def _copy_tracer(previous):
+    """A sys.settrace function that refuses to enter a copy of the library's code, then hands
+    the event to the tracer that was there before (a debugger, coverage), if any."""
+    def tracer(frame, event, arg):
+        if event == "call" and _state.student_thread == threading.get_ident():
+            label = _copied_from(frame.f_code)
+            if label is not None:
+                _state.refused.append(COPY + label)
+                raise WriteItYourself(COPY + label)
+        return previous(frame, event, arg) if previous is not None else None
+    return tracer
 
 
 _state = _State()
@@ -189,6 +288,9 @@ class Guard:
         if _state.functions:
             raise RuntimeError("a check is already running")
         allowed = {id(fn) for fn in self.allowed}
+        for fn in self.allowed:
+            if isinstance(fn, types.FunctionType):
+                _register_library_code(fn.__code__, _label(fn))
         _state.allowed_codes = {fn.__code__ for fn in self.allowed if isinstance(fn, types.FunctionType)}
         _state.refused = []
         try:
@@ -196,6 +298,7 @@ class Guard:
                 if key in allowed:
                     continue
                 original = fn.__code__
+                _register_library_code(original, _label(fn))
                 copy = types.FunctionType(original, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
                 copy.__kwdefaults__ = fn.__kwdefaults__
                 stub = _stub_code(original)
@@ -212,11 +315,14 @@ class Guard:
 
     def run(self, fn, kwargs, seconds=None):
         """fn(**kwargs) with the library refused, within `seconds` (None: no limit)."""
+        previous = sys.gettrace()
         with time_limit(seconds):
             _state.student_thread = threading.get_ident()
+            sys.settrace(_copy_tracer(previous))
             try:
                 return fn(**kwargs)
             finally:
+                sys.settrace(previous)
                 _state.student_thread = None
 
     @property
@@ -233,6 +339,8 @@ class Guard:
             sys.meta_path.remove(self._finder)
         _state.functions.clear()
         _state.allowed_codes = set()
+        _state.library_codes, _state.genuine_codes, _state.checked_codes = {}, {}, {}
+        _state.fingerprints = {}
         return False
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.guard import Guard, TimeLimit, WriteItYourself
+from course_lib.exercises.guard import COPY, Guard, TimeLimit, WriteItYourself
 
 __all__ = ["check_function", "check_number", "check_reason", "Choice", "Quiz", "default_compare", "format_value", "fresh_seed",
            "student_runner"]
@@ -325,6 +325,9 @@ def _run_case(guard, student_fn, case, *, limit, read_only):
 
 
 def _write_it_yourself(label):
+    if label.startswith(COPY):
+        return (f"your function runs a copy of `{_short_label(label[len(COPY):])}`, the library's answer: "
+                "write it yourself.")
     return f"your function calls `{_short_label(label)}`, an answer of the library: write it yourself."
 
 

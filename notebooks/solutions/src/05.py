@@ -50,8 +50,9 @@ ex.check_gram(gram_matrix)
 
 # %% is_psd
 def is_psd(G):
-    eigenvalues = np.linalg.eigvalsh(G)  # increasing order, for a symmetric G
-    return bool(eigenvalues[0] >= -1e-10 * max(1.0, np.abs(eigenvalues).max()))
+    smallest, largest = np.linalg.eigvalsh(G)[[0, -1]]  # increasing order, for a symmetric G
+    scale = max(1.0, abs(smallest), abs(largest))     # rounding is relative to the largest |eigenvalue|
+    return bool(smallest >= -1e-10 * scale)
 
 
 ex.check_is_psd(is_psd)

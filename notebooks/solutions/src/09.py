@@ -38,12 +38,12 @@ ex.check_accumulator_cost(1000 * 5, 120 + 1)
 # %% lazy_update
 def my_lazy_update(a, w, last_update, x, gold, pred, n_examples):
     for feat, value in x.items():
-        for label in (gold, pred):
-            a_v, w_v = a.setdefault(label, {}), w.setdefault(label, {})
-            a_v[feat] = a_v.get(feat, 0) + (n_examples - last_update.get((label, feat), 0)) * w_v.get(feat, 0)
+        for label, sign in ((gold, 1), (pred, -1)):
+            a_label, w_label = a.setdefault(label, {}), w.setdefault(label, {})
+            since = n_examples - last_update.get((label, feat), 0)  # examples since the last stamp
+            a_label[feat] = a_label.get(feat, 0) + since * w_label.get(feat, 0)
             last_update[label, feat] = n_examples
-        w[gold][feat] = w[gold].get(feat, 0) + value
-        w[pred][feat] = w[pred].get(feat, 0) - value
+            w_label[feat] = w_label.get(feat, 0) + sign * value
 
 
 ex.check_lazy_update(my_lazy_update)
