@@ -174,3 +174,22 @@ def test_08_svm_objective_decreases_with_t(seed):
     X, y = noisy_forty_twenty_forty()
     objectives = [MulticlassSVM(lam=0.05, n_iter=T, seed=seed).fit(X, y).objective(X, y) for T in (10, 100, 1000, 10_000)]
     assert np.all(np.diff(objectives) < 0)
+
+
+def test_08_vacuous_bound_quiz_states_the_cached_svms_accuracies(ocr, cached_svms):
+    """The quiz's explanation quotes the accuracies of the certified SVMs: lambda = 1e-3 on the test
+    letters (every fold but 1) and on fold 2, the theory's lambda on fold 2, rounded to the percent."""
+    import re
+
+    from course_lib.exercises.multiclass import QUIZZES
+
+    X, y, X_2, y_2 = ocr
+    words, labels, folds = load_ocr_letters()
+    X_test = np.vstack([w for w, f in zip(words, folds) if f != 1])
+    y_test = np.concatenate([lab for lab, f in zip(labels, folds) if f != 1])
+    psi = MultiVector().fit(X, y, 26)
+    (w_theory, w_small) = cached_svms["w"]
+    accuracies = [np.mean(predict_index(w_small, X_test, psi) == y_test), np.mean(predict_index(w_small, X_2, psi) == y_2),
+                  np.mean(predict_index(w_theory, X_2, psi) == y_2)]
+    text = next(c.explanation for c in QUIZZES["vacuous_bound"][1] if "upper limit" in c.explanation)
+    assert [int(p) for p in re.findall(r"(\d+)%", text)] == [round(100 * a) for a in accuracies], (text, accuracies)
