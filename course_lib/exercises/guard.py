@@ -22,7 +22,8 @@ function compares the code of every Python function it enters with the library's
 operations, the global and attribute names and the constants) and refuses a match that is not the
 library's own code object. Short code (under 50 operations: a formula or two) counts as a
 copy only with the library's own variable names, and under 12 operations never: anyone writes
-it the same way.
+it the same way. A copy edited beyond renaming (a line changed, added or removed) is not
+recognised.
 """
 
 import contextlib

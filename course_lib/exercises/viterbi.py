@@ -10,7 +10,7 @@ q = 2 letters ('a' = 0, 'b' = 1) and r = 3 positions.
 import numpy as np
 
 from course_lib.exercises import Verdict as _verdict
-from course_lib.exercises.harness import Choice, check_function
+from course_lib.exercises.harness import Choice, check_function, check_reason
 from course_lib.structured import viterbi as _library
 
 UNARY = np.array([[2.0, 1.0], [0.0, 3.0], [1.0, 1.0]])  # UNARY[t, s]: score of letter s at t
@@ -166,10 +166,37 @@ def check_M_table(M, unary=UNARY, pairwise=PAIRWISE):
                     f"{'ab'[s]}], plus the unary score of {'ab'[s]} at position {tau + 1}.")
 
 
-def check_backtrack(y, unary=UNARY, pairwise=PAIRWISE):
-    """Exercise 3 [V4]: the decoded word, as a string over 'ab', by back-tracking through I."""
+BACKTRACK_REASONS = (
+    Choice("The transitions outweigh the unary scores: 'a' then 'b' costs pairwise[a, b] = -2, while 'b' after "
+           "'b' earns +2 at each step", True,
+           "The letters alone read 'aba' (unary 6 in total), but with their transitions that reading scores "
+           "6 - 2 + 0 = 4; 'bbb' loses one point of unary at position 1 and gains 2 + 2 from its transitions: 9."),
+    Choice("Viterbi takes the best letter of each column of M", False,
+           "Each column's best letter ignores whether the letters fit together; the back-pointers I keep the "
+           "letter each best prefix came from."),
+    Choice("Position 3 is a tie, and ties go to 'b'", False,
+           "unary[3] is a tie, but the library breaks ties towards the smallest letter, 'a'; the reading ends "
+           "in 'b' because of the transition from position 2."),
+    Choice("After the first position Viterbi no longer uses the unary scores", False,
+           "Every M[s, tau] adds unary[tau, s]; the unary scores count at every position."),
+)
+
+
+def check_backtrack(y, reason=None, unary=UNARY, pairwise=PAIRWISE):
+    """Exercise 3 [V4]: the decoded word, as a string over 'ab', by back-tracking through I; then
+    the letter of BACKTRACK_REASONS saying why it differs from the best letter at each position."""
+    verdict = _check_backtrack_word(y, unary, pairwise)
+    if not verdict:
+        return verdict
+    why = check_reason(reason, BACKTRACK_REASONS,
+                       hint="Add up the score of the letters-alone reading with its transitions, then that of yours.")
+    return _verdict(why.correct, f"{verdict.why} {why.why}" if why else f"The reading is right. Your reason: {why.why}",
+                    why._hint)
+
+
+def _check_backtrack_word(y, unary, pairwise):
     if _unanswered(y):
-        return _verdict(False, "Replace `...` with the decoded word, e.g. 'aab'.")
+        return _verdict(False, "Replace the first `...` with the decoded word, e.g. 'aab'.")
     expected, M, I = _library.viterbi(unary, pairwise, return_tables=True)
     word = "".join("ab"[s] for s in expected)
     if not isinstance(y, str) or len(y) != len(word) or set(y) - set("ab"):
