@@ -7,7 +7,8 @@ Each check returns a Verdict: true when the answer is right, and shown with its 
 import numpy as np
 
 from course_lib import kernels
-from course_lib.exercises.harness import Choice, check_function, check_number
+from course_lib.exercises import Verdict
+from course_lib.exercises.harness import Choice, check_function, check_number, check_reason
 
 
 def _unanswered(*answers):
@@ -25,8 +26,34 @@ def _close(answer, expected, atol=1e-4):
 # Chapter 05 [K13-K17, K20-K22]
 
 
-def check_polynomial_kernel(value, x=(1.0, 2.0), y=(3.0, -1.0), q=2):
-    """Exercise [K14]: K(x, y) = (x.y + 1)^q, equal to phi(x).phi(y) with the explicit map."""
+POLYNOMIAL_REASONS = (
+    Choice("(x.y + 1)^2 expands into 1 + 2 x1 y1 + 2 x2 y2 + 2 x1 x2 y1 y2 + x1^2 y1^2 + x2^2 y2^2: six products "
+           "of a term of x by the same term of y", True,
+           "Each product is phi_i(x) phi_i(y) for phi = (1, sqrt2 x1, sqrt2 x2, sqrt2 x1 x2, x1^2, x2^2): the kernel "
+           "is that dot product, computed from x.y alone, without forming phi."),
+    Choice("Every kernel is the dot product of the inputs themselves", False,
+           "Here x.y = 1 and K(x, y) = 4: the kernel is a dot product in the feature space of phi, not of x and y."),
+    Choice("For q = 2 the map phi squares each coordinate: phi(x) = (x1^2, x2^2)", False,
+           "Then phi(x).phi(y) = x1^2 y1^2 + x2^2 y2^2 = 10 here, not 4: the constant and the cross terms of the "
+           "expansion are missing."),
+    Choice("The polynomial kernel is the Gaussian kernel at a large sigma", False,
+           "They are different kernels; the Gaussian's feature space is infinite, the degree-2 polynomial's has six "
+           "dimensions here."),
+)
+
+
+def check_polynomial_kernel(value, reason=None, x=(1.0, 2.0), y=(3.0, -1.0), q=2):
+    """Exercise [K14]: K(x, y) = (x.y + 1)^q, equal to phi(x).phi(y) with the explicit map; then the
+    letter of POLYNOMIAL_REASONS saying why (for the default q = 2)."""
+    verdict = _check_polynomial_value(value, x, y, q)
+    if not verdict:
+        return verdict
+    why = check_reason(reason, POLYNOMIAL_REASONS, hint="Expand (x1 y1 + x2 y2 + 1)^2 and group the terms.")
+    return Verdict(why.correct, f"{verdict.why} {why.why}" if why else f"The value is right. Your reason: {why.why}",
+                   why._hint)
+
+
+def _check_polynomial_value(value, x, y, q):
     X, Y = np.array([x], float), np.array([y], float)
     dot = float(X[0] @ Y[0])
     expected = (dot + 1.0) ** q
