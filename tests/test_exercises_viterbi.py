@@ -94,7 +94,10 @@ def test_junk_never_raises():
 
 def test_hand_exercises_pass_and_do_not_leak():
     _, M, _ = viterbi(ex.UNARY, ex.PAIRWISE, return_tables=True)
-    assert_passes(ex.check_M_table, M)
+    assert_passes(lambda a: ex.check_M_table(M, a), "A")
+    assert_caught(ex.check_M_table, M, "letter of your reason")  # the library's M alone does not pass
+    for wrong in ("B", "C", "D"):
+        assert_caught(lambda a: ex.check_M_table(M, a), wrong, "")
     assert_passes(lambda a: ex.check_counts(a, 7 * 26 * 26), 26 ** 8)
     assert_caught(ex.check_M_table, M.T, "transposed")
     assert_caught(ex.check_M_table, M + 1, "M[")

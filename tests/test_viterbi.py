@@ -172,11 +172,13 @@ def test_exercise_checks():
     assert not ex.check_counts(26 ** 8, 8 * 26 * 26)
     assert not ex.check_counts(..., ...)
     _, M, _ = viterbi(ex.UNARY, ex.PAIRWISE, return_tables=True)
-    assert ex.check_M_table(M) and not ex.check_M_table(M.T) and not ex.check_M_table(M + 1)
+    assert ex.check_M_table(M, "A") and not ex.check_M_table(M.T, "A") and not ex.check_M_table(M + 1, "A")
+    assert not ex.check_M_table(M)  # the table without the reason
     # by hand: M[:, 1] = unary[0]; M[b, 2] = max(2 - 2, 1 + 2) + 3 = 6 ...
-    assert ex.check_M_table([[2, 3, 7], [1, 6, 9]])
-    assert ex.check_backtrack("bbb") and not ex.check_backtrack("abb") and not ex.check_backtrack(...)
+    assert ex.check_M_table([[2, 3, 7], [1, 6, 9]], "A")
+    assert ex.check_backtrack("bbb", "A") and not ex.check_backtrack("abb", "A") and not ex.check_backtrack(...)
+    assert not ex.check_backtrack("bbb") and not ex.check_backtrack("bbb", "B")
     augmented = ex.UNARY + np.array([[0, 1], [1, 0], [1, 0]])
     assert ex.check_loss_augmented_unary(augmented)
     assert not ex.check_loss_augmented_unary(ex.UNARY + np.array([[1, 0], [0, 1], [0, 1]]))
-    assert "Right" in repr(ex.check_backtrack("bbb"))
+    assert "Right" in repr(ex.check_backtrack("bbb", "A"))

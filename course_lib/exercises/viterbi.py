@@ -143,10 +143,33 @@ def check_counts(n_sequences, n_candidates, r=8, q=26):
     return _verdict(False, "For each tau >= 2 and each letter s, the max runs over the q letters s'.")
 
 
-def check_M_table(M, unary=UNARY, pairwise=PAIRWISE):
-    """Exercise 2 [V4]: the table M (q rows s, r columns tau) of the small chain."""
+M_REASONS = (
+    Choice("M[b, 2] is the max over s' of M[s', 1] + pairwise[s', b]: from 'a' 2 - 2 = 0, from 'b' 1 + 2 = 3", True,
+           "The predecessor is chosen with the transition into b, not by M[s', 1] alone; then unary[2, b] = 3 is "
+           "added: 3 + 3 = 6, and I[b, 2] = b."),
+    Choice("M takes the best letter of the previous column", False,
+           "That would be 'a' (M[a, 1] = 2), and 'a' then 'b' costs pairwise[a, b] = -2: 2 - 2 + 3 = 3, below 6."),
+    Choice("Ties go to the last letter", False,
+           "There is no tie (3 against 0), and the library breaks ties towards the smallest letter."),
+    Choice("The unary score of b at position 2 chooses the predecessor", False,
+           "unary[2, b] = 3 is added whatever s' is: it does not choose s'."),
+)
+
+
+def check_M_table(M, reason=None, unary=UNARY, pairwise=PAIRWISE):
+    """Exercise 2 [V4]: the table M (q rows s, r columns tau) of the small chain; then the letter
+    of M_REASONS saying why M[b, 2] comes from s' = b."""
+    verdict = _check_M_values(M, unary, pairwise)
+    if not verdict:
+        return verdict
+    why = check_reason(reason, M_REASONS, hint="Write the two candidates M[s', 1] + pairwise[s', b] for s' = a and b.")
+    return _verdict(why.correct, f"{verdict.why} {why.why}" if why else f"The table is right. Your reason: {why.why}",
+                    why._hint)
+
+
+def _check_M_values(M, unary, pairwise):
     if _unanswered(M):
-        return _verdict(False, "Replace `...` with your 2 x 3 table M, one row per letter.")
+        return _verdict(False, "Replace the first `...` with your 2 x 3 table M, one row per letter.")
     _, expected, _ = _library.viterbi(unary, pairwise, return_tables=True)
     M = _table(M, expected.shape)
     if M is None:

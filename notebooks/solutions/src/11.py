@@ -41,12 +41,13 @@ ex.check_counts(26 ** 8, 7 * 26 * 26)
 # readings. Viterbi: $q^2 = 676$ candidates for each of the $r - 1 = 7$ positions after the first.
 
 # %% M_table
-ex.check_M_table([[2, 3, 7], [1, 6, 9]])
+ex.check_M_table([[2, 3, 7], [1, 6, 9]], "A")
 
 # %% markdown: M_table
 # $M_{\cdot,1}$ is the first row of `unary`: $(2, 1)$. Then
 # $M_{a,2} = \max(2 + 1, 1 + 0) + 0 = 3$, $M_{b,2} = \max(2 - 2, 1 + 2) + 3 = 6$,
-# $M_{a,3} = \max(3 + 1, 6 + 0) + 1 = 7$, $M_{b,3} = \max(3 - 2, 6 + 2) + 1 = 9$.
+# $M_{a,3} = \max(3 + 1, 6 + 0) + 1 = 7$, $M_{b,3} = \max(3 - 2, 6 + 2) + 1 = 9$. (A): $M_{b,2}$ comes from
+# $s' = b$ because the transition into $b$ counts: $1 + 2 = 3$ beats $2 - 2 = 0$.
 
 # %% backtrack
 ex.check_backtrack("bbb", "A")
