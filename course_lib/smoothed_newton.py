@@ -19,8 +19,14 @@ D x D linear solve per step) reaches its minimum in a few steps. At that minimum
 is feasible for the dual (in the box, sum alpha r = 0, w = sum alpha r z), and the KKT gap of
 course_lib.smo (max_{I_up} E - min_{I_low} E, E^t = r^t - w^T z^t) is below 2 mu: points with
 0 < alpha < C lie within mu of the margin. So mu is divided by 10 from 2 (every point inside the
-corner at w = 0) until it is below tol / 4, each minimum starting the next. Each step costs one
-pass over the points (O(N D)) plus the D x D system over the points inside the corner.
+corner at w = 0) until it is below tol / 4, each minimum starting the next. Each step costs a few
+passes over the points (O(N D)) plus the D x D system over the points inside the corner.
+
+Finishing exactly: at the optimum of the hinge itself the points on the margin (0 < alpha < C) are
+generically at most D + 1. Once the corner holds at most 2 (D + 1) points, the sets they suggest
+(alpha = 0 for u <= 0, free inside, C beyond) are tried in the exact KKT system of the free
+multipliers (as course_lib.smo.polish does); the first solution in the box with a KKT gap below
+tol ends the search, usually long before mu reaches tol / 4.
 """
 
 from itertools import combinations_with_replacement
@@ -31,7 +37,6 @@ import numpy as np
 from course_lib.smo import SMOResult, kkt_gap
 
 MU_START, MU_FACTOR = 2.0, 0.1
-MAX_POLISHED = 1000  # the exact KKT solve is tried while at most this many points are free
 
 
 def polynomial_feature_count(d, q):
@@ -69,7 +74,7 @@ def smoothed_newton(Z, r, C, tol, max_steps=500):
         w_dual = Z.T @ (alpha * r)
         E = r - Z @ w_dual
         gap = kkt_gap(E, alpha, r, C)
-        if gap >= tol and np.count_nonzero((u > 0.0) & (u < mu)) <= min(2 * (D + 1), MAX_POLISHED):
+        if gap >= tol and np.count_nonzero((u > 0.0) & (u < mu)) <= 2 * (D + 1):
             alpha, E, gap, w_dual = _polish(Z, r, C, u, mu, (alpha, E, gap, w_dual))
         if gap < tol:
             return SMOResult(alpha=alpha, E=E, gap=gap, n_iter=step, status="converged"), w_dual
