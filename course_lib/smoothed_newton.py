@@ -34,6 +34,13 @@ from math import factorial
 
 import numpy as np
 
+from course_lib._validation import (
+    check_binary_targets,
+    check_int,
+    check_matrix,
+    check_positive,
+    finite_arguments,
+)
 from course_lib.smo import SMOResult, kkt_gap
 
 MU_START, MU_FACTOR = 2.0, 0.1
@@ -41,6 +48,7 @@ MU_START, MU_FACTOR = 2.0, 0.1
 
 def polynomial_feature_count(d, q):
     """The number of coordinates of polynomial_features: C(d + q, q)."""
+    d, q = check_int(d, "d", 1), check_int(q, "q", 1)
     return factorial(d + q) // (factorial(d) * factorial(q))
 
 
@@ -48,6 +56,7 @@ def polynomial_features(X, q):
     """phi(x) with phi(x)^T phi(y) = (x^T y + 1)^q: with x' = (x, 1), one coordinate per multiset
     {k_1, ..., k_q} of indices of x', equal to sqrt(q! / prod_k m_k!) prod_j x'_{k_j} (m_k: how
     many times k appears), by the multinomial theorem."""
+    X, q = check_matrix(X, "X"), check_int(q, "q", 1)
     X1 = np.hstack([X, np.ones((X.shape[0], 1))])
     columns = []
     for multiset in combinations_with_replacement(range(X1.shape[1]), q):
@@ -57,7 +66,8 @@ def polynomial_features(X, q):
     return np.column_stack(columns)
 
 
-def smoothed_newton(Z, r, C, tol, max_steps=500):
+@finite_arguments(shapes={"Z": "n D", "r": "n"})
+def smoothed_newton(Z, r, C, tol=1e-3, max_steps=500):
     """Solve the dual above for features Z (N x D), r in {-1, +1}, 0 < C < inf, KKT tolerance
     tol. Returns (SMOResult, w): alpha, E^t = r^t - w^T z^t, the KKT gap, the number of Newton
     steps and status "converged" (gap < tol) or "max_iter" (the caller then finishes otherwise).
@@ -65,6 +75,10 @@ def smoothed_newton(Z, r, C, tol, max_steps=500):
     After each Newton step the dual point alpha^t = C H_mu'(u^t) is read off and its KKT gap
     measured; mu is divided by 10 once the step left every point on its piece of H_mu (the exact
     minimum for this mu), or once that gap is below mu while mu > tol / 4."""
+    Z = check_matrix(Z, "Z")
+    r = check_binary_targets(r, Z.shape[0], "r")
+    C, tol = check_positive(C, "C"), check_positive(tol, "tol")
+    max_steps = check_int(max_steps, "max_steps", 1)
     n, D = Z.shape
     w, w0, mu = np.zeros(D), 0.0, MU_START
     u = 1.0 - r * (Z @ w + w0)

@@ -34,12 +34,12 @@ WHOLE_GRAM_MAX_N = 1500
 
 # The linear kernel, and the polynomial kernel while phi(x) has at most this many coordinates
 # (and fewer than N), have an explicit feature map z = phi(x): when SMO has not converged after
-# smo_budget(N) steps, course_lib.smoothed_newton solves the same dual by Newton's method on the
+# _smo_budget(N) steps, course_lib.smoothed_newton solves the same dual by Newton's method on the
 # primal in (w, w0), a few dozen steps of O(N D^2) each, instead of SMO's steps in the thousands.
 MAX_EXPLICIT_FEATURES = 200
 
 
-def smo_budget(n):
+def _smo_budget(n):
     """SMO steps tried first: easy problems end sooner so than after Newton's first steps."""
     return n + 500
 
@@ -58,7 +58,7 @@ class SVM:
     SMO sets a multiplier that reaches a bound exactly to 0 or C), w0_, w_ (linear kernel only),
     dual_objective_ (L_d at the solution), n_iter_ (SMO steps, plus Newton steps when
     solver_ is "newton"), solver_ ("smo", or "newton": course_lib.smoothed_newton finished a
-    linear or low-degree polynomial SVM that SMO had not solved in smo_budget(N) steps),
+    linear or low-degree polynomial SVM that SMO had not solved in _smo_budget(N) steps),
     X_fit_, r_fit_.
 
     w0 as on the slides: the mean of r^t - sum_s alpha^s r^s K(x^s, x^t) over the support vectors
@@ -118,7 +118,7 @@ class SVM:
             result = _solve_hard(K, r, tol, max_iter, kernel)
         elif kernel in ("linear", "polynomial"):
             Z = _explicit_features(X, kernel, params)
-            budget = smo_budget(X.shape[0])
+            budget = _smo_budget(X.shape[0])
             if Z is None or (max_iter is not None and max_iter <= budget):
                 result = _solve_along_C(K, r, C, tol, max_iter)
             else:
