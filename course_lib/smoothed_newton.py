@@ -82,13 +82,16 @@ def smoothed_newton(Z, r, C, tol=1e-3, max_steps=500):
     n, D = Z.shape
     w, w0, mu = np.zeros(D), 0.0, MU_START
     u = 1.0 - r * (Z @ w + w0)
+    tried = None  # the corner last given to _polish: the same sets give the same answer
     for step in range(1, max_steps + 1):
         w, w0, u, exact = _newton_step(Z, r, C, mu, w, w0, u)
         alpha = _feasible_alpha(u, r, C, mu)
         w_dual = Z.T @ (alpha * r)
         E = r - Z @ w_dual
         gap = kkt_gap(E, alpha, r, C)
-        if gap >= tol and np.count_nonzero((u > 0.0) & (u < mu)) <= 2 * (D + 1):
+        corner = np.flatnonzero((u > 0.0) & (u < mu))
+        if gap >= tol and corner.size <= 2 * (D + 1) and not np.array_equal(corner, tried):
+            tried = corner
             alpha, E, gap, w_dual = _polish(Z, r, C, u, mu, (alpha, E, gap, w_dual))
         if gap < tol:
             return SMOResult(alpha=alpha, E=E, gap=gap, n_iter=step, status="converged"), w_dual
