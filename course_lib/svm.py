@@ -21,6 +21,7 @@ from course_lib._validation import (
 )
 from course_lib.kernel_cache import KernelRows, diagonal
 from course_lib.smo import bias, separable, smo
+from course_lib.smoothed_newton import polynomial_feature_count, polynomial_features, smoothed_newton
 
 # The hard margin (C = np.inf) exists only when the classes are separable in feature space; a
 # margin below MIN_RELATIVE_MARGIN times the diameter of the data in feature space counts as none.
@@ -30,6 +31,17 @@ MIN_RELATIVE_MARGIN = 1e-3
 # Up to this many points the whole Gram matrix (8 N^2 bytes, 18 MB) is computed at once, which
 # is fastest; beyond, SMO usually needs the rows of a small share of the points only.
 WHOLE_GRAM_MAX_N = 1500
+
+# The linear kernel, and the polynomial kernel while phi(x) has at most this many coordinates
+# (and fewer than N), have an explicit feature map z = phi(x): when SMO has not converged after
+# _smo_budget(N) steps, course_lib.smoothed_newton solves the same dual by Newton's method on the
+# primal in (w, w0), a few dozen steps of O(N D^2) each, instead of SMO's steps in the thousands.
+MAX_EXPLICIT_FEATURES = 200
+
+
+def _smo_budget(n):
+    """SMO steps tried first: easy problems end sooner so than after Newton's first steps."""
+    return min(n, 1500) + 500
 
 
 class SVM:
@@ -44,7 +56,10 @@ class SVM:
 
     Learned: alpha_ (one per training point, zeros included), support_ (indices with alpha > 0:
     SMO sets a multiplier that reaches a bound exactly to 0 or C), w0_, w_ (linear kernel only),
-    dual_objective_ (L_d at the solution), n_iter_ (SMO steps), X_fit_, r_fit_.
+    dual_objective_ (L_d at the solution), n_iter_ (SMO steps, plus Newton steps when
+    solver_ is "newton"), solver_ ("smo", or "newton": course_lib.smoothed_newton finished a
+    linear or low-degree polynomial SVM that SMO had not solved in _smo_budget(N) steps),
+    X_fit_, r_fit_.
 
     w0 as on the slides: the mean of r^t - sum_s alpha^s r^s K(x^s, x^t) over the support vectors
     on the margin (0 < alpha^t < C, where r^t h(x^t) = 1 exactly; with C = np.inf these are all the
@@ -98,10 +113,18 @@ class SVM:
         elif K.shape != (X.shape[0], X.shape[0]):
             raise ValueError(f"gram must be the {X.shape[0]} x {X.shape[0]} Gram matrix of X; got {K.shape}.")
         _check_C_resolvable(C, K)
+        Z, w_feature, self.solver_ = None, None, "smo"
         if np.isinf(C):
             result = _solve_hard(K, r, tol, max_iter, kernel)
         elif kernel in ("linear", "polynomial"):
-            result = _solve_along_C(K, r, C, tol, max_iter)
+            Z = _explicit_features(X, kernel, params)
+            budget = _smo_budget(X.shape[0])
+            if Z is None or (max_iter is not None and max_iter <= budget):
+                result = _solve_along_C(K, r, C, tol, max_iter)
+            else:
+                result = _solve_along_C(K, r, C, tol, budget)
+                if result.status == "max_iter":
+                    result, w_feature, self.solver_ = _finish_by_newton(K, Z, r, C, tol, max_iter, budget)
         else:
             result = smo(K, r, C, tol, max_iter)
         if result.status == "max_iter":
@@ -115,8 +138,12 @@ class SVM:
         free = (alpha > 0) & (alpha < C)
         self.w0_ = bias(alpha, result.E, r, C, free)
         v = alpha[self.support_] * r[self.support_]
-        K_sv = K[np.ix_(self.support_, self.support_)]
-        self.dual_objective_ = float(alpha.sum() - 0.5 * v @ K_sv @ v)
+        if Z is not None:  # L_d = sum alpha - 1/2 ||w||^2 with w = sum alpha r phi(x)
+            w_feature = Z[self.support_].T @ v if w_feature is None else w_feature
+            self.dual_objective_ = float(alpha.sum() - 0.5 * w_feature @ w_feature)
+        else:
+            K_sv = K[np.ix_(self.support_, self.support_)]
+            self.dual_objective_ = float(alpha.sum() - 0.5 * v @ K_sv @ v)
         self.n_iter_ = result.n_iter
         self.X_fit_ = X
         self.n_features_in_ = X.shape[1]
@@ -215,6 +242,28 @@ def _solve_along_C(K, r, C, tol, max_iter):
         n_iter += result.n_iter
     result.n_iter = n_iter
     return result
+
+
+def _explicit_features(X, kernel, params):
+    """phi(X) when it has few coordinates: X for the linear kernel, polynomial_features for the
+    polynomial kernel with at most MAX_EXPLICIT_FEATURES (and fewer than N) of them; else None."""
+    if kernel == "linear":
+        return X
+    count = polynomial_feature_count(X.shape[1], params["degree"])
+    if kernel == "polynomial" and count <= min(MAX_EXPLICIT_FEATURES, X.shape[0] - 1):
+        return polynomial_features(X, params["degree"])
+    return None
+
+
+def _finish_by_newton(K, Z, r, C, tol, max_iter, budget):
+    """After `budget` SMO steps without convergence: course_lib.smoothed_newton on the features
+    Z; should it not reach tol either (not seen in the tests), SMO runs again to max_iter.
+    Returns (result, w in feature space or None, solver name)."""
+    result, w = smoothed_newton(Z, r, C, tol)
+    result.n_iter += budget
+    if result.status == "converged":
+        return result, w, "newton"
+    return _solve_along_C(K, r, C, tol, max_iter), None, "smo"
 
 
 def _solve_hard(K, r, tol, max_iter, kernel):

@@ -370,7 +370,7 @@ from course_lib import perceptron as P  # noqa: E402
 from course_lib import svm as svm_module  # noqa: E402
 from course_lib.structured import chain, models, vision  # noqa: E402
 
-MODULES = ["svm", "smo", "kernel_cache", "kernels", "linear", "margins", "lagrange", "basis",
+MODULES = ["svm", "smo", "smoothed_newton", "kernel_cache", "kernels", "linear", "margins", "lagrange", "basis",
            "svm_gradient", "multiclass", "multiclass_svm", "perceptron", "text", "kernel_knn",
            "model_selection", "data"]
 MODULES += ["structured." + m.name for m in
@@ -418,6 +418,9 @@ VALID = {
     "smo.polish": A(K, r, 1.0, np.zeros(12), 1e-3),
     "smo.bias": A(np.zeros(12), r.copy(), r, 1.0, np.zeros(12, bool)),
     "smo.separable": A(K, r),
+    "smoothed_newton.smoothed_newton": A(X, r, 1.0),
+    "smoothed_newton.polynomial_features": A(X, 3),
+    "smoothed_newton.polynomial_feature_count": A(2, 3),
     "kernel_cache.KernelRows": A(X, "gaussian", {"sigma": 1.0}),
     "kernel_cache.diagonal": A(K),
     "kernels.linear": A(X, X), "kernels.polynomial": A(X, X), "kernels.squared_distances": A(X, X),

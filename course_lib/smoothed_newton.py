@@ -1,0 +1,202 @@
+"""The soft-margin SVM with an explicit feature map, solved by Newton's method on a smoothed primal.
+
+When phi(x) has few coordinates (the linear kernel: phi(x) = x; the polynomial kernel of a low
+dimension, see polynomial_features), the dual of the slides
+
+    maximise L_d = sum_t alpha^t - 1/2 ||w||^2,   w = sum_t alpha^t r^t z^t   (z^t = phi(x^t)),
+    subject to sum_t alpha^t r^t = 0 and 0 <= alpha^t <= C,
+
+is the dual of the primal  min 1/2 ||w||^2 + C sum_t max(0, 1 - r^t (w^T z^t + w0)).  The hinge
+is replaced by its smoothed version of width mu (a Huber corner)
+
+    H_mu(u) = 0 for u <= 0,   u^2 / (2 mu) for 0 < u < mu,   u - mu/2 for u >= mu,
+
+which is twice differentiable except on two planes, so Newton's method (D + 1 unknowns, one
+D x D linear solve per step) reaches its minimum in a few steps. At that minimum
+
+    alpha^t = C H_mu'(u^t) = C min(1, max(0, u^t / mu)),   u^t = 1 - r^t (w^T z^t + w0),
+
+is feasible for the dual (in the box, sum alpha r = 0, w = sum alpha r z), and the KKT gap of
+course_lib.smo (max_{I_up} E - min_{I_low} E, E^t = r^t - w^T z^t) is below 2 mu: points with
+0 < alpha < C lie within mu of the margin. So mu is divided by 10 from 2 (every point inside the
+corner at w = 0) until it is below tol / 4, each minimum starting the next. Each step costs a few
+passes over the points (O(N D)) plus the D x D system over the points inside the corner.
+
+Finishing exactly: at the optimum of the hinge itself the points on the margin (0 < alpha < C) are
+generically at most D + 1. Once the corner holds at most 2 (D + 1) points, the sets they suggest
+(alpha = 0 for u <= 0, free inside, C beyond) are tried in the exact KKT system of the free
+multipliers (as course_lib.smo.polish does); the first solution in the box with a KKT gap below
+tol ends the search, usually long before mu reaches tol / 4.
+"""
+
+from itertools import combinations_with_replacement
+from math import factorial
+
+import numpy as np
+
+from course_lib._validation import (
+    check_binary_targets,
+    check_int,
+    check_matrix,
+    check_positive,
+    finite_arguments,
+)
+from course_lib.smo import SMOResult, kkt_gap
+
+MU_START, MU_FACTOR = 2.0, 0.1
+
+
+def polynomial_feature_count(d, q):
+    """The number of coordinates of polynomial_features: C(d + q, q)."""
+    d, q = check_int(d, "d", 1), check_int(q, "q", 1)
+    return factorial(d + q) // (factorial(d) * factorial(q))
+
+
+def polynomial_features(X, q):
+    """phi(x) with phi(x)^T phi(y) = (x^T y + 1)^q: with x' = (x, 1), one coordinate per multiset
+    {k_1, ..., k_q} of indices of x', equal to sqrt(q! / prod_k m_k!) prod_j x'_{k_j} (m_k: how
+    many times k appears), by the multinomial theorem."""
+    X, q = check_matrix(X, "X"), check_int(q, "q", 1)
+    X1 = np.hstack([X, np.ones((X.shape[0], 1))])
+    columns = []
+    for multiset in combinations_with_replacement(range(X1.shape[1]), q):
+        counts = np.bincount(multiset)
+        weight = factorial(q) / np.prod([factorial(int(m)) for m in counts])
+        columns.append(np.sqrt(weight) * np.prod(X1[:, list(multiset)], axis=1))
+    return np.column_stack(columns)
+
+
+@finite_arguments(shapes={"Z": "n D", "r": "n"})
+def smoothed_newton(Z, r, C, tol=1e-3, max_steps=500):
+    """Solve the dual above for features Z (N x D), r in {-1, +1}, 0 < C < inf, KKT tolerance
+    tol. Returns (SMOResult, w): alpha, E^t = r^t - w^T z^t, the KKT gap, the number of Newton
+    steps and status "converged" (gap < tol) or "max_iter" (the caller then finishes otherwise).
+
+    After each Newton step the dual point alpha^t = C H_mu'(u^t) is read off and its KKT gap
+    measured; mu is divided by 10 once the step left every point on its piece of H_mu (the exact
+    minimum for this mu), or once that gap is below mu while mu > tol / 4."""
+    Z = check_matrix(Z, "Z")
+    r = check_binary_targets(r, Z.shape[0], "r")
+    C, tol = check_positive(C, "C"), check_positive(tol, "tol")
+    max_steps = check_int(max_steps, "max_steps", 1)
+    n, D = Z.shape
+    w, w0, mu = np.zeros(D), 0.0, MU_START
+    u = 1.0 - r * (Z @ w + w0)
+    tried = None  # the corner last given to _polish: the same sets give the same answer
+    for step in range(1, max_steps + 1):
+        w, w0, u, exact = _newton_step(Z, r, C, mu, w, w0, u)
+        alpha = _feasible_alpha(u, r, C, mu)
+        w_dual = Z.T @ (alpha * r)
+        E = r - Z @ w_dual
+        gap = kkt_gap(E, alpha, r, C)
+        corner = np.flatnonzero((u > 0.0) & (u < mu))
+        if gap >= tol and corner.size <= 2 * (D + 1) and not np.array_equal(corner, tried):
+            tried = corner
+            alpha, E, gap, w_dual = _polish(Z, r, C, u, mu, (alpha, E, gap, w_dual))
+        if gap < tol:
+            return SMOResult(alpha=alpha, E=E, gap=gap, n_iter=step, status="converged"), w_dual
+        if (exact and mu > tol * 1e-3) or (gap < mu and mu > tol / 4.0):
+            mu *= MU_FACTOR
+    return SMOResult(alpha=alpha, E=E, gap=gap, n_iter=max_steps, status="max_iter"), w_dual
+
+
+def _polish(Z, r, C, u, mu, current):
+    """Guess the final sets from u (alpha = 0 for u <= 0, free in the corner 0 < u < mu, alpha = C
+    beyond) and solve the KKT system of the free multipliers exactly, as course_lib.smo.polish:
+
+        sum_s alpha^s r^s z^s^T z^t + w0 = r^t for every free t,   sum_t alpha^t r^t = 0.
+
+    Returns (alpha, E, gap, w) of the result if it is in the box with a smaller gap, else current."""
+    free, upper = np.flatnonzero((u > 0.0) & (u < mu)), np.flatnonzero(u >= mu)
+    m = free.size
+    if m == 0:
+        return current
+    w_upper = Z[upper].T @ (C * r[upper])
+    system = np.ones((m + 1, m + 1))
+    system[:m, :m] = Z[free] @ Z[free].T
+    system[m, m] = 0.0
+    rhs = np.append(r[free] - Z[free] @ w_upper, -C * r[upper].sum())
+    v = np.linalg.lstsq(system, rhs, rcond=None)[0][:m]
+    alpha = np.zeros(r.shape[0])
+    alpha[upper] = C
+    alpha[free] = v * r[free]
+    if np.any(alpha[free] <= 0.0) or np.any(alpha[free] >= C):
+        return current
+    w = Z.T @ (alpha * r)
+    E = r - Z @ w
+    gap = kkt_gap(E, alpha, r, C)
+    return (alpha, E, gap, w) if gap < current[2] else current
+
+
+def _newton_step(Z, r, C, mu, w, w0, u):
+    """One Newton step with an exact line search on 1/2 ||w||^2 + C sum H_mu(u^t) from (w, w0),
+    u^t = 1 - r^t (w^T z^t + w0). Returns the new (w, w0, u) and whether every u^t stayed on its
+    piece of H_mu (the quadratic model was then exact: this is the minimum for this mu). The
+    Hessian gets 1 on w0 too (no point in the corner would leave it singular); the line search
+    sets the length."""
+    D = Z.shape[1]
+    alpha = C * np.clip(u / mu, 0.0, 1.0)
+    corner = (u > 0.0) & (u < mu)
+    Zc = Z[corner]
+    # gradient (w - sum alpha r z, -sum alpha r) and Hessian I + C/mu sum_corner (z, 1)(z, 1)^T
+    gradient = np.append(w - Z.T @ (alpha * r), -(alpha @ r))
+    hessian = np.empty((D + 1, D + 1))
+    hessian[:D, :D] = (C / mu) * (Zc.T @ Zc)
+    hessian[:D, D] = hessian[D, :D] = (C / mu) * Zc.sum(axis=0)
+    hessian[D, D] = (C / mu) * corner.sum()
+    hessian[np.arange(D + 1), np.arange(D + 1)] += 1.0
+    direction = -np.linalg.solve(hessian, gradient)
+    du = -r * (Z @ direction[:D] + direction[D])
+    s = _line_search(u, du, float(w @ direction[:D]), float(direction[:D] @ direction[:D]), C, mu)
+    u_new = u + s * du
+    exact = np.array_equal(corner, (u_new > 0.0) & (u_new < mu)) and np.array_equal(
+        u > 0.0, u_new > 0.0)
+    return w + s * direction[:D], w0 + s * direction[D], u_new, exact
+
+
+def _line_search(u, du, a, b, C, mu, max_steps=60):
+    """The s > 0 minimising phi(s) = 1/2 ||w + s p||^2 + C sum H_mu(u + s du) (a = w^T p,
+    b = ||p||^2): phi' is increasing and piecewise linear, so Newton's method on phi' kept inside
+    a shrinking bracket finds its zero; s = 1 is kept when it is the answer."""
+    def derivative(s):
+        v = u + s * du
+        return a + s * b + C * float(np.clip(v / mu, 0.0, 1.0) @ du)
+    low, high = 0.0, 1.0
+    d_high = derivative(high)
+    if d_high <= 0.0:  # the minimum is at s >= 1
+        while d_high < 0.0 and high < 1e6:
+            low, high = high, 2.0 * high
+            d_high = derivative(high)
+        if d_high == 0.0 or high >= 1e6:
+            return high
+    s = 1.0 if low == 0.0 else 0.5 * (low + high)
+    for _ in range(max_steps):
+        v = u + s * du
+        slope = a + s * b + C * float(np.clip(v / mu, 0.0, 1.0) @ du)
+        if slope == 0.0:
+            return s
+        if slope > 0.0:
+            high = s
+        else:
+            low = s
+        inside = (v > 0.0) & (v < mu)
+        curvature = b + (C / mu) * float(du[inside] @ du[inside])
+        s_newton = s - slope / curvature if curvature > 0 else 0.5 * (low + high)
+        s = s_newton if low < s_newton < high else 0.5 * (low + high)
+        if high - low <= 1e-12 * high:
+            break
+    return s
+
+
+def _feasible_alpha(u, r, C, mu):
+    """alpha^t = C min(1, max(0, u^t / mu)), then sum alpha r = 0 made exact (Newton leaves it at
+    rounding level) by scaling down the multipliers strictly inside (0, C) of the heavier class."""
+    alpha = C * np.clip(u / mu, 0.0, 1.0)
+    excess = float(alpha @ r)  # > 0: the positive class weighs too much
+    heavier = r > 0 if excess > 0 else r < 0
+    for candidates in (heavier & (alpha > 0) & (alpha < C), heavier):
+        total = float(alpha[candidates].sum())
+        if total > abs(excess):
+            alpha[candidates] *= 1.0 - abs(excess) / total
+            break
+    return alpha
