@@ -43,7 +43,7 @@ import nbformat
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import normalize, read_po, unescape, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -59,6 +59,7 @@ LANGUAGE_CELL = ('import course_lib\n\n'
 PROSE = re.compile(r"[^\W\d_]{2}")
 FIELD = re.compile(r"\{[^{}]*\}")
 STRING_START = re.compile(r"^([A-Za-z]*)('''|\"\"\"|'|\")")
+QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
 RELATIVE_LINK = re.compile(r"""(\]\(|\b(?:href|src)=["'])(?![a-zA-Z][a-zA-Z0-9+.-]*:|/|#)([^)"'\s#]+)""")
 
 
@@ -140,16 +141,38 @@ def new_catalog(domain):
 
 
 def read_catalog(path):
+    """The catalog at `path`, previous msgids (`#| msgid`, which read_po skips) in `previous_id`."""
     with open(path, "rb") as file:
-        return read_po(file, locale="fr")
+        catalog = read_po(file, locale="fr")
+    previous, block, index = {}, [], 0
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        if line.startswith("#|"):
+            block.append(line[2:])
+        elif line.startswith("msgid "):  # the index-th message of the file, the header first
+            if block:
+                previous[index] = "".join(unescape(f'"{part}"') for part in QUOTED.findall("".join(block)))
+            block, index = [], index + 1
+    for index, message in enumerate(catalog):
+        message.user_comments = [c for c in message.user_comments if not c.startswith("|")]
+        if index in previous:
+            message.previous_id = [previous[index]]
+    return catalog
 
 
 def write_catalog(catalog, path):
     path.parent.mkdir(parents=True, exist_ok=True)
     buffer = io.BytesIO()
-    write_po(buffer, catalog, width=100, ignore_obsolete=True, include_previous=True, sort_output=False)
-    if not path.exists() or path.read_bytes() != buffer.getvalue():
-        path.write_bytes(buffer.getvalue())
+    write_po(buffer, catalog, width=0, ignore_obsolete=True, sort_output=False)
+    text = buffer.getvalue().decode("utf-8")
+    for message in catalog:  # babel wraps `#| msgid` inside its strings: written here, line by line
+        if message.id and message.previous_id:
+            entry = (f"msgctxt {normalize(message.context, width=0)}\n" if message.context else "") + \
+                f"msgid {normalize(message.id, width=0)}\n"
+            previous = "#| msgid " + normalize(message.previous_id[0], prefix="#| ", width=0) + "\n"
+            text = text.replace(entry, previous + entry, 1)
+    data = text.encode("utf-8")
+    if not path.exists() or path.read_bytes() != data:
+        path.write_bytes(data)
 
 
 def merge(template, old):
@@ -257,11 +280,18 @@ def translate_code(source, catalog, cell_id, missing):
     return result
 
 
+def french_notebooks():
+    """The French notebooks the manifest's translated chapters give."""
+    return {french.resolve() for stem in manifest()["translated"] for _, french in sources(stem)}
+
+
 def relink(text, english_dir, french_dir):
-    """Relative links of a French cell that lead nowhere in `french_dir` lead to the English file."""
+    """Relative links of a French cell to a file that has no French version lead to the English file."""
+    translated = french_notebooks()
+
     def fix(match):
         target = match.group(2)
-        if (french_dir / target).exists() or not (english_dir / target).exists():
+        if (french_dir / target).resolve() in translated or not (english_dir / target).exists():
             return match.group(0)
         return match.group(1) + posixpath.relpath((english_dir / target).as_posix(), french_dir.as_posix())
     return RELATIVE_LINK.sub(fix, text)

@@ -19,11 +19,12 @@ import re
 
 import ipywidgets as widgets
 
-from course_lib.i18n import _
+from course_lib.i18n import N_, _
 from course_lib.exercises import Verdict
 from course_lib.exercises.harness import Choice
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+QUESTION, HINT, RIGHT, NOT_IT, A_HINT = N_("Question."), N_("💡 <b>Hint.</b>"), N_("right"), N_("not it"), N_("A hint")
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -73,7 +74,7 @@ class Quiz(widgets.VBox):
             self.hint_button = widgets.Button(description=_("Show a hint"), tooltip=_("A hint, not the answer"))
             self.hint_button.on_click(lambda _: self._show_hint())
             row.append(self.hint_button)
-        prompt = widgets.HTMLMath(f"<p><b>{_('Question.')}</b> {inline_html(question)}</p>")
+        prompt = widgets.HTMLMath(f"<p><b>{_(QUESTION)}</b> {inline_html(question)}</p>")
         super().__init__([prompt, picker, widgets.HBox(row), self.feedback])
         self.add_class("course-quiz")
 
@@ -119,24 +120,24 @@ class Quiz(widgets.VBox):
         self.feedback.value = f"<p>{mark}{inline_html(verdict.why)}</p>"
 
     def _show_hint(self):
-        self.feedback.value = f"<p>{_('💡 <b>Hint.</b>')} {inline_html(self.hint_text)}</p>"
+        self.feedback.value = f"<p>{_(HINT)} {inline_html(self.hint_text)}</p>"
 
     def static_html(self):
         """The question, its choices, and the answer with every explanation in a <details>."""
         items = "".join(f"<li>{inline_html(c.text)}</li>" for c in self.choices)
         answers = "".join(
-            f"<li><b>{_('right') if c.correct else _('not it')}</b>: {inline_html(c.explanation)}</li>"
+            f"<li><b>{_(RIGHT) if c.correct else _(NOT_IT)}</b>: {inline_html(c.explanation)}</li>"
             for c in self.choices)
         kind = _("Tick every right choice.") if self.multiple else _("One choice is right.")
-        hint = (f"<details><summary>{_('A hint')}</summary><p>{inline_html(self.hint_text)}</p></details>"
+        hint = (f"<details><summary>{_(A_HINT)}</summary><p>{inline_html(self.hint_text)}</p></details>"
                 if self.hint_text else "")
         answer = _("The answer, with an explanation of every choice")
-        return (f"<div class='course-quiz-static'><p><b>{_('Question.')}</b> {inline_html(self.question)} "
+        return (f"<div class='course-quiz-static'><p><b>{_(QUESTION)}</b> {inline_html(self.question)} "
                 f"<em>{kind}</em></p><ol type='A'>{items}</ol>{hint}<details><summary>{answer}"
                 f"</summary><ol type='A'>{answers}</ol></details></div>")
 
     def static_text(self):
-        lines = [f"{_('Question.')} {self.question}"]
+        lines = [f"{_(QUESTION)} {self.question}"]
         lines += [f"  {LETTERS[i]}. {c.text}" for i, c in enumerate(self.choices)]
         return "\n".join(lines + [_("(Run the notebook to check your answer.)")])
 
