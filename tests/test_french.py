@@ -216,3 +216,15 @@ def test_the_check_catches_a_stale_entry(tmp_path, monkeypatch):
     assert stale(stem) == [f"notebooks/{copy.name} cell {cell.id}: fuzzy (the English changed): {cell.source[:60]!r}"]
     _, missing = french.build_chapter(stem, write=False)
     assert [m[1] for m in missing] == [cell.id]
+
+
+def test_the_checks_catch_a_changed_number_a_missing_term_and_changed_code():
+    assert numbers("a margin of 0.5 at N = 1000") == numbers("une marge de 0.5 pour N = 1000")
+    assert numbers("a margin of 0.5") != numbers("une marge de 0,5"), "a decimal comma is another number"
+    assert ("support vectors", "vecteurs de support") in glossary_pairs()
+    assert term_pattern("vecteurs de support").search("un vecteur de support")
+    assert not term_pattern("vecteurs de support").search("les vecteurs supports")
+    english = 'print(f"margin {rho:.2f}")  # the margin'
+    assert code_tokens(english) == code_tokens('print(f"marge {rho:.2f}")  # la marge')
+    assert code_tokens(english) != code_tokens('print(f"marge {rho:.3f}")')
+    assert code_tokens(english) != code_tokens('print(f"marge {rho:.2f}", 1)')
