@@ -147,6 +147,11 @@ def test_built_notebooks_are_what_the_catalogs_give(stem):
         assert summary[0] == summary[1], f"{path.relative_to(ROOT)} is not what its catalog gives: python tools/french.py"
 
 
+def test_french_index_lists_the_manifest():
+    assert (ROOT / "notebooks" / "fr" / "README.md").read_text(encoding="utf-8") == french.index(), \
+        "notebooks/fr/README.md is not what the manifest gives: python tools/french.py"
+
+
 @pytest.mark.parametrize("stem", [s for s in TRANSLATED if s != "glossary"])
 def test_glossary_terms_are_used(stem):
     pairs = glossary_pairs()

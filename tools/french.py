@@ -22,7 +22,8 @@ changed keeps its old translation, marked fuzzy, with the old English as `#| msg
 msgid), so a translator sees what changed; a fuzzy or empty entry is not used. Building writes
 `notebooks/fr/<stem>.ipynb` (and `notebooks/fr/solutions/NN_solutions.ipynb`): markdown replaced by
 its translation, string literals and comments replaced token by token, code otherwise the same,
-and one cell `course_lib.set_language("fr")` before the first code cell. A cell whose source did
+and one cell `course_lib.set_language("fr")` before the first code cell; `notebooks/fr/README.md`
+lists the chapters. A cell whose source did
 not change keeps its stored outputs (`tools/refresh_notebooks.py` stores new ones). Relative links
 to a notebook not translated lead to the English one. Numbers are written as in the English
 (decimal point, as the code prints them).
@@ -342,6 +343,28 @@ def build_chapter(stem, write=True):
     return built, missing
 
 
+def index():
+    """notebooks/fr/README.md: the chapters in French, and the English ones not translated yet."""
+    chosen = manifest()
+    lines = ["# Le compagnon en français", "",
+             "Chapitres traduits, construits par `python tools/french.py` (`make french`) à partir des notebooks",
+             "anglais et des catalogues gettext de `locale/fr/` : ne modifiez pas ces notebooks, modifiez les catalogues",
+             "(Poedit, Weblate). Les termes sont ceux des diapositives ; le [glossaire](glossary.ipynb) donne leurs",
+             "équivalents anglais. Les nombres s'écrivent comme dans le code et ses sorties, avec un point décimal.", "",
+             "| # | chapitre | solutions |", "|---|---|---|"]
+    for stem in sorted(chosen["translated"] + chosen["not_yet"]):
+        if not stem[:2].isdigit():
+            continue
+        if stem in chosen["translated"]:
+            title = nbformat.read(FRENCH / f"{stem}.ipynb", as_version=4).cells[0].source.splitlines()[0]
+            link = f"[{title.lstrip('# ').split(' · ', 1)[-1]}]({stem}.ipynb)"
+            solutions = f"[solutions](solutions/{stem[:2]}_solutions.ipynb)"
+        else:
+            link, solutions = f"[{stem}](../{stem}.ipynb) (pas encore traduit : en anglais)", ""
+        lines.append(f"| {stem[:2]} | {link} | {solutions} |")
+    return "\n".join(lines) + "\n"
+
+
 def main(names):
     chosen = manifest()
     stems = list(dict.fromkeys(chosen["translated"] + [stem_of(name) for name in names]))
@@ -356,6 +379,7 @@ def main(names):
         for where, cell_id, text in missing:
             print(f"  {where} cell {cell_id}: {text[:70]!r}")
         failed |= bool(missing)
+    (FRENCH / "README.md").write_text(index(), encoding="utf-8")
     print("not yet translated: " + ", ".join(chosen["not_yet"]))
     print("store the outputs: python tools/refresh_notebooks.py notebooks/fr/*.ipynb notebooks/fr/solutions/*.ipynb")
     return 1 if failed else 0
