@@ -169,7 +169,8 @@ def write_catalog(catalog, path):
         if message.id and message.previous_id:
             entry = (f"msgctxt {normalize(message.context, width=0)}\n" if message.context else "") + \
                 f"msgid {normalize(message.id, width=0)}\n"
-            previous = "#| msgid " + normalize(message.previous_id[0], prefix="#| ", width=0) + "\n"
+            lines = normalize(message.previous_id[0], width=0).split("\n")
+            previous = "".join(("#| msgid " if i == 0 else "#| ") + line + "\n" for i, line in enumerate(lines))
             text = text.replace(entry, previous + entry, 1)
     data = text.encode("utf-8")
     if not path.exists() or path.read_bytes() != data:
@@ -195,7 +196,7 @@ def merge(template, old):
             added.previous_id = list(kept.previous_id) if kept.fuzzy else []
             left[message.context] = [m for m in left.get(message.context, []) if m is not kept]
             continue
-        candidates = left.get(message.context, [])
+        candidates = left.get(message.context, []) if message.context else []  # course_lib: exact only
         if candidates:
             best = max(candidates, key=lambda m: difflib.SequenceMatcher(None, m.id, message.id).ratio())
             if len(candidates) == 1 or difflib.SequenceMatcher(None, best.id, message.id).ratio() > 0.5:
