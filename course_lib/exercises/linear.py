@@ -8,9 +8,9 @@ fresh random cases against the library (`harness.check_function`).
 
 import numpy as np
 
-from course_lib.i18n import N_
 from course_lib.exercises import Verdict
 from course_lib.exercises.harness import Choice, check_function, check_number, check_reason
+from course_lib.i18n import N_
 from course_lib.linear import LeastSquaresClassifier, Perceptron, version_space_offsets
 
 

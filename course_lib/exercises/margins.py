@@ -8,11 +8,11 @@ the library (`harness.check_function`).
 
 import numpy as np
 
-from course_lib.i18n import N_
 from course_lib import lagrange, margins, smo
 from course_lib.exercises import Verdict
 from course_lib.exercises.harness import Choice, check_function, check_reason
 from course_lib.exercises.linear import answer_vector, check_numbers
+from course_lib.i18n import N_
 from course_lib.svm import SVM
 
 # Chapter 02 [K5-K8]

@@ -4,8 +4,8 @@ the version space (K4)."""
 
 import numpy as np
 
-from course_lib.i18n import _
 from course_lib import data
+from course_lib.i18n import _
 from course_lib.linear import (
     LeastSquaresClassifier, Perceptron, least_squares_epochs, perceptron_criterion,
     sample_version_space, version_space_offsets,

@@ -1,10 +1,10 @@
 """Chapters 02-03 drawings: geometric margins (K5), the Lagrange example (K6), KKT active and
 inactive constraints (K7), support vectors (K8), soft margins and slacks (K9)."""
 
-from course_lib.i18n import N_, _
 import numpy as np
 
 from course_lib import data, lagrange, margins
+from course_lib.i18n import N_, _
 from course_lib.plotting.linear import shade_sides
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import (

@@ -19,9 +19,9 @@ import re
 
 import ipywidgets as widgets
 
-from course_lib.i18n import N_, _
 from course_lib.exercises import Verdict
 from course_lib.exercises.harness import Choice
+from course_lib.i18n import N_, _
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 QUESTION, HINT, RIGHT, NOT_IT, A_HINT = N_("Question."), N_("💡 <b>Hint.</b>"), N_("right"), N_("not it"), N_("A hint")
