@@ -60,7 +60,7 @@ bench: $(STAMP)
 # English marked fuzzy), course_lib.mo compiled, notebooks/fr/ built; then store their outputs.
 french: $(STAMP)
 	$(BIN)/python tools/french.py
-	$(BIN)/python tools/refresh_notebooks.py $(wildcard notebooks/fr/*.ipynb notebooks/fr/solutions/*.ipynb)
+	$(BIN)/python tools/refresh_notebooks.py notebooks/fr/*.ipynb notebooks/fr/solutions/*.ipynb
 
 # make site                 every notebook executed, as static HTML with its figures, into site/
 # make class [NB=notebooks/03_soft_margins.ipynb]   one notebook as a dashboard (Voila) for a

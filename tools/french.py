@@ -13,7 +13,8 @@ The English notebooks are the source. Layout:
   across its paragraphs; `msgctxt` is the cell id, `msgid` the whole English cell. In code cells,
   each string literal and comment that reads as prose (a space or a final colon, two letters in a
   row) is an entry too, `msgctxt` the cell id, `msgid` the text between the quotes as written in
-  the source (escapes kept; f-string fields `{...}` are code and must stay as they are).
+  the source (escapes kept; f-string fields `{...}` are code and must stay as they are). A string
+  the code uses as a value (a key, an option) is translated by itself: msgstr = msgid.
 - `course_lib/locale/fr/LC_MESSAGES/course_lib.po` (and its compiled `.mo`): the strings of
   course_lib wrapped in `_()` / `N_()` (`course_lib/i18n.py`), extracted by Babel.
 

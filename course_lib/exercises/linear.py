@@ -10,7 +10,7 @@ import numpy as np
 
 from course_lib.exercises import Verdict
 from course_lib.exercises.harness import Choice, check_function, check_number, check_reason
-from course_lib.i18n import N_
+from course_lib.i18n import N_, _
 from course_lib.linear import LeastSquaresClassifier, Perceptron, version_space_offsets
 
 
@@ -20,7 +20,7 @@ def answer_vector(*parts):
     numbers = []
     for part in parts:
         if part is None or part is Ellipsis:
-            return None, "replace every `...` with your answer."
+            return None, _("replace every `...` with your answer.")
         if isinstance(part, (str, bytes, bool, np.bool_)) or callable(part):
             return None, f"{part!r:.40} is not a number: write the numbers themselves."
         try:
