@@ -196,6 +196,15 @@ def test_set_language_switches_course_lib_messages():
         course_lib.set_language("en")
 
 
+def test_course_lang_selects_french_at_import():
+    import subprocess
+
+    code = "import course_lib; from course_lib.i18n import _; print(course_lib.get_language(), _('Check'))"
+    env = {"COURSE_LANG": "fr", "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["fr", "Vérifier"]
+
+
 def test_the_check_catches_a_stale_entry(tmp_path, monkeypatch):
     """An English cell changed after its translation: the entry turns fuzzy, keeps the old English
     as previous msgid, is not used by the build, and the check names the cell."""
