@@ -3,12 +3,13 @@
 #   make test     run every test: unit tests, nbval over the notebooks, browser tests
 #   make figures  regenerate figures/
 #   make bench    speed against the references, printed as ratios
+#   make french   update the French catalogs (locale/fr/) and build notebooks/fr/ from them
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test figures bench browser-deps hub-deps
+.PHONY: lab test figures bench french browser-deps hub-deps
 
 $(STAMP): requirements.txt requirements-hub.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +55,12 @@ figures: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
+
+# The French edition (tools/french.py): catalogs updated from the English notebooks (changed
+# English marked fuzzy), course_lib.mo compiled, notebooks/fr/ built; then store their outputs.
+french: $(STAMP)
+	$(BIN)/python tools/french.py
+	$(BIN)/python tools/refresh_notebooks.py notebooks/fr/*.ipynb notebooks/fr/solutions/*.ipynb
 
 # make site                 every notebook executed, as static HTML with its figures, into site/
 # make class [NB=notebooks/03_soft_margins.ipynb]   one notebook as a dashboard (Voila) for a

@@ -231,7 +231,7 @@ def test_every_link_of_a_notebook_leads_inside_notebooks():
         if not (target.is_file() and target.is_relative_to(NOTEBOOKS.resolve())):
             broken.append(f"{notebook.relative_to(NOTEBOOKS)}: {url}")
     assert broken == [] and len(links) >= 24, broken
-    chapters = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    chapters = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")) + sorted(NOTEBOOKS.glob("fr/[0-9][0-9]_*.ipynb"))
     glossary = {path for path, url in links if url.startswith("glossary.ipynb")}
     assert glossary == set(chapters), "every chapter links the glossary"
 

@@ -2,6 +2,8 @@
 whether an answer is right and why. One module per chapter family; `harness` holds the
 generic checks (`check_function`, `check_number`) and the concept questions (`Quiz`, `Choice`)."""
 
+from course_lib.i18n import _
+
 
 class Hint:
     """A hint shown on request (`verdict.hint()`), never the solution."""
@@ -10,10 +12,10 @@ class Hint:
         self.text = text
 
     def __repr__(self):
-        return "Hint: " + self.text
+        return _("Hint: ") + self.text
 
     def _repr_markdown_(self):
-        return "💡 **Hint.** " + self.text
+        return _("💡 **Hint.** ") + self.text
 
 
 class Verdict:
@@ -31,15 +33,15 @@ class Verdict:
 
     def hint(self):
         """The hint of this check (add `.hint()` after the check call)."""
-        return Hint(self._hint or "no hint for this one: reread the question and the section above it.")
+        return Hint(_(self._hint) if self._hint else _("no hint for this one: reread the question and the section above it."))
 
     def _offer(self):
         if self.correct or not self._hint:
             return ""
-        return " Stuck? Add `.hint()` at the end of the check call for a hint."
+        return _(" Stuck? Add `.hint()` at the end of the check call for a hint.")
 
     def __repr__(self):
-        return ("Right. " if self.correct else "Not yet. ") + self.why + self._offer()
+        return (_("Right. ") if self.correct else _("Not yet. ")) + _(self.why) + self._offer()
 
     def _repr_markdown_(self):
-        return ("✅ **Right.** " if self.correct else "❌ **Not yet.** ") + self.why + self._offer()
+        return (_("✅ **Right.** ") if self.correct else _("❌ **Not yet.** ")) + _(self.why) + self._offer()

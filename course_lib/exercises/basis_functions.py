@@ -3,9 +3,11 @@ checked on points around the corners, and one RBF value. Concept questions: `QUI
 
 import numpy as np
 
+from course_lib.i18n import N_
 from course_lib import basis
 from course_lib.exercises import Verdict
 from course_lib.exercises.harness import Choice, Quiz, check_function, check_number
+from course_lib.i18n import N_
 
 XOR_SLIDE_X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
 
@@ -117,8 +119,8 @@ def quiz(name):
 
 QUIZZES = {
     "xor_lines": (
-        "After $\\phi(\\mathbf{x}) = (x_1, x_2, x_1x_2)$, the SVM's plane is $2z_1 + 2z_2 - 4z_3 - 1 = 0$. "
-        "What is the boundary back in the plane $(x_1, x_2)$?",
+        N_("After $\\phi(\\mathbf{x}) = (x_1, x_2, x_1x_2)$, the SVM's plane is $2z_1 + 2z_2 - 4z_3 - 1 = 0$. "
+        "What is the boundary back in the plane $(x_1, x_2)$?"),
         [
             Choice("A line", False, "$h$ contains the product $x_1x_2$: it is not linear in $\\mathbf{x}$."),
             Choice("A circle", False, "There is no $x_1^2$ or $x_2^2$ term, so no circle."),
@@ -130,7 +132,7 @@ QUIZZES = {
         ],
     ),
     "rbf_density": (
-        "An RBF $\\phi_i(\\mathbf{x}) = \\exp(-\\|\\mathbf{x} - \\mathbf{m}_i\\|^2/(2s_i^2))$ in 1-D: which is true?",
+        N_("An RBF $\\phi_i(\\mathbf{x}) = \\exp(-\\|\\mathbf{x} - \\mathbf{m}_i\\|^2/(2s_i^2))$ in 1-D: which is true?"),
         [
             Choice("It integrates to 1, like a normal density", False,
                    "Its integral is $s\\sqrt{2\\pi}$: it lacks the normalising constant (the slides' remark)."),
@@ -141,7 +143,7 @@ QUIZZES = {
         ],
     ),
     "rbf_centres": (
-        "An RBF network with $K$ centres on the 80 noisy XOR points: why do 2 centres fail while 10 succeed?",
+        N_("An RBF network with $K$ centres on the 80 noisy XOR points: why do 2 centres fail while 10 succeed?"),
         [
             Choice("With 2 centres the least-squares fit does not converge", False,
                    "Least squares has a closed form: it always gives the best $\\mathbf{w}$ for those features."),
@@ -154,8 +156,8 @@ QUIZZES = {
         ],
     ),
     "projection": (
-        "Class $+1$ for $|x| < 1.5$, class $-1$ outside. After $\\phi(x) = (x, x^2)$, a line separates them. "
-        "What is that line back on the $x$ axis?",
+        N_("Class $+1$ for $|x| < 1.5$, class $-1$ outside. After $\\phi(x) = (x, x^2)$, a line separates them. "
+        "What is that line back on the $x$ axis?"),
         [
             Choice("One threshold", False, "One threshold cannot put the middle apart from both sides."),
             Choice("Two thresholds, the roots of $w_1x + w_2x^2 + w_0 = 0$", True,

@@ -32,6 +32,7 @@ import numpy as np
 
 from course_lib.exercises import Verdict
 from course_lib.exercises.guard import COPY, Guard, TimeLimit, WriteItYourself
+from course_lib.i18n import _
 
 __all__ = ["check_function", "check_number", "check_reason", "Choice", "Quiz", "default_compare", "format_value", "fresh_seed",
            "student_runner"]
@@ -411,19 +412,19 @@ def _shown(show, case):
 def _as_number(answer):
     """(array, None) or (None, reason) for a student's answer."""
     if answer is None or answer is Ellipsis:
-        return None, "replace `...` with your number."
+        return None, _("replace `...` with your number.")
     if isinstance(answer, (bool, np.bool_)):
-        return None, f"{answer} is a truth value; the answer is a number."
+        return None, _("{answer} is a truth value; the answer is a number.").format(answer=answer)
     if isinstance(answer, (str, bytes)):
-        return None, "that is text (in quotes): write the number itself, without quotes."
+        return None, _("that is text (in quotes): write the number itself, without quotes.")
     if callable(answer):
-        return None, "that is a function: call it and pass its result, or write the number."
+        return None, _("that is a function: call it and pass its result, or write the number.")
     try:
         array = np.asarray(answer, dtype=float)
     except (TypeError, ValueError):
         return None, f"that (a value of type {type(answer).__name__}) is not a number."
     if not np.isfinite(array).all():
-        return None, "your answer contains NaN or infinity."
+        return None, _("your answer contains NaN or infinity.")
     return array, None
 
 
@@ -433,13 +434,15 @@ def check_reason(answer, choices, hint=None):
     picked choice's explanation is shown either way."""
     letters = "ABCDEFGH"[:len(choices)]
     if answer is None or answer is Ellipsis:
-        return _not_yet(f"replace the last `...` with the letter of your reason ({', '.join(letters)}).", hint)
+        return _not_yet(_("replace the last `...` with the letter of your reason ({letters}).").format(
+            letters=", ".join(letters)), hint)
     if isinstance(answer, str) and len(answer.strip()) == 1 and answer.strip().upper() in letters:
         index = letters.index(answer.strip().upper())
     elif isinstance(answer, (int, np.integer)) and not isinstance(answer, bool) and 0 <= answer < len(choices):
         index = int(answer)
     else:
-        return _not_yet(f"give the reason as one letter in quotes: {', '.join(repr(c) for c in letters)}.", hint)
+        return _not_yet(_("give the reason as one letter in quotes: {letters}.").format(
+            letters=", ".join(repr(c) for c in letters)), hint)
     choice = choices[index]
     return Verdict(choice.correct, f"({letters[index]}) {choice.explanation}", hint)
 
@@ -459,13 +462,13 @@ def check_number(answer, expected, *, atol=1e-6, rtol=1e-6, diagnoses=(), hint=N
         if expected.ndim == 0 and array.size == 1:
             array = array.reshape(())
         elif expected.ndim == 0:
-            return _not_yet(f"the answer is one number, and you gave {array.size}.", hint)
+            return _not_yet(_("the answer is one number, and you gave {n}.").format(n=array.size), hint)
         else:
             return _not_yet(f"the answer has shape {expected.shape}, yours {array.shape}.", hint)
     if np.allclose(array, expected, atol=atol, rtol=rtol):
-        return Verdict(True, right or "That is it.", hint)
+        return Verdict(True, right or _("That is it."), hint)
     for value, message in diagnoses:
         value = np.asarray(value, dtype=float)
         if value.shape == array.shape and np.allclose(array, value, atol=atol, rtol=rtol):
             return _not_yet(message, hint)
-    return _not_yet("your answer is not it.", hint)
+    return _not_yet(_("your answer is not it."), hint)

@@ -10,6 +10,7 @@ import numpy as np
 
 from course_lib.exercises import Verdict
 from course_lib.exercises.harness import Choice, check_function, check_number, check_reason
+from course_lib.i18n import N_, _
 from course_lib.linear import LeastSquaresClassifier, Perceptron, version_space_offsets
 
 
@@ -19,7 +20,7 @@ def answer_vector(*parts):
     numbers = []
     for part in parts:
         if part is None or part is Ellipsis:
-            return None, "replace every `...` with your answer."
+            return None, _("replace every `...` with your answer.")
         if isinstance(part, (str, bytes, bool, np.bool_)) or callable(part):
             return None, f"{part!r:.40} is not a number: write the numbers themselves."
         try:
@@ -157,7 +158,7 @@ def check_version_space_interval(answer_low, answer_high, X, r, w=(1.0, 1.0)):
 # Concept questions
 
 QUIZ_PERCEPTRON = (
-    "The perceptron runs on data that no line separates. What happens as the epochs go by?",
+    N_("The perceptron runs on data that no line separates. What happens as the epochs go by?"),
     [
         Choice("It converges to the line with the fewest training errors.", False,
                "Nothing makes it converge: an epoch without update would need a line with no error, which does "
@@ -174,7 +175,7 @@ QUIZ_PERCEPTRON = (
 )
 
 QUIZ_FAR_POINT = (
-    "A point of class +1 lies far away, on its own (correct) side. What does it do to the fitted line?",
+    N_("A point of class +1 lies far away, on its own (correct) side. What does it do to the fitted line?"),
     [
         Choice("Least squares ignores it: the point is already classified right.", False,
                "Least squares does not look at signs: the residual r - h(x) of that point is large and squared, "
@@ -187,7 +188,7 @@ QUIZ_FAR_POINT = (
 )
 
 QUIZ_VERSION_SPACE = (
-    "For a fixed orientation w, every offset between S and G makes zero training errors. Which one to pick?",
+    N_("For a fixed orientation w, every offset between S and G makes zero training errors. Which one to pick?"),
     [
         Choice("S, the most specific hypothesis.", False,
                "S touches a positive point: a new positive point slightly beyond it is already misclassified."),

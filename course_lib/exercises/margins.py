@@ -12,6 +12,7 @@ from course_lib import lagrange, margins, smo
 from course_lib.exercises import Verdict
 from course_lib.exercises.harness import Choice, check_function, check_reason
 from course_lib.exercises.linear import answer_vector, check_numbers
+from course_lib.i18n import N_
 from course_lib.svm import SVM
 
 # Chapter 02 [K5-K8]
@@ -131,8 +132,8 @@ def check_two_point_svm(student_fn, seed=None):
 
 
 QUIZ_MARGIN = (
-    "In canonical form (min_t r^t h(x^t) = 1), an SVM finds a w with half the norm of another separating line's. "
-    "Its margin is:",
+    N_("In canonical form (min_t r^t h(x^t) = 1), an SVM finds a w with half the norm of another separating line's. "
+    "Its margin is:"),
     [
         Choice("half as wide.", False, "The margin is rho = 1/||w||: a smaller ||w|| means a wider margin."),
         Choice("twice as wide.", True, "rho = 1/||w||, so halving ||w|| doubles rho: minimising ||w|| maximises the margin."),
@@ -143,7 +144,7 @@ QUIZ_MARGIN = (
 )
 
 QUIZ_KKT = (
-    "At the maximum of f subject to g(x) >= 0, the multiplier is lambda = 0 and g(x*) = 0.7. What does that say?",
+    N_("At the maximum of f subject to g(x) >= 0, the multiplier is lambda = 0 and g(x*) = 0.7. What does that say?"),
     [
         Choice("The constraint is active.", False, "Active means the maximum sits on g(x) = 0 with lambda > 0; here g = 0.7."),
         Choice("The constraint is inactive: x* is the unconstrained maximum, grad f(x*) = 0.", True,
@@ -154,7 +155,7 @@ QUIZ_KKT = (
 )
 
 QUIZ_SUPPORT_VECTORS = (
-    "In the hard-margin SVM, which training points have alpha^t > 0?",
+    N_("In the hard-margin SVM, which training points have alpha^t > 0?"),
     [
         Choice("Every training point: each one has a constraint.", False,
                "Each has a multiplier, but complementary slackness sets alpha^t = 0 wherever r^t h(x^t) > 1."),
@@ -167,7 +168,7 @@ QUIZ_SUPPORT_VECTORS = (
 )
 
 QUIZ_DUAL = (
-    "Why do the slides solve the dual rather than the primal?",
+    N_("Why do the slides solve the dual rather than the primal?"),
     [
         Choice("Its size depends on N, not D, and the data enter only by inner products.", True,
                "One alpha per point, and x^t.x^s only: that is what lets a kernel replace the inner product (chapter 05)."),
@@ -272,7 +273,7 @@ def _compare_alpha(expected, got):
 
 
 QUIZ_SLACK = (
-    "A point has slack xi^t = 0.4 at the soft-margin optimum. Where is it?",
+    N_("A point has slack xi^t = 0.4 at the soft-margin optimum. Where is it?"),
     [
         Choice("Beyond the margin, on its class's side.", False, "There xi^t = 0: r^t h(x^t) >= 1 needs no slack."),
         Choice("Inside the margin, on the right side of h(x) = 0.", True,
@@ -284,7 +285,7 @@ QUIZ_SLACK = (
 )
 
 QUIZ_SMALL_C = (
-    "C goes from 100 down to 0.01 on overlapping data. What happens?",
+    N_("C goes from 100 down to 0.01 on overlapping data. What happens?"),
     [
         Choice("The margin narrows and the support vectors get fewer.", False,
                "That is C going up: slacks get expensive, so the fit buys them back with a narrower margin."),
@@ -296,7 +297,7 @@ QUIZ_SMALL_C = (
 )
 
 QUIZ_W0 = (
-    "With a soft margin, which points give w0 = r^t - w.x^t exactly?",
+    N_("With a soft margin, which points give w0 = r^t - w.x^t exactly?"),
     [
         Choice("Every support vector (alpha^t > 0), as the slides average.", False,
                "Those at alpha^t = C may lie inside the margin or beyond: r^t h(x^t) = 1 - xi^t there, so their "
@@ -307,7 +308,7 @@ QUIZ_W0 = (
 )
 
 QUIZ_LARGE_C = (
-    "On chapter 03's data, C = 10, 100 and 1000 give exactly the same (w, w0). Why?",
+    N_("On chapter 03's data, C = 10, 100 and 1000 give exactly the same (w, w0). Why?"),
     [
         Choice("SMO stopped early at large C.", False, "Each fit converged (KKT gap below tol); the alphas at the bound do change, 10 -> 1000."),
         Choice("Beyond some C the solution sits at a corner pinned by D + 1 = 3 points on the margin.", True,

@@ -5,6 +5,7 @@ the version space (K4)."""
 import numpy as np
 
 from course_lib import data
+from course_lib.i18n import _
 from course_lib.linear import (
     LeastSquaresClassifier, Perceptron, least_squares_epochs, perceptron_criterion,
     sample_version_space, version_space_offsets,
@@ -88,13 +89,13 @@ def draw_perceptron_update(ax, perceptron, X, r, update):
     plot_line(ax, w, w0, *LIMITS, color=BLACK)
     wrong = r * (X @ w + w0) <= 0
     ax.scatter(*X[wrong].T, s=190, facecolor="none", edgecolor=ORANGE, linewidth=2, zorder=4,
-               label=f"misclassified ({wrong.sum()})")
+               label=_("misclassified ({n})").format(n=wrong.sum()))
     culprit = perceptron.update_index_[update]
     if culprit >= 0:
-        ax.scatter(*X[culprit], s=420, marker="*", color=GREEN, edgecolor=BLACK, zorder=5, label="caused this update")
+        ax.scatter(*X[culprit], s=420, marker="*", color=GREEN, edgecolor=BLACK, zorder=5, label=_("caused this update"))
     epoch = perceptron.update_epoch_[update]
-    ax.set_title(f"update {update}/{perceptron.n_updates_} (epoch {epoch}): "
-                 f"$E_{{percp}} = {perceptron_criterion(w, w0, X, r):.2f}$", fontsize=12)
+    ax.set_title(_("update {update}/{total} (epoch {epoch}): ").format(update=update, total=perceptron.n_updates_, epoch=epoch)
+                 + f"$E_{{percp}} = {perceptron_criterion(w, w0, X, r):.2f}$", fontsize=12)
     ax.legend(loc="lower right", fontsize=9)
     ax.set_xlim(LIMITS[0])
     ax.set_ylim(LIMITS[1])
@@ -112,7 +113,8 @@ def draw_perceptron_epoch(ax, perceptron, X, r, epoch):
     plot_points(ax, X, r)
     plot_line(ax, w, w0, *LIMITS, color=BLACK)
     errors = int(np.sum(r * (X @ w + w0) <= 0))
-    ax.set_title(f"after epoch {epoch}: {errors} errors, $E_{{percp}} = {perceptron_criterion(w, w0, X, r):.2f}$", fontsize=12)
+    ax.set_title(_("after epoch {epoch}: {errors} errors, ").format(epoch=epoch, errors=errors)
+                 + f"$E_{{percp}} = {perceptron_criterion(w, w0, X, r):.2f}$", fontsize=12)
     ax.set_xlim(LIMITS[0])
     ax.set_ylim(LIMITS[1])
 
@@ -136,11 +138,12 @@ def draw_least_squares_epoch(ax, X, r, epoch, n_epochs=6):
     best = LeastSquaresClassifier().fit(X, r)
     shade_sides(ax, w, w0, *LIMITS)
     plot_points(ax, X, r)
-    plot_line(ax, best.w_, best.w0_, *LIMITS, color=GREY, ls="--", lw=1.8, label="closed form")
-    plot_line(ax, w, w0, *LIMITS, color=BLACK, label=f"after epoch {epoch}")
+    plot_line(ax, best.w_, best.w0_, *LIMITS, color=GREY, ls="--", lw=1.8, label=_("closed form"))
+    plot_line(ax, w, w0, *LIMITS, color=BLACK, label=_("after epoch {epoch}").format(epoch=epoch))
     errors = int(np.sum(r * (X @ w + w0) <= 0))
     E = 0.5 * float(np.sum((r - (X @ w + w0)) ** 2))
-    ax.set_title(f"after epoch {epoch}: {errors} errors, $E_{{quad}} = {E:.2f}$", fontsize=12)
+    ax.set_title(_("after epoch {epoch}: {errors} errors, ").format(epoch=epoch, errors=errors) + f"$E_{{quad}} = {E:.2f}$",
+                 fontsize=12)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=2, fontsize=10)
 
 
@@ -168,13 +171,14 @@ def draw_least_squares(ax, distance):
     ylim = (ylo, max(yhi, X[:, 1].max() + 0.7))
     shade_sides(ax, pulled.w_, pulled.w0_, xlim, ylim)
     plot_points(ax, X, r)
-    plot_line(ax, plain.w_, plain.w0_, xlim, ylim, color=GREY, ls="--", label="without the far point")
-    plot_line(ax, pulled.w_, pulled.w0_, xlim, ylim, color=BLACK, label="least squares")
+    plot_line(ax, plain.w_, plain.w0_, xlim, ylim, color=GREY, ls="--", label=_("without the far point"))
+    plot_line(ax, pulled.w_, pulled.w0_, xlim, ylim, color=BLACK, label=_("least squares"))
     errors = int(np.sum(pulled.predict(X0) != r0))
     if distance > 0:
-        ax.set_title(f"far point at distance {distance:.1f}: {errors} errors on the other {len(X0)}", fontsize=12)
+        ax.set_title(_("far point at distance {distance:.1f}: {errors} errors on the other {n}").format(
+            distance=distance, errors=errors, n=len(X0)), fontsize=12)
     else:
-        ax.set_title(f"no far point: {errors} errors on the {len(X0)} points", fontsize=12)
+        ax.set_title(_("no far point: {errors} errors on the {n} points").format(errors=errors, n=len(X0)), fontsize=12)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2, fontsize=10)
 
 
@@ -197,11 +201,11 @@ def draw_version_space(ax=None, n_hypotheses=40):
         plot_line(ax, w, w0, (xlo, xhi), (ylo, yhi), color=GREY, lw=1, alpha=0.5)
     w = np.array([1.0, 1.0]) / np.sqrt(2)
     w0_S, w0_G = version_space_offsets(X, r, w)
-    plot_line(ax, w, w0_S, (xlo, xhi), (ylo, yhi), color=BLUE, label="S (most specific)")
-    plot_line(ax, w, w0_G, (xlo, xhi), (ylo, yhi), color=VERMILLION, label="G (most general)")
+    plot_line(ax, w, w0_S, (xlo, xhi), (ylo, yhi), color=BLUE, label=_("S (most specific)"))
+    plot_line(ax, w, w0_G, (xlo, xhi), (ylo, yhi), color=VERMILLION, label=_("G (most general)"))
     plot_line(ax, w, (w0_S + w0_G) / 2, (xlo, xhi), (ylo, yhi), color=BLACK, ls="--", lw=1.8,
-              label="halfway (largest margin)")
+              label=_("halfway (largest margin)"))
     plot_points(ax, X, r)
-    ax.set_title("grey: separating lines; S, G for $\\mathbf{w} \\propto (1, 1)$", fontsize=13)
+    ax.set_title(_("grey: separating lines; S, G for $\\mathbf{w} \\propto (1, 1)$"), fontsize=13)
     ax.legend(loc="lower right", fontsize=10)
     return fig

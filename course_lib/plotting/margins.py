@@ -4,6 +4,7 @@ inactive constraints (K7), support vectors (K8), soft margins and slacks (K9).""
 import numpy as np
 
 from course_lib import data, lagrange, margins
+from course_lib.i18n import N_, _
 from course_lib.plotting.linear import shade_sides
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import (
@@ -42,7 +43,8 @@ def draw_margin_band(ax, w, w0, xlim, ylim, label_margin=True):
         )
 
 
-def circle_support_vectors(ax, X, index, label="support vectors"):
+def circle_support_vectors(ax, X, index, label=None):
+    label = _("support vectors") if label is None else label
     ax.scatter(
         *X[index].T,
         s=260,
@@ -106,7 +108,7 @@ def draw_line_margin(ax, X, r, w, w0, title):
     ax.fill_between(*_band(wc, w0c, xlim), color=GREY, alpha=0.15, lw=0)
     draw_margin_band(ax, wc, w0c, xlim, ylim)
     closest = np.flatnonzero(r * (X @ wc + w0c) < 1.0 + 1e-3)
-    circle_support_vectors(ax, X, closest, label="closest points")
+    circle_support_vectors(ax, X, closest, label=_("closest points"))
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     ax.set_title(title)
@@ -200,7 +202,7 @@ def draw_margin_maximisation(ax=None):
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     ax.set_aspect("equal")
-    ax.set_title("minimise $\\|\\mathbf{w}\\|$ = maximise the margin")
+    ax.set_title(_("minimise $\\|\\mathbf{w}\\|$ = maximise the margin"))
     return fig
 
 
@@ -241,14 +243,14 @@ def draw_lagrange(ax=None, other=(0.05, 0.95)):
     )
     ax.text(*(x_star + [0.12, 0.2]), "$\\nabla g$", color=BLUE)
     ax.text(*(x_star + [-0.45, -0.35]), "$\\nabla f = -\\lambda \\nabla g$", color=BLUE)
-    ax.text(other[0] + 0.05, other[1] + 0.3, "not parallel", color=GREY)
+    ax.text(other[0] + 0.05, other[1] + 0.3, _("not parallel"), color=GREY)
     ax.set_xlim(-0.6, 1.6)
     ax.set_ylim(-0.6, 1.6)
     ax.set_aspect("equal")
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
     ax.legend(loc="lower left", fontsize=9)
-    ax.set_title("maximise $1 - x_1^2 - x_2^2$ s.t. $x_1 + x_2 = 1$")
+    ax.set_title(_("maximise $1 - x_1^2 - x_2^2$ s.t. $x_1 + x_2 = 1$"))
     return fig
 
 
@@ -274,13 +276,13 @@ def draw_kkt(axes=None):
         ax.plot(xs, (b - a[0] * xs) / a[1], color=VERMILLION)
         x, lam, status = lagrange.maximise_with_inequality(a=a, b=b)
         ax.plot(*x, "o", color=BLUE, ms=10, zorder=5)
-        ax.set_title(f"{status}: $g(\\mathbf{{x}}) = {formula} \\geq 0$", fontsize=13)
+        ax.set_title(f"{_(CONSTRAINT_STATUS[status])}: $g(\\mathbf{{x}}) = {formula} \\geq 0$", fontsize=13)
         ax.text(
             0.03,
             0.03,
             f"$\\mathbf{{x}}^* = ({x[0]:.2f}, {x[1]:.2f})$\n$\\lambda = {lam:.2f}$, "
             f"$\\lambda g(\\mathbf{{x}}^*) = {lam * lagrange.g(x, a, b):.2f}$\n"
-            "green: $g(\\mathbf{x}) \\geq 0$ allowed",
+            + _("green: $g(\\mathbf{x}) \\geq 0$ allowed"),
             transform=ax.transAxes,
             fontsize=11,
             va="bottom",
@@ -292,6 +294,7 @@ def draw_kkt(axes=None):
     return fig
 
 
+CONSTRAINT_STATUS = {"active": N_("active"), "inactive": N_("inactive")}
 SLACK_SHOWN = 5e-3  # slacks below this are the solver's tolerance on the margin, not slacks
 MAX_SLACK_LABELS = 12  # with more points in the margin, only the slacks xi > 1 are written
 
@@ -334,11 +337,11 @@ def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None, le
                 bbox=dict(facecolor="white", alpha=0.7, edgecolor="none", pad=0.5),
                 zorder=6,
             )
-        shown = "" if labelled.size == np.sum(xi > SLACK_SHOWN) else "\n(ξ written for ξ > 1 only)"
+        shown = "" if labelled.size == np.sum(xi > SLACK_SHOWN) else "\n" + _("(ξ written for ξ > 1 only)")
         ax.text(
             0.98,
             0.98,
-            f"Σ ξ = {xi.sum():.2f}, {inside.sum()} inside the margin{shown}",
+            f"Σ ξ = {xi.sum():.2f}, " + _("{n} inside the margin").format(n=inside.sum()) + shown,
             transform=ax.transAxes,
             ha="right",
             va="top",
@@ -368,7 +371,7 @@ def draw_support_vectors(ax=None):
             color=GREEN,
         )
     ax.set_aspect("equal")
-    ax.set_title(f"support vectors: {len(svm.support_)} of {len(X)} points have $\\alpha^t > 0$")
+    ax.set_title(_("support vectors: {n} of {total} points have $\\alpha^t > 0$").format(n=len(svm.support_), total=len(X)))
     return fig
 
 
@@ -378,5 +381,5 @@ def draw_soft_margin(ax=None, C=1.0):
     fig, ax = figure_for(ax, width=6.5, height=5.5)
     X, r = soft_margin_data()
     draw_svm(ax, SVM(C=C, kernel="linear").fit(X, r), X, r, shade=True)
-    ax.set_title(f"soft margin, $C = {C:g}$")
+    ax.set_title(_("soft margin") + f", $C = {C:g}$")
     return fig

@@ -22,6 +22,7 @@ import asyncio
 import ipywidgets as widgets
 import numpy as np
 
+from course_lib.i18n import _
 from course_lib.linear import LeastSquaresClassifier
 from course_lib.plotting.kernels import curved_overlap_data
 from course_lib.plotting.linear import outlier_data
@@ -62,12 +63,12 @@ class PointsDemo(Demo):
         self._pending = None  # the frame scheduled for the latest mouse move (asyncio handle)
         compact = {"button_width": "auto", "description_width": "initial"}
         self.point_class = widgets.ToggleButtons(
-            options=[("+1 ●", 1), ("−1 ■", -1)], value=1, description="new point",
-            tooltips=["class +1 (blue circles)", "class −1 (vermillion squares)"], style=compact)
+            options=[("+1 ●", 1), ("−1 ■", -1)], value=1, description=_("new point"),
+            tooltips=[_("class +1 (blue circles)"), _("class −1 (vermillion squares)")], style=compact)
         self.mode = widgets.ToggleButtons(
-            options=["add or drag", "remove"], value="add or drag", description="click to",
+            options=[(_("add or drag"), "add or drag"), (_("remove"), "remove")], value="add or drag", description=_("click to"),
             style=compact)
-        self.reset_button = widgets.Button(description="reset the points",
+        self.reset_button = widgets.Button(description=_("reset the points"),
                                            layout=widgets.Layout(width="auto"))
         self.reset_button.on_click(lambda _: self.reset())
         self.note = widgets.HTML()
@@ -77,12 +78,11 @@ class PointsDemo(Demo):
         self.controls_box.children += (self.point_class, self.mode, self.reset_button, self.note)
         self.add_class("course-points-demo")
         if Event is None:
-            self.note.value = ("<small>Install <code>ipyevents</code> to add, drag and remove "
-                               "points on the figure.</small>")
+            self.note.value = "<small>" + _("Install <code>ipyevents</code> to add, drag and remove "
+                                             "points on the figure.") + "</small>"
             self.events = None
             return
-        self.note.value = ("<small>Click on the figure to add a point, drag a point to move "
-                           "it.</small>")
+        self.note.value = "<small>" + _("Click on the figure to add a point, drag a point to move it.") + "</small>"
         self.events = Event(source=self.image, watched_events=["mousedown", "mouseup", "mouseleave"],
                             prevent_default_action=True)
         self.moves = Event(source=self.image, watched_events=["mousemove"], wait=MOVE_WAIT_MS,
@@ -218,8 +218,8 @@ def draw_soft_margin_points(ax, X, r, xlim, ylim, C):
     svm = SVM(C=C, kernel="linear").fit(X, r)
     draw_svm(ax, svm, X, r, xlim=xlim, ylim=ylim, legend=False)
     norm = float(np.sqrt(svm.w_ @ svm.w_))
-    ax.set_title(f"C = {C:.3g}: {len(svm.support_)} support vectors, margin 1/‖w‖ = {1 / norm:.2f}",
-                 fontsize=12)
+    ax.set_title(_("C = {C:.3g}: {n} support vectors, margin 1/‖w‖ = {margin:.2f}").format(
+        C=C, n=len(svm.support_), margin=1 / norm), fontsize=12)
 
 
 def soft_margin_points_demo(C=1.0):
@@ -262,9 +262,9 @@ def draw_least_squares_points(ax, X, r, xlim, ylim, reference):
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     w, w0 = fit.w_, fit.w0_
-    ax.set_title(f"least squares (solid): w = ({w[0]:.2f}, {w[1]:.2f}), w0 = {w0:.2f},\n"
-                 f"{errors} of {len(X)} points misclassified; dashed: without the far point",
-                 fontsize=12)
+    ax.set_title(_("least squares (solid): w = ({w1:.2f}, {w2:.2f}), w0 = {w0:.2f},\n"
+                   "{errors} of {n} points misclassified; dashed: without the far point").format(
+        w1=w[0], w2=w[1], w0=w0, errors=errors, n=len(X)), fontsize=12)
 
 
 def least_squares_points_demo(distance=8.0):

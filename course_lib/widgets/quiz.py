@@ -21,8 +21,10 @@ import ipywidgets as widgets
 
 from course_lib.exercises import Verdict
 from course_lib.exercises.harness import Choice
+from course_lib.i18n import N_, _
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+QUESTION, HINT, RIGHT, NOT_IT, A_HINT = N_("Question."), N_("💡 <b>Hint.</b>"), N_("right"), N_("not it"), N_("A hint")
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -52,6 +54,8 @@ class Quiz(widgets.VBox):
                              "use multiple=True for several")
         if len(choices) > len(LETTERS):
             raise ValueError(f"at most {len(LETTERS)} choices")
+        question, hint = _(question), _(hint)  # the texts in the language of course_lib
+        choices = [Choice(_(c.text), c.correct, _(c.explanation)) for c in choices]
         self.question, self.choices, self.multiple, self.hint_text = question, choices, multiple, hint
         labels = [f"{LETTERS[i]}. {c.text}" for i, c in enumerate(choices)]
         if multiple:
@@ -61,16 +65,16 @@ class Quiz(widgets.VBox):
         else:
             self.buttons = widgets.RadioButtons(options=labels, value=None, layout=widgets.Layout(width="auto"))
             picker = self.buttons
-        self.check_button = widgets.Button(description="Check", button_style="primary",
-                                           tooltip="Check your answer")
+        self.check_button = widgets.Button(description=_("Check"), button_style="primary",
+                                           tooltip=_("Check your answer"))
         self.check_button.on_click(lambda _: self._show(self.check(self.selection())))
         self.feedback = widgets.HTMLMath()
         row = [self.check_button]
         if hint:
-            self.hint_button = widgets.Button(description="Show a hint", tooltip="A hint, not the answer")
+            self.hint_button = widgets.Button(description=_("Show a hint"), tooltip=_("A hint, not the answer"))
             self.hint_button.on_click(lambda _: self._show_hint())
             row.append(self.hint_button)
-        prompt = widgets.HTMLMath(f"<p><b>Question.</b> {inline_html(question)}</p>")
+        prompt = widgets.HTMLMath(f"<p><b>{_(QUESTION)}</b> {inline_html(question)}</p>")
         super().__init__([prompt, picker, widgets.HBox(row), self.feedback])
         self.add_class("course-quiz")
 
@@ -84,18 +88,18 @@ class Quiz(widgets.VBox):
         """The Verdict for chosen choices, given as an index, a letter, or a list of them."""
         chosen = self._indices(selection)
         if chosen is None:
-            return Verdict(False, f"Pick choices by index (0 to {len(self.choices) - 1}) or letter.")
+            return Verdict(False, _("Pick choices by index (0 to {last}) or letter.").format(last=len(self.choices) - 1))
         if not chosen:
-            return Verdict(False, "Pick an answer first.")
+            return Verdict(False, _("Pick an answer first."))
         if not self.multiple and len(chosen) > 1:
-            return Verdict(False, "Only one choice is right here: pick one.")
+            return Verdict(False, _("Only one choice is right here: pick one."))
         right = {i for i, c in enumerate(self.choices) if c.correct}
         wrong = sorted(set(chosen) - right)
         lines = [f"{LETTERS[i]}: {self.choices[i].explanation}" for i in (wrong or sorted(chosen))]
         if set(chosen) == right:
             return Verdict(True, " ".join(lines) if self.multiple else self.choices[chosen[0]].explanation)
         if not wrong:
-            return Verdict(False, "What you ticked is right, and at least one more choice is right too.")
+            return Verdict(False, _("What you ticked is right, and at least one more choice is right too."))
         if not self.multiple:
             return Verdict(False, self.choices[wrong[0]].explanation)
         return Verdict(False, " ".join(lines))
@@ -112,29 +116,30 @@ class Quiz(widgets.VBox):
         return sorted(set(indices))
 
     def _show(self, verdict):
-        mark = "✅ <b>Right.</b> " if verdict.correct else "❌ <b>Not yet.</b> "
+        mark = _("✅ <b>Right.</b> ") if verdict.correct else _("❌ <b>Not yet.</b> ")
         self.feedback.value = f"<p>{mark}{inline_html(verdict.why)}</p>"
 
     def _show_hint(self):
-        self.feedback.value = f"<p>💡 <b>Hint.</b> {inline_html(self.hint_text)}</p>"
+        self.feedback.value = f"<p>{_(HINT)} {inline_html(self.hint_text)}</p>"
 
     def static_html(self):
         """The question, its choices, and the answer with every explanation in a <details>."""
         items = "".join(f"<li>{inline_html(c.text)}</li>" for c in self.choices)
         answers = "".join(
-            f"<li><b>{'right' if c.correct else 'not it'}</b>: {inline_html(c.explanation)}</li>"
+            f"<li><b>{_(RIGHT) if c.correct else _(NOT_IT)}</b>: {inline_html(c.explanation)}</li>"
             for c in self.choices)
-        kind = "Tick every right choice." if self.multiple else "One choice is right."
-        hint = (f"<details><summary>A hint</summary><p>{inline_html(self.hint_text)}</p></details>"
+        kind = _("Tick every right choice.") if self.multiple else _("One choice is right.")
+        hint = (f"<details><summary>{_(A_HINT)}</summary><p>{inline_html(self.hint_text)}</p></details>"
                 if self.hint_text else "")
-        return (f"<div class='course-quiz-static'><p><b>Question.</b> {inline_html(self.question)} "
-                f"<em>{kind}</em></p><ol type='A'>{items}</ol>{hint}<details><summary>The answer, "
-                f"with an explanation of every choice</summary><ol type='A'>{answers}</ol></details></div>")
+        answer = _("The answer, with an explanation of every choice")
+        return (f"<div class='course-quiz-static'><p><b>{_(QUESTION)}</b> {inline_html(self.question)} "
+                f"<em>{kind}</em></p><ol type='A'>{items}</ol>{hint}<details><summary>{answer}"
+                f"</summary><ol type='A'>{answers}</ol></details></div>")
 
     def static_text(self):
-        lines = [f"Question. {self.question}"]
+        lines = [f"{_(QUESTION)} {self.question}"]
         lines += [f"  {LETTERS[i]}. {c.text}" for i, c in enumerate(self.choices)]
-        return "\n".join(lines + ["(Run the notebook to check your answer.)"])
+        return "\n".join(lines + [_("(Run the notebook to check your answer.)")])
 
     def _repr_mimebundle_(self, **kwargs):
         """The widget view, with the static rendering beside it for pages without widgets."""

@@ -1,0 +1,51 @@
+"""The language course_lib speaks: English (the source) or French, through Python's gettext.
+
+    import course_lib
+    course_lib.set_language("fr")     # or COURSE_LANG=fr in the environment before the import
+
+User-facing strings of course_lib are written in English and wrapped: `_("Not yet: ...")` is
+translated when it runs; `N_("...")` only marks a string kept in a module-level constant, which
+`_` translates where it is shown. The catalog is `course_lib/locale/fr/LC_MESSAGES/course_lib.po`
+(gettext, editable in Poedit or Weblate), compiled to the `.mo` next to it by `make french`
+(`tools/french.py`); `tests/test_french.py` fails when the two differ.
+Call `set_language` before importing the modules whose constants are shown (a new kernel).
+"""
+
+import gettext
+import os
+from pathlib import Path
+
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+DOMAIN = "course_lib"
+LANGUAGES = ("en", "fr")
+
+_translation = gettext.NullTranslations()
+_language = "en"
+
+
+def set_language(language):
+    """Make course_lib's messages, figure labels and checks speak `language` ("en" or "fr")."""
+    global _translation, _language
+    if language not in LANGUAGES:
+        raise ValueError(f"language must be one of {LANGUAGES}, got {language!r}")
+    _translation = (gettext.NullTranslations() if language == "en"
+                    else gettext.translation(DOMAIN, LOCALE_DIR, languages=[language]))
+    _language = language
+
+
+def get_language():
+    """The language set by `set_language` (or COURSE_LANG), "en" by default."""
+    return _language
+
+
+def _(message):
+    """`message` in the current language (itself in English or when it has no translation)."""
+    return _translation.gettext(message) if message else message  # gettext("") is the header
+
+
+def N_(message):
+    """Mark `message` for the catalog without translating it now (a module-level constant)."""
+    return message
+
+
+set_language(os.environ.get("COURSE_LANG", "en") or "en")
