@@ -30,17 +30,6 @@ def replace(ax, key, make):
     return made
 
 
-def keep_renderer(fig, dpi):
-    """Render `fig` at `dpi` through one Agg canvas from now on, so that every frame reuses the
-    same renderer (its buffer, and the layout of the texts already drawn) instead of building
-    one per savefig; the figure's size in inches, hence its layout, does not change."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    FigureCanvasAgg(fig)
-    fig.set_dpi(dpi)
-    return fig
-
-
 def argmax_boundaries(ax, xx, yy, scores, color="black"):
     """The boundaries of the argmax rule over `scores` (grid shape + (k,)): region k's is the
     level 0 of s_k - max_{j != k} s_j, drawn for each k whose lead changes sign on the grid."""

@@ -20,18 +20,11 @@ from course_lib.plotting.multiclass import (
     sgd_model,
     sgd_paths,
 )
-from course_lib.plotting.artists import keep_renderer
 from course_lib.widgets.core import Demo, log_slider
 
 LAYOUT = widgets.Layout(width="360px")
 STYLE = {"description_width": "initial"}
 EVERY = 10  # the step of the T sliders
-
-
-def live(demo):
-    """The demo, its figure rendered through one kept renderer (see keep_renderer)."""
-    keep_renderer(demo.fig, demo.dpi)
-    return demo
 
 
 def slider_grid(control):
@@ -74,7 +67,7 @@ def forty_twenty_forty_demo():
     def draw(axes, share):
         forty_twenty_forty_panels(axes, share=share)
 
-    return live(Demo(draw, controls, ncols=2, width=5.4, height=4.2, clear=False))
+    return Demo(draw, controls, ncols=2, width=5.4, height=4.2, clear=False)
 
 
 def reduction_demo():
@@ -92,7 +85,7 @@ def reduction_demo():
     def draw(ax, learner, reduction, spread):
         reduction_panel(ax, reduction=reduction, spread=spread, learner=learner)
 
-    return live(Demo(draw, controls, width=6, height=5, clear=False))
+    return Demo(draw, controls, width=6, height=5, clear=False)
 
 
 def _sgd_demo(learner, rate_name, rate, low, high):
@@ -111,7 +104,7 @@ def _sgd_demo(learner, rate_name, rate, low, high):
     def draw(ax, n_iter, **values):
         draw_sgd_model(ax, paths.model(values[rate_name], 1.0, n_iter))
 
-    return live(Demo(draw, controls, width=6, height=5, clear=False))
+    return Demo(draw, controls, width=6, height=5, clear=False)
 
 
 def svm_lambda_demo():
@@ -134,4 +127,4 @@ def cost_demo(lam=0.005, n_iter=3000):
     def draw(ax, cost_on_two):
         draw_sgd_model(ax, paths.model(lam, cost_on_two, n_iter))
 
-    return live(Demo(draw, {"cost_on_two": control}, width=6, height=5, clear=False))
+    return Demo(draw, {"cost_on_two": control}, width=6, height=5, clear=False)

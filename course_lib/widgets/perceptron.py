@@ -2,7 +2,6 @@
 
 import ipywidgets as widgets
 
-from course_lib.plotting.artists import keep_renderer
 from course_lib.plotting.perceptron import draw_plain_vs_averaged
 from course_lib.widgets.core import Demo
 
@@ -24,6 +23,4 @@ def plain_vs_averaged_demo(max_epochs=30):
     def draw(axes, n_epochs, seed):
         draw_plain_vs_averaged(axes, n_epochs=n_epochs, seed=seed)
 
-    demo = Demo(draw, controls, ncols=2, width=5.2, height=4.4, clear=False)
-    keep_renderer(demo.fig, demo.dpi)
-    return demo
+    return Demo(draw, controls, ncols=2, width=5.2, height=4.4, clear=False)
