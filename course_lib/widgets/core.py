@@ -12,8 +12,9 @@ than that natural size, and shrunk without distortion to fit the page width and
 `MAX_HEIGHT_VH` = 70 % of the window's height, so a figure and its controls fit on one screen.
 
 A demo's figure is drawn on one Agg canvas kept for its life, at the image's resolution, so
-a redraw reuses the renderer (its buffer, and the sizes of the texts already measured), and
-the canvas's pixels are encoded to PNG directly (`encode_png`: RGB, fastest deflate).
+a redraw reuses the renderer (its buffer, the sizes of the texts already measured and, see
+`plotting/canvas.py`, the glyphs already rasterized), and the canvas's pixels are encoded to
+PNG directly (`encode_png`: RGB, fastest deflate).
 
 Frames already shown are kept (`FRAME_CACHE_SIZE` of them, the least recently shown dropped
 first), keyed by the control values (`Demo.frame_key`; a PointsDemo adds its points): going back
@@ -33,9 +34,9 @@ import traceback
 from collections import OrderedDict
 
 import ipywidgets as widgets
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.text import Text
 
+from course_lib.plotting.canvas import GlyphCacheCanvas
 from course_lib.plotting.style import SHOWN_DPI, describe, encode_png, new_figure
 
 PIXEL_RATIO = 2  # image pixels per CSS pixel, for high-DPI screens
@@ -156,7 +157,7 @@ class Demo(widgets.VBox):
         self._frames = OrderedDict()  # frame_key -> (png, alt), the most recently shown last
         self.dpi = SHOWN_DPI * pixel_ratio
         self.fig, self.ax = new_figure(ncols=ncols, nrows=nrows, width=width, height=height)
-        self.canvas = FigureCanvasAgg(self.fig)  # kept: every frame reuses its renderer
+        self.canvas = GlyphCacheCanvas(self.fig)  # kept: every frame reuses its renderer
         self.png = b""  # the last rendered figure
         self.image = widgets.HTML(layout=widgets.Layout(width="100%", margin="0"))
         self.image.add_class("course-figure-html")
