@@ -8,7 +8,9 @@ frame's text cost. A glyph's bitmap depends on its font, size, resolution, trans
 where it falls inside a pixel (the position modulo 1 pixel), not on which pixel: moved by a
 whole pixel, a glyph's outline gives the same bitmap one pixel over. So `GlyphCacheRenderer`
 keeps each bitmap under that key and draws it again at its new whole-pixel place, and keeps the
-layout of each string it has drawn; everything else (and the boxes of math text) is Agg's own.
+layout of each string it has drawn and each font's line height (which matplotlib reads from
+the font's tables for every text it places); everything else (and the boxes of math text) is
+Agg's own.
 `GlyphCacheCanvas` is a FigureCanvasAgg whose renderer is one of these.
 
 The glyph path uses matplotlib's Agg text internals (3.10-3.11); with a matplotlib that lacks
@@ -19,6 +21,7 @@ import math
 
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg, get_hinting_flag
+from matplotlib.font_manager import fontManager, get_font
 from matplotlib.ft2font import FT2Font, RenderMode
 
 GLYPH_CACHE = all(hasattr(FT2Font, name) for name in ("_layout", "_render_glyph", "_set_transform")) \
@@ -28,6 +31,7 @@ MAX_LAYOUTS = 5_000  # strings whose layout is kept
 
 _glyphs = {}  # (font, size, dpi, glyph, matrix, x and y within the pixel, flags, antialiased) -> bitmap
 _layouts = {}  # (string, font properties, dpi, features, language, flags) -> [(font, glyph, dx, dy)]
+_heights = {}  # (font properties, dpi) -> (ascent, descent, line gap) in pixels
 
 
 def _frozen(value):
@@ -42,6 +46,23 @@ def _font_key(prop):
 
 class GlyphCacheRenderer(RendererAgg):
     """RendererAgg drawing each glyph from a bitmap rasterized once (see the module)."""
+
+    def _get_font_height_metrics(self, prop):
+        """The font's ascent, descent and line gap in pixels at this resolution (Text asks
+        its renderer first): from the OS/2 table's typographic values, else from the hhea
+        table's, scaled from font units to pixels; (None, None, None) without either."""
+        key = (_font_key(prop), self.dpi)
+        if key not in _heights:
+            font = get_font(fontManager._find_fonts_by_props(prop))
+            _heights[key] = (None, None, None)
+            for table_name, gap, ascent, descent in (("OS/2", "sTypoLineGap", "sTypoAscender", "sTypoDescender"),
+                                                     ("hhea", "lineGap", "ascent", "descent")):
+                table = font.get_sfnt_table(table_name)
+                if table is not None:
+                    scale = 1 / font.get_sfnt_table("head")["unitsPerEm"] * prop.get_size_in_points() * self.dpi / 72
+                    _heights[key] = (table[ascent] * scale, -table[descent] * scale, table[gap] * scale)
+                    break
+        return _heights[key]
 
     def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
         if ismath:  # math text: parsed (matplotlib keeps the parse), its glyphs drawn below
