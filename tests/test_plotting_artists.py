@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from matplotlib.path import Path
 
-from course_lib.plotting.artists import affine_scores, argmax_polygons
+from course_lib.plotting.artists import affine_scores, argmax_polygons, region_edges
 
 BOX = ((-3.0, 2.0), (-1.5, 2.5))
 
@@ -42,3 +42,19 @@ def test_only_affine_scores_are_read_as_affine():
     found = affine_scores(points, points @ W + b)
     assert found is not None and np.allclose(found[0], W) and np.allclose(found[1], b)
     assert affine_scores(points, np.c_[points[:, 0] ** 2, points[:, 1]]) is None
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_edges_drawn_are_where_two_classes_tie(seed):
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(2, 6))
+    W, b = rng.normal(size=(2, k)), rng.normal(size=k)
+    edges = region_edges(argmax_polygons(W, b, *BOX), *BOX)
+    for edge in edges:
+        for t in (0.25, 0.5, 0.75):
+            top = np.sort((1 - t) * edge[0] @ W + t * edge[1] @ W + b)
+            assert np.isclose(top[-1], top[-2], atol=1e-9)
+    boundary = sum(np.hypot(*(e[1] - e[0])) for e in edges) / 2  # each edge comes from both sides
+    points = np.c_[rng.uniform(*BOX[0], 4000), rng.uniform(*BOX[1], 4000)]
+    changes = np.any(np.argmax(points @ W + b, axis=1) != np.argmax((points + [1e-3, 0]) @ W + b, axis=1))
+    assert boundary > 0 or not changes  # classes meet in the box: a boundary is drawn

@@ -87,3 +87,19 @@ def _cut(polygon, normal, offset, keep_zero):
             t = side[i] / (side[i] - side[j])
             kept.append(polygon[i] + t * (polygon[j] - polygon[i]))
     return np.array(kept)
+
+
+def region_edges(polygons, xlim, ylim):
+    """The boundaries between the regions of argmax_polygons: every polygon edge that does not
+    run along the box (each boundary comes twice, once from each side, as the contour of each
+    region would draw it). Returns a list of (2, 2) segments."""
+    span = max(np.ptp(xlim), np.ptp(ylim))
+    sides = ((0, xlim[0]), (0, xlim[1]), (1, ylim[0]), (1, ylim[1]))
+    edges = []
+    for polygon in polygons:
+        for start, end in zip(polygon, np.roll(polygon, -1, axis=0)):
+            on_box = any(abs(start[axis] - at) <= 1e-9 * span and abs(end[axis] - at) <= 1e-9 * span
+                         for axis, at in sides)
+            if not on_box and np.any(start != end):
+                edges.append(np.array([start, end]))
+    return edges

@@ -5,7 +5,7 @@ multiclass SVM and the PAC bound curves (M1-M11)."""
 from functools import lru_cache
 
 import numpy as np
-from matplotlib.collections import PolyCollection
+from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import ListedColormap, to_rgba
 
 from course_lib.data import forty_twenty_forty, three_blobs
@@ -21,7 +21,9 @@ from course_lib.multiclass import (
 )
 from course_lib._validation import check_random_state
 from course_lib.multiclass_svm import HingeRiskSGD, MulticlassSVM, sgd_excess_bound, sgd_iterations, svm_excess_bound
-from course_lib.plotting.artists import affine_scores, argmax_boundaries, argmax_polygons, kept, replace
+from course_lib.plotting.artists import (
+    affine_scores, argmax_boundaries, argmax_polygons, kept, region_edges, replace,
+)
 from course_lib.plotting.registry import slide_figure
 from course_lib.svm import SVM
 from course_lib.plotting.style import BLACK, GREY, PALETTE, new_figure
@@ -62,18 +64,22 @@ def draw_regions(ax, region_of, n_classes, xlim, ylim, steps=220):
     or, for an argmax rule, the (n, k) matrix of scores. With scores, each boundary is drawn as the
     level 0 of s_k - max_{j != k} s_j, interpolated between grid points (straight for linear
     scores); with indices, as the contour of the index map (a staircase at the grid's step).
-    Scores affine in x (a linear rule) tint the exact polygons of the regions; others an image of
-    the grid's regions."""
+    Scores affine in x (a linear rule) get the exact polygons of the regions and their edges as
+    boundaries; others an image of the grid's regions."""
     xx, yy, points = _grid(tuple(xlim), tuple(ylim), steps)
     values = np.asarray(region_of(points))
     tints = [to_rgba(c, alpha=0.22) for c in PALETTE[:n_classes]] + [to_rgba(GREY, alpha=0.45)]
-    affine = None
+    affine, regions = None, []
     if values.ndim == 2:
         scores = values.reshape(*xx.shape, -1)
         region = np.argmax(scores, axis=2)
         affine = affine_scores(points, values)
+        regions = argmax_polygons(*affine, xlim, ylim) if affine is not None else []
 
         def boundaries():
+            if affine is not None:
+                return [ax.add_collection(LineCollection(region_edges(regions, xlim, ylim), colors=BLACK,
+                                                         linewidths=1.2), autolim=False)]
             return argmax_boundaries(ax, xx, yy, scores, color=BLACK)
     else:
         region = values.reshape(xx.shape)
@@ -83,8 +89,7 @@ def draw_regions(ax, region_of, n_classes, xlim, ylim, steps=220):
     replace(ax, "boundaries", boundaries)
     polygons = kept(ax, "region polygons", lambda: ax.add_collection(
         PolyCollection([], zorder=0, linewidths=0), autolim=False))
-    shown = [] if affine is None else [
-        (polygon, tints[k]) for k, polygon in enumerate(argmax_polygons(*affine, xlim, ylim)) if len(polygon)]
+    shown = [(polygon, tints[k]) for k, polygon in enumerate(regions) if len(polygon)]
     polygons.set_verts([polygon for polygon, _ in shown])
     polygons.set_facecolor([tint for _, tint in shown])
     image = kept(ax, "regions", lambda: ax.imshow(
