@@ -91,12 +91,11 @@ def reduction_demo():
 def _sgd_demo(learner, rate_name, rate, low, high):
     """A slider over the rate (lambda or eta, log scale) and one over T; the paths of every
     rate of the slider up to its largest T are computed when the demo is built."""
-    rate_slider = log_slider(rate_name, rate, low, high, continuous_update=False,
-                             description={"lam": "λ", "eta": "η"}[rate_name])
+    rate_slider = log_slider(rate_name, rate, low, high, description={"lam": "λ", "eta": "η"}[rate_name])
     controls = {
         rate_name: rate_slider,
         "n_iter": widgets.IntSlider(value=2000, min=EVERY, max=5000, step=EVERY, description="T",
-                                    continuous_update=False, layout=LAYOUT),
+                                    layout=LAYOUT),
     }
     rates = sorted({*slider_grid(rate_slider), rate})
     paths = SGDPaths(learner, [(r, 1.0) for r in rates], controls["n_iter"].max)
@@ -121,7 +120,7 @@ def cost_demo(lam=0.005, n_iter=3000):
     """The cost Delta(y', 2) of every mistake on class 2: the dearer it is, the more room the
     multiclass SVM gives to class 2."""
     control = widgets.FloatSlider(value=1.0, min=0.0, max=10.0, step=0.5, description="Δ(y', 2)",
-                                  continuous_update=False, layout=LAYOUT, style=STYLE)
+                                  layout=LAYOUT, style=STYLE)
     paths = SGDPaths("svm", [(lam, float(c)) for c in slider_grid(control)], n_iter, every=n_iter)
 
     def draw(ax, cost_on_two):

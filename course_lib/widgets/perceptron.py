@@ -14,7 +14,7 @@ def plain_vs_averaged_demo(max_epochs=30):
     layout = widgets.Layout(width="360px")
     controls = {
         "n_epochs": widgets.IntSlider(value=5, min=1, max=max_epochs, description="epochs",
-                                      continuous_update=False, layout=layout),
+                                      layout=layout),
         "seed": widgets.IntSlider(value=0, min=0, max=9, description="shuffle seed",
                                   continuous_update=False, layout=layout,
                                   style={"description_width": "initial"}),

@@ -16,7 +16,7 @@ def chain_C_demo(models=None):
     Cs = [float(C) for C in models["C"]]
     controls = {"C": widgets.SelectionSlider(
         options=[(f"{C:g}", C) for C in Cs], value=Cs[validated_index(models)], description="C",
-        continuous_update=False, layout=widgets.Layout(width="360px"))}
+        layout=widgets.Layout(width="360px"))}
     return Demo(lambda axes, C: draw_chain_model(axes, C, models), controls, ncols=2, width=4.6,
                 height=4.4, clear=False)
 

@@ -31,6 +31,5 @@ def c_slider_demo(X=None, y=None, fits=None):
         nearest = grid[np.argmin(np.abs(np.log10(grid) - np.log10(C)))]
         plot_multiclass_fit(ax, fits[nearest], X, y)
 
-    controls = {"C": log_slider("C", 1.0, float(np.log10(grid[0])), float(np.log10(grid[-1])), step=0.5,
-                                continuous_update=False)}
+    controls = {"C": log_slider("C", 1.0, float(np.log10(grid[0])), float(np.log10(grid[-1])), step=0.5)}
     return Demo(draw, controls, width=5, height=4.2, clear=False)

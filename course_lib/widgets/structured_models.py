@@ -15,7 +15,7 @@ STYLE = {"description_width": "initial"}
 
 def ranking_demo():
     """C of the one-slack ranking SSVM: ROC and AUC of a held-out query before and after."""
-    controls = {"C": log_slider("C", 10.0, -2, 3, continuous_update=False)}
+    controls = {"C": log_slider("C", 10.0, -2, 3)}
     return Demo(lambda ax, C: draw_ranking_fit(ax, C=C), controls, width=4.8, height=4.6, clear=False)
 
 
@@ -33,9 +33,9 @@ def box_inference_demo():
 def segmentation_demo():
     """C and the image noise: the per-pixel segmentation SSVM and its Hamming loss."""
     controls = {
-        "C": log_slider("C", 1000.0, -1, 4, continuous_update=False),
+        "C": log_slider("C", 1000.0, -1, 4),
         "noise": widgets.FloatSlider(value=0.5, min=0.1, max=1.5, step=0.1, description="noise",
-                                     continuous_update=False, layout=LAYOUT, style=STYLE),
+                                     layout=LAYOUT, style=STYLE),
     }
     return Demo(lambda axes, C, noise: draw_segmentation_fit(axes, C=C, noise=noise), controls,
                      ncols=3, width=3.2, height=3.4, clear=False)
