@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from course_lib.plotting.style import encode_png
 from course_lib.widgets.core import (
     MIN_TEXT_PT, PIXEL_RATIO, SHOWN_DPI, Demo, _text_outside, log_slider, panel_title, static_grid,
 )
@@ -158,3 +159,16 @@ def test_keeping_the_axes_between_frames_shows_what_clearing_them_shows(name):
         assert np.array_equal(_pixels(kept.png), _pixels(cleared.png))
     with pytest.raises(ValueError, match="clear must be True, False or"):
         Demo(draw_line, {"C": log_slider("C", 1.0, -2, 2)}, clear="axes")
+
+
+def test_the_png_of_a_frame_gives_back_the_canvas_pixels():
+    """encode_png is lossless: RGB for an opaque image, RGBA when a pixel is transparent."""
+    demo = Demo(draw_line, {"C": log_slider("C", 1.0, -2, 2)}, width=3, height=2)
+    rgba = np.asarray(demo.canvas.buffer_rgba())
+    shown = _pixels(demo.png)
+    assert shown.shape == (*rgba.shape[:2], 3) and np.array_equal(shown, rgba[..., :3])
+    see_through = rgba.copy()
+    see_through[0, :5, 3] = 0
+    assert np.array_equal(_pixels(encode_png(see_through)), see_through)
+    with pytest.raises(ValueError, match="rgba must be an \\(height, width, 4\\) uint8 array"):
+        encode_png(rgba[..., :3])

@@ -5,6 +5,7 @@ multiclass SVM and the PAC bound curves (M1-M11)."""
 from functools import lru_cache
 
 import numpy as np
+from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import ListedColormap, to_rgba
 
 from course_lib.data import forty_twenty_forty, three_blobs
@@ -20,7 +21,9 @@ from course_lib.multiclass import (
 )
 from course_lib._validation import check_random_state
 from course_lib.multiclass_svm import HingeRiskSGD, MulticlassSVM, sgd_excess_bound, sgd_iterations, svm_excess_bound
-from course_lib.plotting.artists import argmax_boundaries, kept, replace
+from course_lib.plotting.artists import (
+    affine_scores, argmax_boundaries, argmax_polygons, kept, region_edges, replace,
+)
 from course_lib.plotting.registry import slide_figure
 from course_lib.svm import SVM
 from course_lib.plotting.style import BLACK, GREY, PALETTE, new_figure
@@ -60,15 +63,23 @@ def draw_regions(ax, region_of, n_classes, xlim, ylim, steps=220):
     """Tint the regions of region_of(points): either a class index per point (-1: undecided, grey)
     or, for an argmax rule, the (n, k) matrix of scores. With scores, each boundary is drawn as the
     level 0 of s_k - max_{j != k} s_j, interpolated between grid points (straight for linear
-    scores); with indices, as the contour of the index map (a staircase at the grid's step)."""
+    scores); with indices, as the contour of the index map (a staircase at the grid's step).
+    Scores affine in x (a linear rule) get the exact polygons of the regions and their edges as
+    boundaries; others an image of the grid's regions."""
     xx, yy, points = _grid(tuple(xlim), tuple(ylim), steps)
     values = np.asarray(region_of(points))
-    tints = ListedColormap([to_rgba(c, alpha=0.22) for c in PALETTE[:n_classes]] + [to_rgba(GREY, alpha=0.45)])
+    tints = [to_rgba(c, alpha=0.22) for c in PALETTE[:n_classes]] + [to_rgba(GREY, alpha=0.45)]
+    affine, regions = None, []
     if values.ndim == 2:
         scores = values.reshape(*xx.shape, -1)
         region = np.argmax(scores, axis=2)
+        affine = affine_scores(points, values)
+        regions = argmax_polygons(*affine, xlim, ylim) if affine is not None else []
 
         def boundaries():
+            if affine is not None:
+                return [ax.add_collection(LineCollection(region_edges(regions, xlim, ylim), colors=BLACK,
+                                                         linewidths=1.2), autolim=False)]
             return argmax_boundaries(ax, xx, yy, scores, color=BLACK)
     else:
         region = values.reshape(xx.shape)
@@ -76,11 +87,18 @@ def draw_regions(ax, region_of, n_classes, xlim, ylim, steps=220):
         def boundaries():
             return [ax.contour(xx, yy, region, levels=np.arange(-0.5, n_classes), colors=BLACK, linewidths=1.2)]
     replace(ax, "boundaries", boundaries)
+    polygons = kept(ax, "region polygons", lambda: ax.add_collection(
+        PolyCollection([], zorder=0, linewidths=0), autolim=False))
+    shown = [(polygon, tints[k]) for k, polygon in enumerate(regions) if len(polygon)]
+    polygons.set_verts([polygon for polygon, _ in shown])
+    polygons.set_facecolor([tint for _, tint in shown])
     image = kept(ax, "regions", lambda: ax.imshow(
         np.zeros_like(region), extent=(*xlim, *ylim), origin="lower", aspect="auto", interpolation="nearest",
-        cmap=tints, vmin=-0.5, vmax=n_classes + 0.5))
-    image.set_data(np.where(region < 0, n_classes, region))  # -1 (undecided): the grey after the classes
-    image.set_extent((*xlim, *ylim))
+        cmap=ListedColormap(tints), vmin=-0.5, vmax=n_classes + 0.5))
+    image.set_visible(affine is None)
+    if affine is None:
+        image.set_data(np.where(region < 0, n_classes, region))  # -1 (undecided): the grey after the classes
+        image.set_extent((*xlim, *ylim))
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     ax.set_xlabel("$x_1$")

@@ -4,13 +4,14 @@ epoch, and training time of the three ways of summing the average as features gr
 from functools import lru_cache
 
 import numpy as np
-from matplotlib.colors import ListedColormap, to_rgba
+from matplotlib.collections import LineCollection, PolyCollection
+from matplotlib.colors import to_rgba
 
 from course_lib._validation import check_int
 from course_lib.data import load_ocr_letters, three_blobs, zipf_sparse
 from course_lib.perceptron import (AveragedPerceptron, accuracy_by_epoch, averaging_work, sparse_rows,
                                    weights_by_epoch)
-from course_lib.plotting.artists import argmax_boundaries, kept, replace
+from course_lib.plotting.artists import argmax_polygons, kept, region_edges, replace
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import BLACK, BLUE, GREY, ORANGE, PALETTE, VERMILLION, new_figure
 
@@ -40,28 +41,22 @@ def fit_both(X, y, n_epochs, seed):
     return AveragedPerceptron(n_epochs=n_epochs, seed=seed).fit(with_bias(X), y)
 
 
-@lru_cache(maxsize=8)
-def _grid(xlim, ylim, steps):
-    """The steps x steps grid over xlim x ylim: (xx, yy, its points with the constant 1)."""
-    xx, yy = np.meshgrid(np.linspace(*xlim, steps), np.linspace(*ylim, steps))
-    return xx, yy, with_bias(np.c_[xx.ravel(), yy.ravel()])
-
-
-def draw_regions(ax, weights, classes, X, y, xlim=(-5.5, 5.5), ylim=(-5, 6), steps=200, title=None):
-    """Shade the regions argmax_y <w_y | (x1, x2, 1)> of a weight matrix (one row per label).
-    On a live figure the image and the points are kept and updated, the boundaries redrawn."""
+def draw_regions(ax, weights, classes, X, y, xlim=(-5.5, 5.5), ylim=(-5, 6), title=None):
+    """Shade the regions argmax_y <w_y | (x1, x2, 1)> of a weight matrix (one row per label):
+    exact polygons and their edges. On a live figure the polygons and the points are kept and
+    updated, the boundaries redrawn."""
     xlim, ylim = tuple(xlim), tuple(ylim)
-    xx, yy, grid = _grid(xlim, ylim, steps)
-    scores = (grid @ np.asarray(weights, dtype=float).T).reshape(*xx.shape, -1)
-    region = np.argmax(scores, axis=2)
+    weights = np.asarray(weights, dtype=float)
     colours = PALETTE[: len(classes)]
-    image = kept(ax, ("regions", len(classes)), lambda: ax.imshow(
-        region, extent=(*xlim, *ylim), origin="lower", aspect="auto", interpolation="nearest",
-        cmap=ListedColormap([to_rgba(c, alpha=0.2) for c in colours]), vmin=-0.5, vmax=len(classes) - 0.5))
-    image.set_data(region)
-    image.set_extent((*xlim, *ylim))
+    regions = argmax_polygons(weights[:, :2].T, weights[:, 2], xlim, ylim)
+    shown = [(polygon, to_rgba(colours[k], alpha=0.2)) for k, polygon in enumerate(regions) if len(polygon)]
+    polygons = kept(ax, "regions", lambda: ax.add_collection(
+        PolyCollection([], zorder=0, linewidths=0), autolim=False))
+    polygons.set_verts([polygon for polygon, _ in shown])
+    polygons.set_facecolor([tint for _, tint in shown])
 
-    replace(ax, "boundaries", lambda: argmax_boundaries(ax, xx, yy, scores, color=BLACK))
+    replace(ax, "boundaries", lambda: ax.add_collection(
+        LineCollection(region_edges(regions, xlim, ylim), colors=BLACK, linewidths=1.2), autolim=False))
     for k, label in enumerate(classes):
         mask = np.asarray(y) == label
         points = kept(ax, ("label", k), lambda: ax.scatter(

@@ -11,6 +11,11 @@ is a CSS point, and the 12 pt floor on every text holds on the screen), rendered
 than that natural size, and shrunk without distortion to fit the page width and
 `MAX_HEIGHT_VH` = 70 % of the window's height, so a figure and its controls fit on one screen.
 
+A demo's figure is drawn on one Agg canvas kept for its life, at the image's resolution, so
+a redraw reuses the renderer (its buffer, the sizes of the texts already measured and, see
+`plotting/canvas.py`, the glyphs already rasterized), and the canvas's pixels are encoded to
+PNG directly (`encode_png`: RGB, fastest deflate).
+
 Frames already shown are kept (`FRAME_CACHE_SIZE` of them, the least recently shown dropped
 first), keyed by the control values (`Demo.frame_key`; a PointsDemo adds its points): going back
 to a value shows its frame again without drawing. A drawing that sets its own limits can keep
@@ -31,7 +36,8 @@ from collections import OrderedDict
 import ipywidgets as widgets
 from matplotlib.text import Text
 
-from course_lib.plotting.style import SHOWN_DPI, describe, new_figure, png_bytes
+from course_lib.plotting.canvas import GlyphCacheCanvas
+from course_lib.plotting.style import SHOWN_DPI, describe, encode_png, new_figure
 
 PIXEL_RATIO = 2  # image pixels per CSS pixel, for high-DPI screens
 MAX_HEIGHT_VH = 70  # a figure takes at most this share of the window's height
@@ -151,6 +157,7 @@ class Demo(widgets.VBox):
         self._frames = OrderedDict()  # frame_key -> (png, alt), the most recently shown last
         self.dpi = SHOWN_DPI * pixel_ratio
         self.fig, self.ax = new_figure(ncols=ncols, nrows=nrows, width=width, height=height)
+        self.canvas = GlyphCacheCanvas(self.fig)  # kept: every frame reuses its renderer
         self.png = b""  # the last rendered figure
         self.image = widgets.HTML(layout=widgets.Layout(width="100%", margin="0"))
         self.image.add_class("course-figure-html")
@@ -172,9 +179,9 @@ class Demo(widgets.VBox):
         self.add_class("course-demo")
         self._refresh_enabled()
         self.update()
-        # Keep the layout found by the first render and drop the engine: with any engine set
-        # (even "none", a placeholder) savefig draws the figure twice. A later drawing whose
-        # title or labels would stick out gets the layout solved again (see update).
+        # Keep the layout found by the first render and drop the engine: with an engine set,
+        # every draw solves the layout again. A later drawing whose title or labels would stick
+        # out gets the layout solved again (see update).
         self._layout = self.fig.get_layout_engine()
         self.fig.set_layout_engine(None)
 
@@ -223,11 +230,18 @@ class Demo(widgets.VBox):
                     ax.clear()
         self.draw(self.ax, **self.values)
         raise_small_text(self.fig)
-        image = png_bytes(self.fig, dpi=self.dpi)
+        image = self._png()
         if getattr(self, "_layout", None) is not None and _text_outside(self.fig):
             self._layout.execute(self.fig)  # the drawing changed shape: solve the layout again
-            image = png_bytes(self.fig, dpi=self.dpi)
+            image = self._png()
         return image, describe(self.fig)
+
+    def _png(self):
+        """Render the figure on the kept canvas at `self.dpi` and encode its pixels."""
+        if self.fig.dpi != self.dpi:
+            self.fig.set_dpi(self.dpi)
+        self.canvas.draw()
+        return encode_png(self.canvas.buffer_rgba())
 
     def set(self, **values):
         """Set several controls at once, then redraw once; returns the redraw time in seconds."""

@@ -39,7 +39,7 @@ def soft_margin_demo(X=None, r=None, C=1.0):
     def draw(ax, C):
         draw_soft_margin_panel(ax, C, X, r)
 
-    control = log_slider("C", C, *C_RANGE, step=0.1, continuous_update=False)
+    control = log_slider("C", C, *C_RANGE, step=0.1)
     return Demo(draw, {"C": control}, width=6.5, height=5.5, clear="artists")
 
 
@@ -52,10 +52,10 @@ def kernel_controls(kernel="gaussian", C=1.0, sigma=1.0, degree=2):
             value=kernel,
             description="kernel",
         ),
-        "C": log_slider("C", C, *C_RANGE, step=0.1, continuous_update=False),
+        "C": log_slider("C", C, *C_RANGE, step=0.1),
         "sigma": log_slider("sigma", sigma, *SIGMA_RANGE, step=0.05, continuous_update=False),
         "degree": widgets.IntSlider(
-            value=degree, min=1, max=3, description="degree q", continuous_update=False,
+            value=degree, min=1, max=3, description="degree q",
             style={"description_width": "initial"},
         ),
     }
@@ -67,7 +67,7 @@ def kernel_controls(kernel="gaussian", C=1.0, sigma=1.0, degree=2):
 def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=2, steps=70):
     """Kernel dropdown, C, sigma and degree on chapter 05's overlapping data, its Bayes boundary
     dotted; sigma is enabled only for the Gaussian kernel and degree only for the polynomial one.
-    The sliders react on release."""
+    C and degree follow the pointer; sigma (a finer grid at a small sigma) reacts on release."""
     bayes = X is None
     if X is None:
         X, r = curved_overlap_data()

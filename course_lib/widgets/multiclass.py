@@ -20,18 +20,11 @@ from course_lib.plotting.multiclass import (
     sgd_model,
     sgd_paths,
 )
-from course_lib.plotting.artists import keep_renderer
 from course_lib.widgets.core import Demo, log_slider
 
 LAYOUT = widgets.Layout(width="360px")
 STYLE = {"description_width": "initial"}
 EVERY = 10  # the step of the T sliders
-
-
-def live(demo):
-    """The demo, its figure rendered through one kept renderer (see keep_renderer)."""
-    keep_renderer(demo.fig, demo.dpi)
-    return demo
 
 
 def slider_grid(control):
@@ -74,7 +67,7 @@ def forty_twenty_forty_demo():
     def draw(axes, share):
         forty_twenty_forty_panels(axes, share=share)
 
-    return live(Demo(draw, controls, ncols=2, width=5.4, height=4.2, clear=False))
+    return Demo(draw, controls, ncols=2, width=5.4, height=4.2, clear=False)
 
 
 def reduction_demo():
@@ -92,18 +85,17 @@ def reduction_demo():
     def draw(ax, learner, reduction, spread):
         reduction_panel(ax, reduction=reduction, spread=spread, learner=learner)
 
-    return live(Demo(draw, controls, width=6, height=5, clear=False))
+    return Demo(draw, controls, width=6, height=5, clear=False)
 
 
 def _sgd_demo(learner, rate_name, rate, low, high):
     """A slider over the rate (lambda or eta, log scale) and one over T; the paths of every
     rate of the slider up to its largest T are computed when the demo is built."""
-    rate_slider = log_slider(rate_name, rate, low, high, continuous_update=False,
-                             description={"lam": "λ", "eta": "η"}[rate_name])
+    rate_slider = log_slider(rate_name, rate, low, high, description={"lam": "λ", "eta": "η"}[rate_name])
     controls = {
         rate_name: rate_slider,
         "n_iter": widgets.IntSlider(value=2000, min=EVERY, max=5000, step=EVERY, description="T",
-                                    continuous_update=False, layout=LAYOUT),
+                                    layout=LAYOUT),
     }
     rates = sorted({*slider_grid(rate_slider), rate})
     paths = SGDPaths(learner, [(r, 1.0) for r in rates], controls["n_iter"].max)
@@ -111,7 +103,7 @@ def _sgd_demo(learner, rate_name, rate, low, high):
     def draw(ax, n_iter, **values):
         draw_sgd_model(ax, paths.model(values[rate_name], 1.0, n_iter))
 
-    return live(Demo(draw, controls, width=6, height=5, clear=False))
+    return Demo(draw, controls, width=6, height=5, clear=False)
 
 
 def svm_lambda_demo():
@@ -128,10 +120,10 @@ def cost_demo(lam=0.005, n_iter=3000):
     """The cost Delta(y', 2) of every mistake on class 2: the dearer it is, the more room the
     multiclass SVM gives to class 2."""
     control = widgets.FloatSlider(value=1.0, min=0.0, max=10.0, step=0.5, description="Δ(y', 2)",
-                                  continuous_update=False, layout=LAYOUT, style=STYLE)
+                                  layout=LAYOUT, style=STYLE)
     paths = SGDPaths("svm", [(lam, float(c)) for c in slider_grid(control)], n_iter, every=n_iter)
 
     def draw(ax, cost_on_two):
         draw_sgd_model(ax, paths.model(lam, cost_on_two, n_iter))
 
-    return live(Demo(draw, {"cost_on_two": control}, width=6, height=5, clear=False))
+    return Demo(draw, {"cost_on_two": control}, width=6, height=5, clear=False)

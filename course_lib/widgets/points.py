@@ -226,7 +226,7 @@ def soft_margin_points_demo(C=1.0):
     """Chapter 03 (K9): the C slider of the soft margin on points you add, drag and remove."""
     X, r = soft_margin_data()
     xlim, ylim = _box(X)
-    controls = {"C": log_slider("C", C, *C_RANGE, step=0.1, continuous_update=False)}
+    controls = {"C": log_slider("C", C, *C_RANGE, step=0.1)}
     return PointsDemo(draw_soft_margin_points, controls, X, r, xlim, ylim, minimum_per_class=2,
                       width=6.5, height=5.5, clear="artists")
 

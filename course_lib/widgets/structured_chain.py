@@ -4,7 +4,6 @@ the models at each C were trained by tools/train_ocr_chain.py)."""
 
 import ipywidgets as widgets
 
-from course_lib.plotting.artists import keep_renderer
 from course_lib.plotting.structured_chain import distinct_test_words, draw_chain_model, draw_reading
 from course_lib.structured.chain import load_ocr_chain_models, validated_index
 from course_lib.widgets.core import Demo
@@ -17,11 +16,9 @@ def chain_C_demo(models=None):
     Cs = [float(C) for C in models["C"]]
     controls = {"C": widgets.SelectionSlider(
         options=[(f"{C:g}", C) for C in Cs], value=Cs[validated_index(models)], description="C",
-        continuous_update=False, layout=widgets.Layout(width="360px"))}
-    demo = Demo(lambda axes, C: draw_chain_model(axes, C, models), controls, ncols=2, width=4.6,
+        layout=widgets.Layout(width="360px"))}
+    return Demo(lambda axes, C: draw_chain_model(axes, C, models), controls, ncols=2, width=4.6,
                 height=4.4, clear=False)
-    keep_renderer(demo.fig, demo.dpi)
-    return demo
 
 
 def transition_scale_demo(word=3):
@@ -36,6 +33,4 @@ def transition_scale_demo(word=3):
                                      style={"description_width": "initial"},
                                      layout=widgets.Layout(width="360px")),
     }
-    demo = Demo(draw_reading, controls, width=6.0, height=2.4)
-    keep_renderer(demo.fig, demo.dpi)
-    return demo
+    return Demo(draw_reading, controls, width=6.0, height=2.4)

@@ -7,7 +7,6 @@ only updates the figure's artists to the nearest precomputed fit.
 import numpy as np
 
 from course_lib.data import three_blobs
-from course_lib.plotting.artists import keep_renderer
 from course_lib.plotting.structured_learning import plot_multiclass_fit
 from course_lib.structured.learners import OneSlackSSVM
 from course_lib.structured.models import MulticlassModel
@@ -32,8 +31,5 @@ def c_slider_demo(X=None, y=None, fits=None):
         nearest = grid[np.argmin(np.abs(np.log10(grid) - np.log10(C)))]
         plot_multiclass_fit(ax, fits[nearest], X, y)
 
-    controls = {"C": log_slider("C", 1.0, float(np.log10(grid[0])), float(np.log10(grid[-1])), step=0.5,
-                                continuous_update=False)}
-    demo = Demo(draw, controls, width=5, height=4.2, clear=False)
-    keep_renderer(demo.fig, demo.dpi)
-    return demo
+    controls = {"C": log_slider("C", 1.0, float(np.log10(grid[0])), float(np.log10(grid[-1])), step=0.5)}
+    return Demo(draw, controls, width=5, height=4.2, clear=False)

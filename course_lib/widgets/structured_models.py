@@ -6,14 +6,8 @@ import ipywidgets as widgets
 from course_lib.plotting.structured_models import (
     draw_box_inference, draw_ranking_fit, draw_segmentation_fit,
 )
-from course_lib.plotting.artists import keep_renderer
 from course_lib.widgets.core import Demo, log_slider
 
-
-def live(demo):
-    """The demo, its figure rendered through one kept renderer (see keep_renderer)."""
-    keep_renderer(demo.fig, demo.dpi)
-    return demo
 
 LAYOUT = widgets.Layout(width="360px")
 STYLE = {"description_width": "initial"}
@@ -21,8 +15,8 @@ STYLE = {"description_width": "initial"}
 
 def ranking_demo():
     """C of the one-slack ranking SSVM: ROC and AUC of a held-out query before and after."""
-    controls = {"C": log_slider("C", 10.0, -2, 3, continuous_update=False)}
-    return live(Demo(lambda ax, C: draw_ranking_fit(ax, C=C), controls, width=4.8, height=4.6, clear=False))
+    controls = {"C": log_slider("C", 10.0, -2, 3)}
+    return Demo(lambda ax, C: draw_ranking_fit(ax, C=C), controls, width=4.8, height=4.6, clear=False)
 
 
 def box_inference_demo():
@@ -33,15 +27,15 @@ def box_inference_demo():
                                   continuous_update=True, layout=LAYOUT, style=STYLE)
         for name, value in (("w_object", 1.0), ("w_background", -1.0))
     }
-    return live(Demo(draw_box_inference, controls, width=4.4, height=4.6, clear=False))
+    return Demo(draw_box_inference, controls, width=4.4, height=4.6, clear=False)
 
 
 def segmentation_demo():
     """C and the image noise: the per-pixel segmentation SSVM and its Hamming loss."""
     controls = {
-        "C": log_slider("C", 1000.0, -1, 4, continuous_update=False),
+        "C": log_slider("C", 1000.0, -1, 4),
         "noise": widgets.FloatSlider(value=0.5, min=0.1, max=1.5, step=0.1, description="noise",
-                                     continuous_update=False, layout=LAYOUT, style=STYLE),
+                                     layout=LAYOUT, style=STYLE),
     }
-    return live(Demo(lambda axes, C, noise: draw_segmentation_fit(axes, C=C, noise=noise), controls,
-                     ncols=3, width=3.2, height=3.4, clear=False))
+    return Demo(lambda axes, C, noise: draw_segmentation_fit(axes, C=C, noise=noise), controls,
+                     ncols=3, width=3.2, height=3.4, clear=False)
