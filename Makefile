@@ -46,8 +46,12 @@ $(HUB_PROXY): tests/hub/package.json tests/hub/package-lock.json
 	cd tests/hub && npm ci --no-audit --no-fund --loglevel=error
 	touch $(HUB_PROXY)
 
+# Two test processes (pytest-xdist), one per core of a small machine; each notebook's cells stay in
+# one process (--dist loadscope keeps a notebook, a test module or a class together).
+TEST_WORKERS ?= 2
+
 test: $(STAMP) browser-deps hub-deps
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
 
 figures: $(STAMP)
 	$(BIN)/python -m course_lib.figures
