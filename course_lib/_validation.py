@@ -270,7 +270,9 @@ def _binder(signature):
     names = {p.name for p in parameters}
 
     def bind(args, kwargs):
-        if len(args) > len(positional) or not names.issuperset(kwargs) or not kwargs.keys().isdisjoint(positional[:len(args)]):
+        unusual = (len(args) > len(positional) or not names.issuperset(kwargs)
+                   or not kwargs.keys().isdisjoint(positional[:len(args)]))
+        if unusual:  # too many, unknown or repeated arguments: bind raises inspect's TypeError
             return signature.bind(*args, **kwargs).arguments
         arguments = dict(zip(positional, args))
         arguments.update(kwargs)
@@ -309,7 +311,8 @@ def _check_shapes(function_name, shapes, arguments):
         if value is None:
             continue
         shape = (value.shape if isinstance(value, np.ndarray) else
-                 _leading_shape(value, len(tokens) + leading) if isinstance(value, (list, tuple)) else np.shape(value))
+                 _leading_shape(value, len(tokens) + leading) if isinstance(value, (list, tuple))
+                 else np.shape(value))
         if optional and len(shape) == 0:
             continue
         if leading:
