@@ -21,6 +21,7 @@ from course_lib.multiclass import (
 from course_lib._validation import check_random_state
 from course_lib.multiclass_svm import HingeRiskSGD, MulticlassSVM, sgd_excess_bound, sgd_iterations, svm_excess_bound
 from course_lib.plotting.artists import argmax_boundaries, kept, replace
+from course_lib.plotting.cache import cached
 from course_lib.plotting.registry import slide_figure
 from course_lib.svm import SVM
 from course_lib.plotting.style import BLACK, GREY, PALETTE, new_figure
@@ -205,7 +206,7 @@ def reduction_panel(ax, reduction=REDUCTIONS[0], spread=1.3, seed=0, learner="le
 # ---------------------------------------------------------------- M4, M6: linear multiclass predictors
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def noisy_forty_twenty_forty(n=90, seed=1, noise=0.35):
     """The 2-D three-class set of the SGD demos: 40/20/40 with jitter."""
     return forty_twenty_forty(n=n, seed=seed, noise=noise)
