@@ -2,7 +2,7 @@
 #   make lab      open the notebooks in JupyterLab
 #   make test     run every test: unit tests, nbval over the notebooks, browser tests
 #   make figures  regenerate figures/
-#   make bench    speed against the references, printed as ratios
+#   make bench    speed against the references, printed as ratios (BENCH="svm ...": only those)
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
@@ -56,8 +56,11 @@ test: $(STAMP) browser-deps hub-deps
 figures: $(STAMP)
 	$(BIN)/python -m course_lib.figures
 
+# make bench [BENCH="svm viterbi"]: every benchmark, or those named (benchmarks/bench_NAME.py)
+BENCH ?=
+
 bench: $(STAMP)
-	$(BIN)/python -m benchmarks
+	$(BIN)/python -m benchmarks $(BENCH)
 
 # make site                 every notebook executed, as static HTML with its figures, into site/
 # make class [NB=notebooks/03_soft_margins.ipynb]   one notebook as a dashboard (Voila) for a
