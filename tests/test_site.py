@@ -4,12 +4,9 @@ README's own `make site` from a fresh clone gives a site whose every link opens;
 notebook shows leads to a file inside notebooks/, the folder JupyterLab and the class mode serve."""
 
 import importlib.util
-import os
 import html
 import re
 import urllib.parse
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
