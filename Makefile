@@ -2,7 +2,7 @@
 #   make lab      open the notebooks in JupyterLab
 #   make test     run every test: unit tests, nbval over the notebooks, browser tests
 #   make figures  regenerate figures/
-#   make bench    speed against the references, printed as ratios
+#   make bench    speed against the references, printed as ratios (BENCH="svm ...": only those)
 #   make french   update the French catalogs (locale/fr/) and build notebooks/fr/ from them
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
@@ -47,14 +47,21 @@ $(HUB_PROXY): tests/hub/package.json tests/hub/package-lock.json
 	cd tests/hub && npm ci --no-audit --no-fund --loglevel=error
 	touch $(HUB_PROXY)
 
+# Two test processes (pytest-xdist), one per core of a small machine; each notebook's cells stay in
+# one process (--dist loadscope keeps a notebook, a test module or a class together).
+TEST_WORKERS ?= 2
+
 test: $(STAMP) browser-deps hub-deps
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
 
 figures: $(STAMP)
 	$(BIN)/python -m course_lib.figures
 
+# make bench [BENCH="svm viterbi"]: every benchmark, or those named (benchmarks/bench_NAME.py)
+BENCH ?=
+
 bench: $(STAMP)
-	$(BIN)/python -m benchmarks
+	$(BIN)/python -m benchmarks $(BENCH)
 
 # The French edition (tools/french.py): catalogs updated from the English notebooks (changed
 # English marked fuzzy), course_lib.mo compiled, notebooks/fr/ built; then store their outputs.

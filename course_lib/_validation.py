@@ -2,6 +2,7 @@
 
 import functools
 import inspect
+import math
 import numbers
 
 import numpy as np
@@ -206,10 +207,16 @@ def check_labels(y, n_samples, name="y", min_classes=2):
 
 
 def _non_finite(value):
-    """'NaN' or 'inf' when the float, float array or list of float arrays `value` holds one."""
+    """'NaN' or 'inf' when the float, float array or list of float arrays `value` holds one.
+    One sum answers for a whole array (a NaN or inf makes it NaN or inf); only an array whose
+    sum is not finite, which overflow can also cause, is looked at entry by entry."""
     if isinstance(value, (float, np.floating)):
+        if math.isfinite(value):
+            return None
         items = np.asarray([value])
     elif isinstance(value, np.ndarray) and value.dtype.kind == "f":
+        if math.isfinite(np.add.reduce(value, axis=None)):
+            return None
         items = value
     elif isinstance(value, (list, tuple)) and value and all(
             isinstance(v, np.ndarray) and v.dtype.kind == "f" for v in value):
@@ -232,22 +239,45 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None):
     "k?" allows a scalar instead of a (k,) vector, a leading "..." any leading axes)."""
     def decorate(f):
         signature = inspect.signature(f)
+        bind = _binder(signature)
+        parsed_shapes = _parse_shapes(shapes)
 
         @functools.wraps(f)
         def checked(*args, **kwargs):
-            bound = signature.bind(*args, **kwargs)
-            for name, value in bound.arguments.items():
+            arguments = bind(args, kwargs)
+            for name, value in arguments.items():
                 found = _non_finite(value)
                 if found is None or (name in inf_ok and found == "inf" and value == np.inf):
                     continue
                 raise ValueError(
                     f"{name} must hold finite numbers{' (or np.inf)' if name in inf_ok else ''}; it "
                     f"contains {found}: {name}={_short(value)}. Pass {f.__name__} real values.")
-            if shapes:
-                _check_shapes(f.__name__, shapes, bound.arguments)
+            if parsed_shapes:
+                _check_shapes(f.__name__, parsed_shapes, arguments)
             return f(*args, **kwargs)
         return checked
     return decorate if function is None else decorate(function)
+
+
+def _binder(signature):
+    """(args, kwargs) -> {parameter: value passed}, as signature.bind(...).arguments gives it,
+    without its cost when every parameter can be passed by name (the decorated functions run
+    inside training loops); anything unusual goes to signature.bind for its own error."""
+    parameters = signature.parameters.values()
+    if any(p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in parameters):
+        return lambda args, kwargs: signature.bind(*args, **kwargs).arguments
+    positional = [p.name for p in parameters if p.kind == p.POSITIONAL_OR_KEYWORD]
+    names = {p.name for p in parameters}
+
+    def bind(args, kwargs):
+        unusual = (len(args) > len(positional) or not names.issuperset(kwargs)
+                   or not kwargs.keys().isdisjoint(positional[:len(args)]))
+        if unusual:  # too many, unknown or repeated arguments: bind raises inspect's TypeError
+            return signature.bind(*args, **kwargs).arguments
+        arguments = dict(zip(positional, args))
+        arguments.update(kwargs)
+        return arguments
+    return bind
 
 
 def _leading_shape(values, axes):
@@ -259,21 +289,33 @@ def _leading_shape(values, axes):
         return (len(values),)
 
 
+def _parse_shapes(shapes):
+    """{"K": "n n", "r": "k?"} -> [(name, spec, symbols, scalar allowed, leading axes allowed)]."""
+    parsed = []
+    for name, spec in (shapes or {}).items():
+        tokens = spec.split()
+        optional = tokens[-1].endswith("?")
+        if optional:
+            tokens[-1] = tokens[-1][:-1]
+        leading = tokens[0] == "..."
+        parsed.append((name, spec, tuple(tokens[1:] if leading else tokens), optional, leading))
+    return parsed
+
+
 def _check_shapes(function_name, shapes, arguments):
-    """Sizes named by symbols agree across the arguments (see finite_arguments)."""
+    """Sizes named by symbols agree across the arguments (see finite_arguments); `shapes` as
+    _parse_shapes gives them."""
     sizes = {}
-    for name, spec in shapes.items():
+    for name, spec, tokens, optional, leading in shapes:
         value = arguments.get(name)
         if value is None:
             continue
-        tokens = spec.split()
-        shape = _leading_shape(value, len(tokens)) if isinstance(value, (list, tuple)) else np.shape(value)
-        if tokens[-1].endswith("?"):
-            if len(shape) == 0:
-                continue
-            tokens[-1] = tokens[-1][:-1]
-        if tokens[0] == "...":
-            tokens = tokens[1:]
+        shape = (value.shape if isinstance(value, np.ndarray) else
+                 _leading_shape(value, len(tokens) + leading) if isinstance(value, (list, tuple))
+                 else np.shape(value))
+        if optional and len(shape) == 0:
+            continue
+        if leading:
             shape = shape[len(shape) - len(tokens):] if len(shape) >= len(tokens) else shape
         if len(shape) != len(tokens):
             raise ValueError(

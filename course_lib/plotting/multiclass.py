@@ -24,6 +24,7 @@ from course_lib.multiclass_svm import HingeRiskSGD, MulticlassSVM, sgd_excess_bo
 from course_lib.plotting.artists import (
     affine_scores, argmax_boundaries, argmax_polygons, kept, region_edges, replace,
 )
+from course_lib.plotting.cache import cached
 from course_lib.plotting.registry import slide_figure
 from course_lib.svm import SVM
 from course_lib.plotting.style import BLACK, GREY, PALETTE, new_figure
@@ -223,7 +224,7 @@ def reduction_panel(ax, reduction=REDUCTIONS[0], spread=1.3, seed=0, learner="le
 # ---------------------------------------------------------------- M4, M6: linear multiclass predictors
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def noisy_forty_twenty_forty(n=90, seed=1, noise=0.35):
     """The 2-D three-class set of the SGD demos: 40/20/40 with jitter."""
     return forty_twenty_forty(n=n, seed=seed, noise=noise)

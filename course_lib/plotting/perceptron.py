@@ -12,6 +12,7 @@ from course_lib.data import load_ocr_letters, three_blobs, zipf_sparse
 from course_lib.perceptron import (AveragedPerceptron, accuracy_by_epoch, averaging_work, sparse_rows,
                                    weights_by_epoch)
 from course_lib.plotting.artists import argmax_polygons, kept, region_edges, replace
+from course_lib.plotting.cache import cached
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import BLACK, BLUE, GREY, ORANGE, PALETTE, VERMILLION, new_figure
 
@@ -28,7 +29,7 @@ def with_bias(X):
     return np.c_[X, np.ones(len(X))]
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def blob_split(seed=0):
     """The chapter's 2-D three-class data: 150 training points and 600 held-out points."""
     X, y = three_blobs(n=150, seed=seed)
@@ -78,7 +79,7 @@ def held_out_accuracy(weights, classes, X_held, y_held):
     return float(np.mean(np.asarray(classes)[np.argmax(scores, axis=1)] == y_held))
 
 
-@lru_cache(maxsize=16)
+@cached(maxsize=16)
 def blob_epochs(seed=0, max_epochs=30, data_seed=0):
     """(classes, plain w, averaged a) after each epoch 1..max_epochs on blob_split, one run per seed."""
     X, y, _, _ = blob_split(data_seed)
@@ -161,7 +162,7 @@ def speedup_figure(sizes, seconds):
 # ---------------------------------------------------------------- P5: OCR letters, P3-P4: cost
 
 
-@lru_cache(maxsize=1)
+@cached(maxsize=1)
 def ocr_split():
     """The OCR letters, one letter per example (128 pixels of 0/1; the perceptron reads a row as
     the sparse example {j: 1} of its active pixels, about 30 of 128). Returns (X_train, y_train,
@@ -175,7 +176,7 @@ def ocr_split():
     return tuple(parts)
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def ocr_curves(seeds=(0, 1, 2, 3, 4), max_epoch=10):
     """Held-out accuracy after each epoch of the plain and averaged perceptron on ocr_split, one
     run per shuffle seed: two arrays (len(seeds), max_epoch)."""
@@ -204,7 +205,7 @@ def ocr_plain_vs_averaged_figure(seeds=(0, 1, 2, 3, 4), max_epoch=10):
     return fig
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def work_by_size(sizes=(1_000, 10_000, 100_000, 200_000), n=2000, n_labels=12, seed=0):
     """averaging_work of one epoch on zipf_sparse(n, n_features, n_labels) for each size."""
     results = []

@@ -9,6 +9,7 @@ from matplotlib.patches import Circle, Rectangle
 from course_lib._validation import check_int, check_non_negative, check_positive
 from course_lib.data import ALPHABET, letters_to_string, load_ocr_letters
 from course_lib.plotting.artists import kept
+from course_lib.plotting.cache import cached
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import BLUE, GREEN, GREY, VERMILLION, new_figure
 from course_lib.structured.chain import chain_model_of, load_ocr_chain_models, validated_index
@@ -24,7 +25,7 @@ def _ocr_letters():
     return load_ocr_letters()
 
 
-@functools.lru_cache(maxsize=1)
+@cached(maxsize=1)
 def distinct_test_words(min_length=5):
     """Indices of the test words (folds other than 1 and 2) with at least min_length letters,
     one per distinct spelling, in file order (cached: the demo reads them at every redraw)."""

@@ -201,6 +201,7 @@ class _Planes:
 
     def __init__(self, d, n, window=50):
         self.P, self.c, self.G = np.zeros((0, d)), np.zeros(0), np.zeros((0, 0))
+        self._rows = np.zeros((16, d))  # P is a view of its first rows: room to add without copying
         self.beta, self.idle = np.zeros(0), np.zeros(0, dtype=int)
         self.choice = np.zeros((0, n), dtype=int)
         self.n, self.window, self.stalled = n, window, False
@@ -210,7 +211,10 @@ class _Planes:
         m = len(self.c)
         G = np.zeros((m + 1, m + 1))
         G[:m, :m], G[m, :m], G[:m, m], G[m, m] = self.G, column, column, p @ p
-        self.P, self.c, self.G = np.vstack([self.P, p]), np.r_[self.c, c], G
+        if m == len(self._rows):
+            self._rows = np.concatenate([self._rows, np.zeros_like(self._rows)])
+        self._rows[m] = p
+        self.P, self.c, self.G = self._rows[: m + 1], np.r_[self.c, c], G
         self.beta, self.idle = np.r_[self.beta, 0.0], np.r_[self.idle, 0]
         self.choice = np.vstack([self.choice, choice])
 
@@ -245,5 +249,6 @@ class _Planes:
 
     def _keep(self, keep):
         if len(keep) < len(self.c):
-            self.P, self.c, self.G = self.P[keep], self.c[keep], self.G[np.ix_(keep, keep)]
+            self._rows[: len(keep)] = self.P[keep]
+            self.P, self.c, self.G = self._rows[: len(keep)], self.c[keep], self.G[np.ix_(keep, keep)]
             self.beta, self.idle, self.choice = self.beta[keep], self.idle[keep], self.choice[keep]
