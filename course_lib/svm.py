@@ -11,6 +11,7 @@ with C = np.inf for the hard margin; prediction is h(x) = sum_t alpha^t r^t K(x^
 import numpy as np
 
 from course_lib import kernels
+from course_lib._threads import one_blas_thread
 from course_lib._validation import (
     finite_hyperparameters,
     check_binary_targets,
@@ -101,6 +102,7 @@ class SVM:
         return None
 
     @finite_hyperparameters(inf_ok=("C",))
+    @one_blas_thread
     def fit(self, X, r, gram=None):
         """Solve the dual on (X, r), r in {-1, +1}; returns self. `gram`: the Gram matrix of X
         from shared_gram, when the caller already has it."""
