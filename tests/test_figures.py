@@ -30,8 +30,16 @@ SVG_ATOL = 0.5  # SVG coordinates are in points (1/72 inch): half a point is bel
 NUMBER = re.compile(rb"-?\d+\.\d+(?:e-?\d+)?")
 
 
+CLOSE_PATH = re.compile(rb"\bz\b")
+SPACES = re.compile(rb"\s+")
+HASHED_ID = re.compile(rb"\b[mp][0-9a-f]{10}\b")  # matplotlib names a path or clip by a hash of its data
+
+
 def svg_parts(data):
-    """(the SVG text with each decimal number replaced by #, those numbers)."""
+    """(the SVG text with each decimal number replaced by #, those numbers). A path's closing
+    "z" is dropped (rounding can close a contour whose two ends meet, which draws nothing more),
+    and so are the ids matplotlib derives from a hash of the coordinates."""
+    data = HASHED_ID.sub(b"id", SPACES.sub(b" ", CLOSE_PATH.sub(b" ", data)))
     return NUMBER.sub(b"#", data), np.array([float(m) for m in NUMBER.findall(data)])
 
 

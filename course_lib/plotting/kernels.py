@@ -16,7 +16,7 @@ from course_lib.model_selection import grid_search
 from course_lib.plotting.margins import draw_svm
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import (
-    BLACK, BLUE, GREEN, GREY, ORANGE, PALETTE, VERMILLION, figure_for, grid_limits,
+    BLACK, BLUE, FIGURE_TOL, GREEN, GREY, ORANGE, PALETTE, VERMILLION, figure_for, grid_limits,
     plot_decision_regions, plot_line, plot_points,
 )
 from course_lib.svm import SVM
@@ -77,7 +77,7 @@ def draw_xor_3d(ax=None):
     fig, ax = figure_for(ax, width=6.5, height=6, projection="3d")
     X, r = data.xor()
     Z = basis.xor_map(X)
-    svm = SVM(C=np.inf, kernel="linear").fit(Z, r)
+    svm = SVM(C=np.inf, kernel="linear", tol=FIGURE_TOL).fit(Z, r)
     w, w0 = svm.w_, svm.w0_
     g = np.linspace(-0.1, 1.1, 2)
     z1, z2 = np.meshgrid(g, g)
@@ -130,7 +130,7 @@ def draw_projection(axes=None):
     fig, axes = figure_for(axes, ncols=2, width=5, height=4.2)
     x, r = data.one_d_projection()
     Z = basis.square_map(x)
-    svm = SVM(C=np.inf, kernel="linear").fit(Z, r)
+    svm = SVM(C=np.inf, kernel="linear", tol=FIGURE_TOL).fit(Z, r)
     thresholds = np.sort(np.roots([svm.w_[1], svm.w_[0], svm.w0_]).real)
     for label, colour, marker in [(1, BLUE, "o"), (-1, VERMILLION, "s")]:
         m = r == label
@@ -271,8 +271,9 @@ def draw_kernels(axes=None, x=(1.0, 0.5)):
 
 
 def fit_kernel_svm(X, r, kernel="gaussian", C=OVERLAP_C, sigma=1.0, degree=2):
-    """The from-scratch SVM with the chosen kernel (only its own parameter is used)."""
-    return SVM(C=C, kernel=kernel, sigma=sigma, degree=degree).fit(X, r)
+    """The from-scratch SVM with the chosen kernel (only its own parameter is used), solved to
+    FIGURE_TOL so that what is drawn does not depend on the machine's rounding."""
+    return SVM(C=C, kernel=kernel, sigma=sigma, degree=degree, tol=FIGURE_TOL).fit(X, r)
 
 
 def draw_kernel_svm(

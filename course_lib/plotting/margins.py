@@ -8,7 +8,7 @@ from course_lib.i18n import N_, _
 from course_lib.plotting.linear import shade_sides
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import (
-    BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, VERMILLION, figure_for, grid_limits,
+    BLACK, BLUE, FIGURE_TOL, GREEN, GREY, ORANGE, PURPLE, VERMILLION, figure_for, grid_limits,
     plot_decision_regions, plot_line, plot_points,
 )
 from course_lib.svm import SVM
@@ -136,7 +136,7 @@ def draw_suboptimal_margin(ax=None, degrees=25.0):
     """A separating line that is not the best one: its margin (the grey band) is narrow."""
     fig, ax = figure_for(ax, width=6, height=5.5)
     X, r = separable_data()
-    svm = SVM(C=np.inf, kernel="linear").fit(X, r)
+    svm = SVM(C=np.inf, kernel="linear", tol=FIGURE_TOL).fit(X, r)
     w, w0 = suboptimal_direction(X, r, svm, degrees)
     draw_line_margin(ax, X, r, w, w0, "a sub-optimal margin")
     return fig
@@ -147,7 +147,7 @@ def draw_maximal_margin(ax=None):
     """The hard-margin SVM: the widest band between the classes, rho = 1/||w||."""
     fig, ax = figure_for(ax, width=6, height=5.5)
     X, r = separable_data()
-    svm = SVM(C=np.inf, kernel="linear").fit(X, r)
+    svm = SVM(C=np.inf, kernel="linear", tol=FIGURE_TOL).fit(X, r)
     draw_line_margin(ax, X, r, svm.w_, svm.w0_, "the maximal margin")
     return fig
 
@@ -162,7 +162,7 @@ def draw_margin_maximisation(ax=None):
     """Constraints r(w.x + w0) >= 1: the margins h = +1 and h = -1, at rho = 1/||w|| from h = 0."""
     fig, ax = figure_for(ax, width=6, height=5.5)
     X, r = separable_data()
-    svm = SVM(C=np.inf, kernel="linear").fit(X, r)
+    svm = SVM(C=np.inf, kernel="linear", tol=FIGURE_TOL).fit(X, r)
     w, w0 = svm.w_, svm.w0_
     xlim, ylim = grid_limits(X, 0.6)
     shade_sides(ax, w, w0, xlim, ylim)
@@ -359,7 +359,7 @@ def draw_support_vectors(ax=None):
     """Hard-margin SVM: the support vectors (alpha > 0) lie on the margins and define w, w0."""
     fig, ax = figure_for(ax, width=6, height=5.5)
     X, r = separable_data()
-    svm = SVM(C=np.inf, kernel="linear").fit(X, r)
+    svm = SVM(C=np.inf, kernel="linear", tol=FIGURE_TOL).fit(X, r)
     draw_svm(ax, svm, X, r, show_slacks=False, shade=True)
     for t in svm.support_:
         ax.annotate(

@@ -38,6 +38,9 @@ RC = {
 matplotlib.rcParams.update(RC)
 
 
+# A figure that draws a fitted SVM fits it to this KKT tolerance, not the library's default 1e-3:
+# at 1e-3 the solution (and a margin printed from it) can move with the machine's rounding.
+FIGURE_TOL = 1e-9
 SHOWN_DPI = 96  # CSS pixels per figure inch in a notebook: a matplotlib point is a CSS point
 STATIC_PIXEL_RATIO = 1.5  # image pixels per CSS pixel of a figure ending a cell (sharp, not heavy)
 
