@@ -270,21 +270,21 @@ def draw_kernels(axes=None, x=(1.0, 0.5)):
     return fig
 
 
-def fit_kernel_svm(X, r, kernel="gaussian", C=OVERLAP_C, sigma=1.0, degree=2):
+def fit_kernel_svm(X, r, kernel="gaussian", C=OVERLAP_C, sigma=1.0, degree=2, tol=FIGURE_TOL):
     """The from-scratch SVM with the chosen kernel (only its own parameter is used), solved to
-    FIGURE_TOL so that what is drawn does not depend on the machine's rounding."""
-    return SVM(C=C, kernel=kernel, sigma=sigma, degree=degree, tol=FIGURE_TOL).fit(X, r)
+    FIGURE_TOL by default so that a figure does not depend on the machine's rounding."""
+    return SVM(C=C, kernel=kernel, sigma=sigma, degree=degree, tol=tol).fit(X, r)
 
 
 def draw_kernel_svm(
     ax, X, r, kernel="gaussian", C=OVERLAP_C, sigma=1.0, degree=2, steps=80, legend=True,
-    bayes=False, max_steps=MAX_STEPS,
+    bayes=False, max_steps=MAX_STEPS, tol=FIGURE_TOL,
 ):
-    """Refit the kernel SVM and draw its regions, margins and support vectors (and, with
-    `bayes`, the Bayes boundary of `curved_overlap_data`, dotted). For the Gaussian kernel the
-    grid of the regions is refined up to `max_steps` points a side so that a small sigma's
-    islands show."""
-    svm = fit_kernel_svm(X, r, kernel, C, sigma, degree)
+    """Refit the kernel SVM (to KKT tolerance `tol`) and draw its regions, margins and support
+    vectors (and, with `bayes`, the Bayes boundary of `curved_overlap_data`, dotted). For the
+    Gaussian kernel the grid of the regions is refined up to `max_steps` points a side so that a
+    small sigma's islands show."""
+    svm = fit_kernel_svm(X, r, kernel, C, sigma, degree, tol)
     xlim, ylim = grid_limits(X, 0.6)
     if kernel == "gaussian":  # a grid fine enough for the islands of a small sigma
         span = max(xlim[1] - xlim[0], ylim[1] - ylim[0])

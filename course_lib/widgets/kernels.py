@@ -76,7 +76,7 @@ def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=
     def draw(ax, kernel, C, sigma, degree):
         draw_kernel_svm(
             ax, X, r, kernel=kernel, C=C, sigma=sigma, degree=degree, steps=steps, legend=False,
-            bayes=bayes, max_steps=steps,
+            bayes=bayes, max_steps=steps, tol=1e-3,  # the library's default: a frame, not a figure
         )
 
     return Demo(draw, controls, width=6.5, height=5.5, applies=applies, clear="artists")
