@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test figures bench browser-deps hub-deps
+.PHONY: lab test figures bench browser-deps hub-deps search-deps
 
 $(STAMP): requirements.txt requirements-hub.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,7 +46,19 @@ $(HUB_PROXY): tests/hub/package.json tests/hub/package-lock.json
 	cd tests/hub && npm ci --no-audit --no-fund --loglevel=error
 	touch $(HUB_PROXY)
 
-test: $(STAMP) browser-deps hub-deps
+# Pagefind, which indexes the site for its full-text search, pinned in tools/search/package-lock.json.
+PAGEFIND := tools/search/node_modules/.bin/pagefind
+
+search-deps: $(PAGEFIND)
+
+$(PAGEFIND): tools/search/package.json tools/search/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null; \
+	  else echo "npm is missing: 'sudo apt-get install npm' is needed for the site's search."; exit 2; fi; }
+	cd tools/search && npm ci --no-audit --no-fund --loglevel=error
+	touch $(PAGEFIND)
+
+test: $(STAMP) browser-deps hub-deps search-deps
 	$(BIN)/python -m pytest
 
 figures: $(STAMP)
@@ -55,7 +67,8 @@ figures: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
-# make site                 every notebook executed, as static HTML with its figures, into site/
+# make site                 every notebook executed, as static HTML with its figures, into site/,
+#                           with a full-text search (Pagefind) that works offline once served
 # make class [NB=notebooks/03_soft_margins.ipynb]   one notebook as a dashboard (Voila) for a
 #                           projector: large text and controls, no code, exercises hidden,
 #                           nothing loaded from another host; default chapter 01. Voila serves
@@ -69,7 +82,7 @@ CLASS_URL = http://127.0.0.1:$(CLASS_PORT)/voila/render/$(CLASS_PAGE)
 
 .PHONY: site class
 
-site: $(STAMP)
+site: $(STAMP) search-deps
 	$(BIN)/python tools/build_site.py --out site
 
 class: $(STAMP)
