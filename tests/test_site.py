@@ -112,6 +112,9 @@ def test_a_quiz_reads_as_text_with_its_explanations_folded(site):
     details = page.index("<details>")  # the quiz's (the table of contents has a class)
     assert details < page.index("<b>right</b>: They alone make w.") < page.index("</details>", details)
     assert page.count("course-frozen-demo") == 1  # the Demo only: the quiz is not a frozen widget
+    # lettered A, B as in the widget's choices, though JupyterLab's style sheet numbers lists
+    assert page.count("<ol style=\"list-style-type: upper-alpha\" type=\"A\">") + page.count(
+        "<ol type='A' style='list-style-type: upper-alpha'>") == 2
 
 
 def test_site_and_refresh_keep_the_quiz_rendering_and_drop_other_views():

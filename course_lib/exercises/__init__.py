@@ -13,7 +13,7 @@ class Hint:
         return "Hint: " + self.text
 
     def _repr_markdown_(self):
-        return "💡 **Hint.** " + self.text
+        return "**Hint.** " + self.text
 
 
 class Verdict:
@@ -42,4 +42,5 @@ class Verdict:
         return ("Right. " if self.correct else "Not yet. ") + self.why + self._offer()
 
     def _repr_markdown_(self):
-        return ("✅ **Right.** " if self.correct else "❌ **Not yet.** ") + self.why + self._offer()
+        # Words, not emoji: a check mark drawn from an emoji font is an empty box without one.
+        return ("**Right.** " if self.correct else "**Not yet.** ") + self.why + self._offer()

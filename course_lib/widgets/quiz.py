@@ -24,6 +24,8 @@ from course_lib.exercises.harness import Choice
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# Choices lettered A, B, ... as in the widget, also where a style sheet numbers lists.
+LETTERED = "<ol type='A' style='list-style-type: upper-alpha'>"
 
 
 def inline_html(text):
@@ -112,11 +114,11 @@ class Quiz(widgets.VBox):
         return sorted(set(indices))
 
     def _show(self, verdict):
-        mark = "✅ <b>Right.</b> " if verdict.correct else "❌ <b>Not yet.</b> "
+        mark = "<b>Right.</b> " if verdict.correct else "<b>Not yet.</b> "  # words: no emoji font needed
         self.feedback.value = f"<p>{mark}{inline_html(verdict.why)}</p>"
 
     def _show_hint(self):
-        self.feedback.value = f"<p>💡 <b>Hint.</b> {inline_html(self.hint_text)}</p>"
+        self.feedback.value = f"<p><b>Hint.</b> {inline_html(self.hint_text)}</p>"
 
     def static_html(self):
         """The question, its choices, and the answer with every explanation in a <details>."""
@@ -128,8 +130,8 @@ class Quiz(widgets.VBox):
         hint = (f"<details><summary>A hint</summary><p>{inline_html(self.hint_text)}</p></details>"
                 if self.hint_text else "")
         return (f"<div class='course-quiz-static'><p><b>Question.</b> {inline_html(self.question)} "
-                f"<em>{kind}</em></p><ol type='A'>{items}</ol>{hint}<details><summary>The answer, "
-                f"with an explanation of every choice</summary><ol type='A'>{answers}</ol></details></div>")
+                f"<em>{kind}</em></p>{LETTERED}{items}</ol>{hint}<details><summary>The answer, "
+                f"with an explanation of every choice</summary>{LETTERED}{answers}</ol></details></div>")
 
     def static_text(self):
         lines = [f"Question. {self.question}"]
