@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test figures bench browser-deps hub-deps search-deps
+.PHONY: lab test figures bench browser-deps hub-deps search-deps axe-deps
 
 $(STAMP): requirements.txt requirements-hub.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -58,7 +58,19 @@ $(PAGEFIND): tools/search/package.json tools/search/package-lock.json
 	cd tools/search && npm ci --no-audit --no-fund --loglevel=error
 	touch $(PAGEFIND)
 
-test: $(STAMP) browser-deps hub-deps search-deps
+# axe-core, the accessibility checker of the browser tests, pinned in tests/browser/axe/package-lock.json.
+AXE := tests/browser/axe/node_modules/axe-core/axe.min.js
+
+axe-deps: $(AXE)
+
+$(AXE): tests/browser/axe/package.json tests/browser/axe/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null; \
+	  else echo "npm is missing: 'sudo apt-get install npm' enables the accessibility checks."; exit 0; fi; }
+	cd tests/browser/axe && npm ci --no-audit --no-fund --loglevel=error
+	touch $(AXE)
+
+test: $(STAMP) browser-deps hub-deps search-deps axe-deps
 	$(BIN)/python -m pytest
 
 figures: $(STAMP)

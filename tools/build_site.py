@@ -366,12 +366,34 @@ def navigation(entries, index):
             f"<nav aria-label='Contents of this chapter'>{toc}</nav>")
 
 
+# A block that scrolls sideways (a wide table printed by a cell, a long formula) can be reached
+# and scrolled with the keyboard: it takes the focus (WCAG 2.1.1).
+SCROLLERS_SCRIPT = """<script>
+(function () {
+  function reach() {
+    document.querySelectorAll("pre, .MathJax_Display, .jp-RenderedHTMLCommon table, .jp-RenderedMarkdown").forEach(function (e) {
+      if (e.scrollWidth > e.clientWidth + 1) { e.tabIndex = 0; } else if (e.tabIndex === 0) { e.removeAttribute("tabindex"); }
+    });
+  }
+  window.addEventListener("load", function () { reach(); setTimeout(reach, 1500); });
+  window.addEventListener("resize", reach);
+  if (window.MathJax && MathJax.Hub) MathJax.Hub.Queue(reach);
+})();
+</script>"""
+
+
+# TeX the notebooks use that MathJax 2 lacks (JupyterLab's MathJax 3 has it): as macros.
+MATHJAX_MACROS = ("<script type=\"text/x-mathjax-config\">MathJax.Hub.Config({TeX: {Macros: "
+                  "{llbracket: '[\\\\![', rrbracket: ']\\\\!]'}}});</script>")
+
+
 def add_navigation(page_html, bar, title):
     """Insert the navigation bar at the top of the body, the site's CSS in the head, and the
     page's title (its first heading)."""
     page_html = re.sub(r"<title>.*?</title>", "", page_html, count=1, flags=re.S)
     page_html = page_html.replace("</head>", f"<title>{html.escape(title)}</title>\n"
-                                             f"<style>{SITE_CSS}</style>\n</head>", 1)
+                                             f"<style>{SITE_CSS}</style>\n{MATHJAX_MACROS}\n</head>", 1)
+    page_html = page_html.replace("</body>", SCROLLERS_SCRIPT + "\n</body>", 1)
     return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + bar, page_html, count=1)
 
 
@@ -426,6 +448,10 @@ if (window.PagefindUI) {
   new PagefindUI({element: "#course-text-search", showSubResults: true, showImages: false,
                   baseUrl: new URL(".", location.href).pathname,
                   resetStyles: false, translations: {placeholder: "Search the text"}});
+  (function name() {  // the field's name for a screen reader (Pagefind gives it a title only)
+    var input = document.querySelector(".pagefind-ui__search-input");
+    if (input) input.setAttribute("aria-label", "Search the text"); else setTimeout(name, 50);
+  })();
 }
 </script>
 """

@@ -102,6 +102,7 @@ def test_chapter_01_links_open_in_class_mode(make_class, page):
 
 # --- a projector: what the room sees ----------------------------------------------------------
 
+from axe_check import serious_violations  # noqa: E402
 from conftest import ARTIFACTS  # noqa: E402
 
 CHAPTER_03 = next((p.name for p in sorted(NOTEBOOKS.glob("03_*.ipynb"))), None)
@@ -124,7 +125,8 @@ def test_a_projected_chapter_shows_large_figures_and_nothing_meant_for_a_student
     """Chapter 03 in class mode: no exercise text, exercise cell or claim printout; the concept
     questions stay; every live figure sits beside or under its controls, fits the window's
     height, and is drawn large enough that its smallest text (12 pt) is at least the body's
-    22 px. A screenshot of the first demo is kept in test-artifacts/browser/."""
+    22 px; axe finds no serious or critical accessibility violation. A screenshot of the
+    first demo is kept in test-artifacts/browser/."""
     page.set_viewport_size({"width": width, "height": height})
     page.goto(f"{make_class.url}/voila/render/{CHAPTER_03}", wait_until="load", timeout=300_000)
     page.wait_for_selector(".course-demo img.course-figure", timeout=300_000)
@@ -141,6 +143,8 @@ def test_a_projected_chapter_shows_large_figures_and_nothing_meant_for_a_student
         if width >= 1900:
             assert 16 * figure["scale"] >= body_px, f"figure text {16 * figure['scale']:.0f} px < body {body_px} px"
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    if width >= 1900:
+        assert serious_violations(page) == []
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.locator(".course-demo").first.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / f"class_mode_03_{width}x{height}.png"))

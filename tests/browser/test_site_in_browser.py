@@ -1,7 +1,8 @@
 """The site (`make site`) as a reader finds it in Chromium, offline: a text column of 65-90
 characters at 16 px or more, code folded (a claim shows its sentence and its result, the code
 one click away), nothing wider than a phone's screen, and a full-text search (Pagefind) that
-finds the glossary's French terms and sentences of the prose that no title holds.
+finds the glossary's French terms and sentences of the prose that no title holds; axe finds no
+serious or critical accessibility violation on any page.
 
 The site is built from the notebooks' stored outputs (the build's own execution is tested by
 tests/test_site.py) and served on 127.0.0.1; the browser reaches no other host."""
@@ -13,6 +14,7 @@ import threading
 
 import pytest
 
+from axe_check import serious_violations
 from course_notebooks import NOTEBOOKS, ROOT
 
 spec = importlib.util.spec_from_file_location("build_site", ROOT / "tools" / "build_site.py")
@@ -103,3 +105,17 @@ def test_the_search_finds_french_terms_and_prose_offline(site_url, page):
     assert any("02_max_margin_and_lagrange.html" in url for url in found), found
     found = _search(page, "marges douces")
     assert any("03_soft_margins.html" in url for url in found), found
+
+
+SITE_PAGES = [p.with_suffix(".html").name for p in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))] + [
+    "glossary.html", "index.html"]
+
+
+@pytest.mark.parametrize("name", SITE_PAGES)
+def test_no_serious_accessibility_violation_on_the_site(site_url, page, name):
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(f"{site_url}/{name}")
+    page.wait_for_load_state("load")
+    page.wait_for_function("!window.MathJax || !MathJax.Hub || MathJax.Hub.queue.pending === 0", timeout=60_000)
+    page.wait_for_timeout(1600)  # the page marks its sideways scrollers 1.5 s after load
+    assert serious_violations(page) == []
