@@ -134,8 +134,9 @@ def png_bytes(fig, dpi=72):
     return buffer.getvalue()
 
 
-def save(fig, stem, dpi=100):
-    """Save `fig` as stem.png and stem.svg with no timestamps, so regenerating changes no bytes."""
+def save(fig, stem, dpi=SHOWN_DPI * STATIC_PIXEL_RATIO):
+    """Save `fig` as stem.png and stem.svg with no timestamps, so regenerating changes no bytes;
+    the PNG at the notebooks' resolution (144 dpi: 1.5 pixels per CSS pixel)."""
     fig.savefig(f"{stem}.png", dpi=dpi, metadata={"Software": None})
     fig.savefig(f"{stem}.svg", metadata={"Date": None, "Creator": None})
 
