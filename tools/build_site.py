@@ -394,6 +394,7 @@ def add_navigation(page_html, bar, title):
     page_html = page_html.replace("</head>", f"<title>{html.escape(title)}</title>\n"
                                              f"<style>{SITE_CSS}</style>\n{MATHJAX_MACROS}\n</head>", 1)
     page_html = page_html.replace("</body>", SCROLLERS_SCRIPT + "\n</body>", 1)
+    page_html = page_html.replace('<a class="anchor-link"', '<a data-pagefind-ignore class="anchor-link"')  # no ¶ in results
     return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + bar, page_html, count=1)
 
 
