@@ -193,7 +193,8 @@ def test_pages_have_index_previous_next_contents_and_figures_have_alt_text(site)
     assert 'name="viewport"' in chapter
     images = re.findall(r"<img\b[^>]*>", chapter)
     assert images and all(re.search(r'alt="[^"]+"', tag) for tag in images), images
-    assert any('alt="A static figure"' in tag for tag in images)
+    static = [tag for tag in images if 'alt="A static figure"' in tag]  # a CourseFigure's own <img>
+    assert len(static) == 1 and 'class="course-output-figure"' in static[0] and "min(528px" in static[0], static
 
 
 def test_the_index_searches_section_titles_and_ids_offline(site):

@@ -161,6 +161,10 @@ def freeze_widgets(notebook):
     return notebook
 
 
+STATIC_FIGURE = re.compile(r'<img class="course-static-figure" alt="(?P<alt>[^"]*)" style="width: (?P<width>\d+)px'
+                           r'[^"]*" src="data:image/png;base64,(?P<png>[^"]+)">')
+
+
 def describe_images(notebook):
     """Give every PNG output alt text: the figure's own description (its titles, stored by
     CourseFigure or a Demo's image), else the section it is in. The image becomes HTML."""
@@ -174,9 +178,14 @@ def describe_images(notebook):
             continue
         for output in cell.outputs:
             data = output.get("data", {})
-            if "image/png" not in data:
+            static = STATIC_FIGURE.search(data.get("text/html", "") if "image/png" not in data else "")
+            if static:  # a CourseFigure's own <img>: its PNG, alt text and width
+                data = {"image/png": static.group("png")}
+                shown = {"alt": html.unescape(static.group("alt")), "width": int(static.group("width"))}
+            elif "image/png" in data:
+                shown = output.get("metadata", {}).get("image/png", {})
+            else:
                 continue
-            shown = output.get("metadata", {}).get("image/png", {})
             alt = shown.get("alt") or f"Figure of the section {section}"
             # Wider than the text column when the figure is (a grid of panels), centred on the
             # page, never wider than the window: its text keeps its size on a large screen.

@@ -49,18 +49,16 @@ class CourseFigure(Figure):
     without pyplot (so a figure is never displayed twice): rendered at 1.5 image pixels per
     CSS pixel and shown at SHOWN_DPI, so its text is as large on screen as its point size.
 
-    JupyterLab and Voila show the HTML form, an <img> with alt text (both ignore an image
-    output's metadata, so an alt there reaches no reader); the PNG stays in the bundle for
-    other front ends and for nbconvert."""
+    JupyterLab and Voila show it as HTML, an <img> with alt text (both ignore an image output's
+    metadata, so an alt there reaches no reader). The PNG is in the HTML only, not a second
+    time as image/png: a stored notebook carries each figure once."""
 
-    def _repr_mimebundle_(self, include=None, exclude=None):
+    def _repr_html_(self):
         png = png_bytes(self, dpi=SHOWN_DPI * STATIC_PIXEL_RATIO)
         width, alt = round(self.get_figwidth() * SHOWN_DPI), describe(self)  # height follows
         source = base64.b64encode(png).decode("ascii")
-        image = (f'<img class="course-static-figure" alt="{html.escape(alt, quote=True)}" '
-                 f'style="width: {width}px; max-width: 100%; height: auto" src="data:image/png;base64,{source}">')
-        return ({"text/html": image, "image/png": source, "text/plain": f"<figure: {alt}>"},
-                {"image/png": {"width": width, "alt": alt}})
+        return (f'<img class="course-static-figure" alt="{html.escape(alt, quote=True)}" '
+                f'style="width: {width}px; max-width: 100%; height: auto" src="data:image/png;base64,{source}">')
 
 
 def describe(fig):
