@@ -9,7 +9,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: lab test figures bench french browser-deps hub-deps
+.PHONY: lab test figures bench french browser-deps hub-deps search-deps axe-deps
 
 $(STAMP): requirements.txt requirements-hub.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,11 +47,35 @@ $(HUB_PROXY): tests/hub/package.json tests/hub/package-lock.json
 	cd tests/hub && npm ci --no-audit --no-fund --loglevel=error
 	touch $(HUB_PROXY)
 
+# Pagefind, which indexes the site for its full-text search, pinned in tools/search/package-lock.json.
+PAGEFIND := tools/search/node_modules/.bin/pagefind
+
+search-deps: $(PAGEFIND)
+
+$(PAGEFIND): tools/search/package.json tools/search/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null; \
+	  else echo "npm is missing: 'sudo apt-get install npm' is needed for the site's search."; exit 2; fi; }
+	cd tools/search && npm ci --no-audit --no-fund --loglevel=error
+	touch $(PAGEFIND)
+
+# axe-core, the accessibility checker of the browser tests, pinned in tests/browser/axe/package-lock.json.
+AXE := tests/browser/axe/node_modules/axe-core/axe.min.js
+
+axe-deps: $(AXE)
+
+$(AXE): tests/browser/axe/package.json tests/browser/axe/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null; \
+	  else echo "npm is missing: 'sudo apt-get install npm' enables the accessibility checks."; exit 0; fi; }
+	cd tests/browser/axe && npm ci --no-audit --no-fund --loglevel=error
+	touch $(AXE)
+
 # Two test processes (pytest-xdist), one per core of a small machine; each notebook's cells stay in
 # one process (--dist loadscope keeps a notebook, a test module or a class together).
 TEST_WORKERS ?= 2
 
-test: $(STAMP) browser-deps hub-deps
+test: $(STAMP) browser-deps hub-deps search-deps axe-deps
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
 
 figures: $(STAMP)
@@ -69,7 +93,8 @@ french: $(STAMP)
 	$(BIN)/python tools/french.py
 	$(BIN)/python tools/refresh_notebooks.py notebooks/fr/*.ipynb notebooks/fr/solutions/*.ipynb
 
-# make site                 every notebook executed, as static HTML with its figures, into site/
+# make site                 every notebook executed, as static HTML with its figures, into site/,
+#                           with a full-text search (Pagefind) that works offline once served
 # make class [NB=notebooks/03_soft_margins.ipynb]   one notebook as a dashboard (Voila) for a
 #                           projector: large text and controls, no code, exercises hidden,
 #                           nothing loaded from another host; default chapter 01. Voila serves
@@ -83,7 +108,7 @@ CLASS_URL = http://127.0.0.1:$(CLASS_PORT)/voila/render/$(CLASS_PAGE)
 
 .PHONY: site class
 
-site: $(STAMP)
+site: $(STAMP) search-deps
 	$(BIN)/python tools/build_site.py --out site
 
 class: $(STAMP)

@@ -27,7 +27,7 @@ import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
-FIGURE_MIMES = ("image/png", "application/vnd.jupyter.widget-view+json")
+FIGURE_MIMES = ("image/png", "application/vnd.jupyter.widget-view+json")  # and an HTML <img> (a CourseFigure)
 
 # Run in the kernel after Run All: every Demo alive, each control through its range.
 SWEEP_DEMOS = textwrap.dedent("""
@@ -131,7 +131,8 @@ STUDENT = textwrap.dedent("""
     first = {}
     client = NotebookClient(nb, timeout=900, kernel_name="python3", resources={"metadata": {"path": sys.argv[2]}})
     def executed(cell, cell_index, execute_reply):
-        if "t" not in first and any(m in o.get("data", {}) for o in cell.outputs for m in %r):
+        if "t" not in first and any(m in o.get("data", {}) or "<img" in o.get("data", {}).get("text/html", "")
+                                    for o in cell.outputs for m in %r):
             first["t"] = time.perf_counter() - start
     client.on_cell_executed = executed
     client.execute()

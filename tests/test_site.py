@@ -20,6 +20,7 @@ spec = importlib.util.spec_from_file_location("build_site", ROOT / "tools" / "bu
 build_site = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(build_site)
 HAS_MATHJAX = importlib.util.find_spec("jupyter_server_mathjax") is not None  # else formulas stay TeX
+HAS_PAGEFIND = build_site.PAGEFIND.exists()  # `make search-deps`; CI's `make test` installs it
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +33,9 @@ def site(tmp_path_factory):
                       "Demo(lambda ax, C: ax.plot([0, 1], [0, C]), {'C': log_slider('C', 1.0, -2, 2)})"),
         new_markdown_cell("## Loss criteria [K18]"),
         new_code_cell("print(2 + 2)"),
+        new_markdown_cell("The slides call the kernel a *noyau*; the penalty trades width for slack."),
+        new_code_cell("# claim: two and two make four\nassert 2 + 2 == 4\nprint('2 + 2 = 4: True')",
+                      metadata={"tags": ["claim"]}),
         new_code_cell("from course_lib.exercises.harness import Choice, Quiz\n"
                       "Quiz('Which points are support vectors?', [Choice('every point', False, 'Only alpha > 0.'),"
                       " Choice('alpha > 0', True, 'They alone make w.')])", metadata={"tags": ["quiz"]}),
@@ -51,7 +55,9 @@ def site(tmp_path_factory):
     (folder / "notes.md").write_text("# Notes\n\n[the chapter](99_small.ipynb)\n")
     (folder / "table.csv").write_text("a,b\n1,2\n")
     out = tmp_path_factory.mktemp("site")
-    build_site.build([path, folder / "solutions" / "99_solutions.ipynb"], out)
+    if not HAS_PAGEFIND and os.environ.get("CI"):
+        pytest.fail(f"CI must build the site's search, but {build_site.PAGEFIND} is missing")
+    build_site.build([path, folder / "solutions" / "99_solutions.ipynb"], out, search=HAS_PAGEFIND)
     return out
 
 
@@ -103,6 +109,9 @@ def test_a_quiz_reads_as_text_with_its_explanations_folded(site):
     details = page.index("<details>")  # the quiz's (the table of contents has a class)
     assert details < page.index("<b>right</b>: They alone make w.") < page.index("</details>", details)
     assert page.count("course-frozen-demo") == 1  # the Demo only: the quiz is not a frozen widget
+    # lettered A, B as in the widget's choices, though JupyterLab's style sheet numbers lists
+    assert page.count("<ol style=\"list-style-type: upper-alpha\" type=\"A\">") + page.count(
+        "<ol type='A' style='list-style-type: upper-alpha'>") == 2
 
 
 def test_site_and_refresh_keep_the_quiz_rendering_and_drop_other_views():
@@ -181,7 +190,8 @@ def test_pages_have_index_previous_next_contents_and_figures_have_alt_text(site)
     assert 'name="viewport"' in chapter
     images = re.findall(r"<img\b[^>]*>", chapter)
     assert images and all(re.search(r'alt="[^"]+"', tag) for tag in images), images
-    assert any('alt="A static figure"' in tag for tag in images)
+    static = [tag for tag in images if 'alt="A static figure"' in tag]  # a CourseFigure's own <img>
+    assert len(static) == 1 and 'class="course-output-figure"' in static[0] and "min(528px" in static[0], static
 
 
 def test_the_index_searches_section_titles_and_ids_offline(site):
@@ -194,6 +204,28 @@ def test_the_index_searches_section_titles_and_ids_offline(site):
     anchor = loss[0]["h"].removeprefix("99_small.html#")
     assert f'id="{anchor}"' in (site / "99_small.html").read_text(encoding="utf-8")
     assert 'id="course-search"' in html and "fetch(" not in html
+
+
+def test_code_is_folded_and_a_claim_shows_its_sentence(site):
+    page = (site / "99_small.html").read_text(encoding="utf-8")
+    claim = re.search(r'<details class="course-code course-claim-code"[^>]*><summary>(.*?)</summary>(.*?)</details>',
+                      page, re.S)
+    assert claim and claim.group(1).startswith("Checked: two and two make four"), claim
+    assert "assert" in re.sub(r"<[^>]+>", "", claim.group(2))  # the code, inside the fold
+    assert "2 + 2 = 4: True" in page[claim.end():]  # its result, shown after the fold
+    codes = re.findall(r"<details class=\"course-code[^>]*>", page)
+    assert len(codes) == 5 and not any(" open" in tag for tag in codes), codes  # no code cell unfolded
+    assert re.search(r"<main data-pagefind-body(=\"\")?>", page)
+
+
+@pytest.mark.skipif(not HAS_PAGEFIND, reason="Pagefind is not installed: `make search-deps`")
+def test_the_text_is_indexed_for_the_search(site):
+    """Pagefind wrote its index and UI beside the index page, which loads them from there
+    (the searches themselves run in tests/browser/test_site_in_browser.py)."""
+    assert (site / "pagefind" / "pagefind.js").is_file() and (site / "pagefind" / "pagefind-ui.js").is_file()
+    assert list((site / "pagefind" / "fragment").glob("*.pf_fragment"))
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert '<script src="pagefind/pagefind-ui.js"></script>' in index and 'id="search"' in index
 
 
 # --- the links a notebook shows -------------------------------------------------------------------

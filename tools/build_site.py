@@ -26,6 +26,7 @@ import os
 import re
 import shutil
 import struct
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -36,6 +37,9 @@ from nbconvert import HTMLExporter
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
+TEMPLATES = ROOT / "tools" / "site_templates"  # course_site/: the lab template, code folded
+# Pagefind, pinned in tools/search/package-lock.json and installed by `make search-deps`.
+PAGEFIND = ROOT / "tools" / "search" / "node_modules" / ".bin" / "pagefind"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 CONTROL_MODELS = ("SliderModel", "DropdownModel", "ButtonsModel", "CheckboxModel", "SelectModel")
@@ -157,6 +161,10 @@ def freeze_widgets(notebook):
     return notebook
 
 
+STATIC_FIGURE = re.compile(r'<img class="course-static-figure" alt="(?P<alt>[^"]*)" style="width: (?P<width>\d+)px'
+                           r'[^"]*" src="data:image/png;base64,(?P<png>[^"]+)">')
+
+
 def describe_images(notebook):
     """Give every PNG output alt text: the figure's own description (its titles, stored by
     CourseFigure or a Demo's image), else the section it is in. The image becomes HTML."""
@@ -170,11 +178,19 @@ def describe_images(notebook):
             continue
         for output in cell.outputs:
             data = output.get("data", {})
-            if "image/png" not in data:
+            static = STATIC_FIGURE.search(data.get("text/html", "") if "image/png" not in data else "")
+            if static:  # a CourseFigure's own <img>: its PNG, alt text and width
+                data = {"image/png": static.group("png")}
+                shown = {"alt": html.unescape(static.group("alt")), "width": int(static.group("width"))}
+            elif "image/png" in data:
+                shown = output.get("metadata", {}).get("image/png", {})
+            else:
                 continue
-            shown = output.get("metadata", {}).get("image/png", {})
             alt = shown.get("alt") or f"Figure of the section {section}"
-            width = f' width="{int(shown["width"])}"' if "width" in shown else ""
+            # Wider than the text column when the figure is (a grid of panels), centred on the
+            # page, never wider than the window: its text keeps its size on a large screen.
+            width = (f' style="width: min({int(shown["width"])}px, max(100%, 96vw - 2rem))"'
+                     if "width" in shown else "")
             src = data["image/png"].replace("\n", "")
             output["data"] = {"text/html": f'<img class="course-output-figure" src="data:image/png;base64,{src}"'
                                            f' alt="{html.escape(alt, quote=True)}"{width}>'}
@@ -183,7 +199,8 @@ def describe_images(notebook):
 
 
 def render(notebook, mathjax_url, source_dir=None):
-    exporter = HTMLExporter(template_name="lab", embed_images=True, mathjax_url=mathjax_url,
+    exporter = HTMLExporter(template_name="course_site", extra_template_basedirs=[str(TEMPLATES)],
+                            embed_images=True, mathjax_url=mathjax_url,
                             require_js_url="", exclude_input_prompt=True, exclude_output_prompt=True)
     resources = {"metadata": {"path": str(source_dir)}} if source_dir else None
     body, _ = exporter.from_notebook_node(describe_images(notebook), resources=resources)
@@ -227,15 +244,33 @@ def copy_mathjax(out):
 
 
 SITE_CSS = """
-html { -webkit-text-size-adjust: 100%; }
+/* A book page: one column of 65-90 characters at 17 px, figures up to the window's width. */
+:root { --jp-content-font-size1: 17px; --jp-content-line-height: 1.6; --jp-code-font-size: 14px;
+  --jp-ui-font-size1: 15px; --course-column: 42rem; }
+html { -webkit-text-size-adjust: 100%; font-size: 17px; }
+body.jp-Notebook { padding: 0 1rem; overflow-x: hidden; }
+main { max-width: var(--course-column); margin: 0 auto; }
+.jp-RenderedHTMLCommon { font-size: 17px; line-height: 1.6; padding-right: 0; }
+.jp-RenderedHTMLCommon p, .jp-RenderedHTMLCommon li { line-height: 1.6; }
+.jp-Cell { padding: 0; }
+.jp-Cell-inputWrapper, .jp-OutputArea-child { max-width: 100%; }
 img { max-width: 100%; height: auto; }
+img.course-output-figure { max-width: none; display: block; margin-left: 50%; transform: translateX(-50%); }
+.jp-OutputArea-output:has(img.course-output-figure), .jp-OutputArea-child:has(img.course-output-figure),
+.jp-Cell-outputArea:has(img.course-output-figure) { overflow: visible; }
 .jp-RenderedHTMLCommon table, .course-table-wrap { display: block; overflow-x: auto; max-width: 100%; }
 pre { overflow-x: auto; }
-.course-nav { font-family: sans-serif; font-size: 16px; line-height: 1.5; max-width: 60em;
-  margin: 0 auto; padding: 0.6em 1em; display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; }
+.jp-OutputArea-output pre { font-size: 14px; white-space: pre; word-break: normal; overflow-x: auto; }
+/* Code folded: the summary says what the cell does, the code opens on a click. */
+details.course-code { margin: 0.2em 0; }
+details.course-code > summary { cursor: pointer; font-family: sans-serif; font-size: 15px; color: #3d3d3d;
+  padding: 0.15em 0; }
+details.course-code[open] > summary { margin-bottom: 0.2em; }
+.course-claim-code > summary { color: #1d4d1d; } .course-code-hint { color: #3d3d3d; font-size: 0.9em; }
+.course-nav { font-family: sans-serif; font-size: 16px; line-height: 1.5; max-width: var(--course-column);
+  margin: 0 auto; padding: 0.6em 0; display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; }
 .course-nav a { color: #0b57a4; }
-.course-toc { font-family: sans-serif; font-size: 15px; max-width: 60em; margin: 0 auto 1em;
-  padding: 0 1em; }
+.course-toc { font-family: sans-serif; font-size: 16px; max-width: var(--course-column); margin: 0 auto 1em; }
 .course-toc ol { padding-left: 1.4em; margin: 0.3em 0; } .course-toc li.level3 { margin-left: 1.2em; }
 .course-toc .course-ids { color: #444; font-size: 0.9em; }
 a, .jp-RenderedHTMLCommon a, .jp-RenderedHTMLCommon a:link, .jp-RenderedHTMLCommon a:visited { color: #0b57a4 !important; text-decoration: underline !important; }
@@ -247,10 +282,11 @@ a, .jp-RenderedHTMLCommon a, .jp-RenderedHTMLCommon a:link, .jp-RenderedHTMLComm
 .highlight .o, .highlight .ow, .highlight .p { color: #5b2b8c; }
 .highlight .k, .highlight .kn, .highlight .kc, .highlight .kd, .highlight .nb, .highlight .bp { color: #0b5e1c; }
 .highlight .nf, .highlight .nc, .highlight .nn, .highlight .nd { color: #1a4f9c; }
+/* Formulas wider than a phone scroll inside their line. */
+.MathJax_Display, .MJXc-display, mjx-container[display="true"] { overflow-x: auto; overflow-y: hidden; max-width: 100%; }
 @media (max-width: 700px) {
-  body { font-size: 17px; }
-  .jp-Notebook { padding: 4px !important; }
-  .jp-Cell { padding: 2px !important; }
+  body.jp-Notebook { padding: 0 0.6rem; }
+  .jp-Cell { padding: 2px 0 !important; }
   .jp-InputArea-editor, .jp-OutputArea-output { max-width: 100%; overflow-x: auto; }
 }
 """
@@ -335,8 +371,29 @@ def navigation(entries, index):
                      f"{html.escape(text)}</a>{tag}</li>")
     toc = (f"<details class='course-toc' open><summary>Contents of this chapter</summary>"
            f"<ol>{''.join(items)}</ol></details>") if items else ""
-    return (f"<nav class='course-nav' aria-label='Chapters'>{' · '.join(links)}</nav>"
+    return (f"<nav class='course-nav' aria-label='Chapters'>{''.join(links)}</nav>"
             f"<nav aria-label='Contents of this chapter'>{toc}</nav>")
+
+
+# A block that scrolls sideways (a wide table printed by a cell, a long formula) can be reached
+# and scrolled with the keyboard: it takes the focus (WCAG 2.1.1).
+SCROLLERS_SCRIPT = """<script>
+(function () {
+  function reach() {
+    document.querySelectorAll("pre, .MathJax_Display, .jp-RenderedHTMLCommon table, .jp-RenderedMarkdown").forEach(function (e) {
+      if (e.scrollWidth > e.clientWidth + 1) { e.tabIndex = 0; } else if (e.tabIndex === 0) { e.removeAttribute("tabindex"); }
+    });
+  }
+  window.addEventListener("load", function () { reach(); setTimeout(reach, 1500); });
+  window.addEventListener("resize", reach);
+  if (window.MathJax && MathJax.Hub) MathJax.Hub.Queue(reach);
+})();
+</script>"""
+
+
+# TeX the notebooks use that MathJax 2 lacks (JupyterLab's MathJax 3 has it): as macros.
+MATHJAX_MACROS = ("<script type=\"text/x-mathjax-config\">MathJax.Hub.Config({TeX: {Macros: "
+                  "{llbracket: '[\\\\![', rrbracket: ']\\\\!]'}}});</script>")
 
 
 def add_navigation(page_html, bar, title):
@@ -344,7 +401,9 @@ def add_navigation(page_html, bar, title):
     page's title (its first heading)."""
     page_html = re.sub(r"<title>.*?</title>", "", page_html, count=1, flags=re.S)
     page_html = page_html.replace("</head>", f"<title>{html.escape(title)}</title>\n"
-                                             f"<style>{SITE_CSS}</style>\n</head>", 1)
+                                             f"<style>{SITE_CSS}</style>\n{MATHJAX_MACROS}\n</head>", 1)
+    page_html = page_html.replace("</body>", SCROLLERS_SCRIPT + "\n</body>", 1)
+    page_html = page_html.replace('<a class="anchor-link"', '<a data-pagefind-ignore class="anchor-link"')  # no ¶ in results
     return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + bar, page_html, count=1)
 
 
@@ -385,9 +444,33 @@ SEARCH_SCRIPT = """
 """
 
 
-def index_page(entries, mathjax_url=""):
-    """The table of contents: a search over section titles and syllabus IDs, chapters with
-    their sections, then every syllabus ID."""
+TEXT_SEARCH = """<h2 id="search">Search the text</h2>
+<p>Every word of the chapters, the solutions and the glossary, in English or in the slides'
+French (<code>noyau</code>, <code>marge douce</code>, <code>Viterbi</code>). The index is in
+<code>pagefind/</code> beside this page: the search runs in the browser, without a network, once
+the folder is served (<code>python3 -m http.server -d site</code>, then
+<code>http://localhost:8000</code>); opened as a file, only the search of section titles below works.</p>
+<div id="course-text-search"></div>
+<link href="pagefind/pagefind-ui.css" rel="stylesheet">
+<script src="pagefind/pagefind-ui.js"></script>
+<script>
+if (window.PagefindUI) {
+  new PagefindUI({element: "#course-text-search", showSubResults: true, showImages: false,
+                  baseUrl: new URL(".", location.href).pathname,
+                  resetStyles: false, translations: {placeholder: "Search the text"}});
+  (function name() {  // the field's name for a screen reader (Pagefind gives it a title only)
+    var input = document.querySelector(".pagefind-ui__search-input");
+    if (input) input.setAttribute("aria-label", "Search the text"); else setTimeout(name, 50);
+  })();
+}
+</script>
+"""
+
+
+def index_page(entries, mathjax_url="", text_search=True):
+    """The table of contents: the full-text search (Pagefind), a search over section titles
+    and syllabus IDs that works over file:// too, chapters with their sections, then every
+    syllabus ID."""
     rows, by_id = [], {}
     for entry in entries:
         sections = []
@@ -421,7 +504,7 @@ a {{ color: #0b57a4; }}
 <p>Every chapter notebook, executed, with its figures. The sliders are live in JupyterLab
 (<code>make lab</code>) and in class (<code>make class</code>); here each demo shows its initial
 figure, and the static grid beside it shows other settings.</p>
-<h2 id="search">Search the sections</h2>
+{TEXT_SEARCH if text_search else ""}<h2 id="{"sections-search" if text_search else "search"}">Search the section titles</h2>
 <p><label for="course-search">Words of a section title or a syllabus ID (e.g. <code>K9</code>, <code>Viterbi</code>):</label><br>
 <input id="course-search" type="search" autocomplete="off"></p>
 <p id="course-search-status" role="status" aria-live="polite"></p>
@@ -465,7 +548,18 @@ a {{ color: #0b57a4; }}</style></head><body><main>
 """
 
 
-def build(paths, out):
+def index_text(out, pagefind=PAGEFIND):
+    """Pagefind's full-text index of the built pages (the prose and outputs of the notebooks,
+    inside <main data-pagefind-body>; code is left out) into out/pagefind/, with its search UI."""
+    if not Path(pagefind).exists():
+        raise RuntimeError(f"{pagefind} is missing: `make search-deps` installs Pagefind (npm ci in tools/search)")
+    subprocess.run([str(pagefind), "--site", str(out), "--output-subdir", "pagefind", "--silent"],
+                   check=True, timeout=600)
+
+
+def build(paths, out, execute_notebooks=True, search=True):
+    """The site of the notebooks `paths` in folder `out`; `execute_notebooks=False` takes
+    their stored outputs (quick, for tests), `search=False` skips the full-text index."""
     out.mkdir(parents=True, exist_ok=True)
     mathjax = copy_mathjax(out)
     if mathjax is None:
@@ -480,7 +574,8 @@ def build(paths, out):
         start = time.perf_counter()
         href = pages[path]
         depth = "../" * href.count("/")
-        page = render(freeze_widgets(execute(path)), f"{depth}mathjax/MathJax.js?config={MATHJAX_CONFIG}"
+        notebook = execute(path) if execute_notebooks else nbformat.read(path, as_version=4)
+        page = render(freeze_widgets(notebook), f"{depth}mathjax/MathJax.js?config={MATHJAX_CONFIG}"
                       if mathjax else "", source_dir=path.parent)
         hosts = external_resources(page)
         if hosts:
@@ -509,7 +604,9 @@ def build(paths, out):
         raise RuntimeError("links to files that do not exist (fix them in the notebooks):\n  "
                            + "\n  ".join(links.missing))
     index_mathjax = f"mathjax/MathJax.js?config={MATHJAX_CONFIG}" if mathjax else ""
-    (out / "index.html").write_text(index_page(entries, index_mathjax), encoding="utf-8")
+    (out / "index.html").write_text(index_page(entries, index_mathjax, search), encoding="utf-8")
+    if search:
+        index_text(out)
     return out / "index.html"
 
 
@@ -517,9 +614,11 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("notebooks", nargs="*", type=Path, help="notebooks (default: all of notebooks/)")
     parser.add_argument("--out", type=Path, default=ROOT / "site", help="output folder (default: site/)")
+    parser.add_argument("--stored-outputs", action="store_true",
+                        help="take the notebooks' stored outputs instead of executing them (quick)")
     args = parser.parse_args(argv)
     paths = [p.resolve() for p in args.notebooks] or discover()
-    print(f"site: {build(paths, args.out)}")
+    print(f"site: {build(paths, args.out, execute_notebooks=not args.stored_outputs)}")
 
 
 if __name__ == "__main__":

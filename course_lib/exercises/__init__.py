@@ -15,7 +15,7 @@ class Hint:
         return _("Hint: ") + self.text
 
     def _repr_markdown_(self):
-        return _("💡 **Hint.** ") + self.text
+        return _("**Hint.** ") + self.text
 
 
 class Verdict:
@@ -44,4 +44,5 @@ class Verdict:
         return (_("Right. ") if self.correct else _("Not yet. ")) + _(self.why) + self._offer()
 
     def _repr_markdown_(self):
-        return (_("✅ **Right.** ") if self.correct else _("❌ **Not yet.** ")) + _(self.why) + self._offer()
+        # Words, not emoji: a check mark drawn from an emoji font is an empty box without one.
+        return (_("**Right.** ") if self.correct else _("**Not yet.** ")) + _(self.why) + self._offer()

@@ -1,7 +1,10 @@
 """One look for every figure: large fonts, thick lines, a colour-blind-safe palette (Okabe-Ito),
 white background so dark themes keep the axes visible."""
 
+import base64
+import html
 import io
+import re
 import struct
 import zlib
 
@@ -48,21 +51,66 @@ STATIC_PIXEL_RATIO = 1.5  # image pixels per CSS pixel of a figure ending a cell
 class CourseFigure(Figure):
     """A matplotlib Figure that shows itself as a PNG when it ends a notebook cell,
     without pyplot (so a figure is never displayed twice): rendered at 1.5 image pixels per
-    CSS pixel and shown at SHOWN_DPI, so its text is as large on screen as its point size."""
+    CSS pixel and shown at SHOWN_DPI, so its text is as large on screen as its point size.
 
-    def _repr_png_(self):
-        shown = {"width": round(self.get_figwidth() * SHOWN_DPI), "alt": describe(self)}  # height follows
-        return png_bytes(self, dpi=SHOWN_DPI * STATIC_PIXEL_RATIO), shown
+    JupyterLab and Voila show it as HTML, an <img> with alt text (both ignore an image output's
+    metadata, so an alt there reaches no reader). The PNG is in the HTML only, not a second
+    time as image/png: a stored notebook carries each figure once."""
+
+    def _repr_html_(self):
+        png = png_bytes(self, dpi=SHOWN_DPI * STATIC_PIXEL_RATIO)
+        width, alt = round(self.get_figwidth() * SHOWN_DPI), describe(self)  # height follows
+        source = base64.b64encode(png).decode("ascii")
+        return (f'<img class="course-static-figure" alt="{html.escape(alt, quote=True)}" '
+                f'style="width: {width}px; max-width: 100%; height: auto" src="data:image/png;base64,{source}">')
 
 
 def describe(fig):
-    """A short text description of a figure (its titles and axis labels), for alt text."""
+    """A short text description of a figure (its titles and axis labels, TeX read out as
+    text), for alt text."""
     parts = [fig._suptitle.get_text()] if fig._suptitle is not None else []
     for ax in fig.axes:
         if ax.get_visible():
             labels = [ax.get_title(loc) for loc in ("left", "center", "right")]
             parts.append("; ".join(label for label in labels + [ax.get_xlabel(), ax.get_ylabel()] if label))
-    return " ".join(" | ".join(part for part in parts if part).split()) or "figure"
+    return " ".join(" | ".join(plain_text(part) for part in parts if part).split()) or "figure"
+
+
+# TeX commands of the figures' labels as the characters they draw.
+TEX_SYMBOLS = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "Delta": "Δ", "epsilon": "ε", "eta": "η",
+    "theta": "θ", "lambda": "λ", "mu": "μ", "xi": "ξ", "pi": "π", "rho": "ρ", "sigma": "σ",
+    "tau": "τ", "phi": "φ", "Phi": "Φ", "psi": "ψ", "Psi": "Ψ", "omega": "ω", "ell": "ℓ",
+    "nabla": "∇", "sum": "Σ", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "neq": "≠",
+    "times": "×", "cdot": "·", "pm": "±", "propto": "∝", "top": "ᵀ", "langle": "⟨", "rangle": "⟩",
+    "ldots": "…", "dots": "…", "infty": "∞", "in": "∈", "to": "→", "rightarrow": "→", "|": "‖",
+    "min": "min", "max": "max", "log": "log", "exp": "exp", "sqrt": "√", ",": " ", ";": " ", " ": " ",
+}
+SUPERSCRIPTS = str.maketrans("0123456789+-tTn", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ᵗᵀⁿ")
+SUBSCRIPTS = str.maketrans("0123456789+-ijtknms", "₀₁₂₃₄₅₆₇₈₉₊₋ᵢⱼₜₖₙₘₛ")
+
+
+def plain_text(text):
+    """A label with TeX ($\\mathbf{w}^\\top x$, $\\|w\\|$, $\\xi > 1$) as the text it draws
+    (wᵀx, ‖w‖, ξ > 1), for alt text and screen readers."""
+    def math(match):
+        tex = match.group(1)
+        tex = re.sub(r"\\(?:mathbf|mathrm|boldsymbol|hat|bar|tilde|text|operatorname)\s*", "", tex)
+        tex = re.sub(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", lambda m: "/".join(
+            part if len(part) == 1 else f"({part})" for part in m.groups()), tex)
+        tex = re.sub(r"\\([a-zA-Z]+|.)", lambda m: TEX_SYMBOLS.get(m.group(1), m.group(1)), tex)
+        scripts = {"^": SUPERSCRIPTS, "_": SUBSCRIPTS}
+        tex = re.sub(r"([\^_])\{([^{}]*)\}|([\^_])(.)", lambda m: _script(
+            m.group(2) if m.group(1) else m.group(4), m.group(1) or m.group(3), scripts), tex)
+        return tex.replace("{", "").replace("}", "")
+    return re.sub(r"\$([^$]*)\$", math, text)
+
+
+def _script(text, mark, tables):
+    """A super- (mark ^) or subscript (_) in Unicode when every character has one, else as
+    written (w_object)."""
+    converted = text.translate(tables[mark])
+    return converted if all(a != b or a == "ᵀ" for a, b in zip(text, converted)) else mark + text
 
 
 def new_figure(ncols=1, nrows=1, width=5.5, height=4.5, **subplot_kw):
@@ -113,8 +161,9 @@ def encode_png(rgba):
             + _png_chunk(b"IDAT", zlib.compress(raw, 1)) + _png_chunk(b"IEND", b""))
 
 
-def save(fig, stem, dpi=100):
-    """Save `fig` as stem.png and stem.svg with no timestamps, so regenerating changes no bytes."""
+def save(fig, stem, dpi=SHOWN_DPI * STATIC_PIXEL_RATIO):
+    """Save `fig` as stem.png and stem.svg with no timestamps, so regenerating changes no bytes;
+    the PNG at the notebooks' resolution (144 dpi: 1.5 pixels per CSS pixel)."""
     fig.savefig(f"{stem}.png", dpi=dpi, metadata={"Software": None})
     fig.savefig(f"{stem}.svg", metadata={"Date": None, "Creator": None})
 

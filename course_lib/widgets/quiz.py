@@ -24,8 +24,10 @@ from course_lib.exercises.harness import Choice
 from course_lib.i18n import N_, _
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-QUESTION, HINT, RIGHT, NOT_IT, A_HINT = N_("Question."), N_("💡 <b>Hint.</b>"), N_("right"), N_("not it"), N_("A hint")
+QUESTION, HINT, RIGHT, NOT_IT, A_HINT = N_("Question."), N_("<b>Hint.</b>"), N_("right"), N_("not it"), N_("A hint")
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# Choices lettered A, B, ... as in the widget, also where a style sheet numbers lists.
+LETTERED = "<ol type='A' style='list-style-type: upper-alpha'>"
 
 
 def inline_html(text):
@@ -116,7 +118,7 @@ class Quiz(widgets.VBox):
         return sorted(set(indices))
 
     def _show(self, verdict):
-        mark = _("✅ <b>Right.</b> ") if verdict.correct else _("❌ <b>Not yet.</b> ")
+        mark = _("<b>Right.</b> ") if verdict.correct else _("<b>Not yet.</b> ")  # words: no emoji font needed
         self.feedback.value = f"<p>{mark}{inline_html(verdict.why)}</p>"
 
     def _show_hint(self):
@@ -131,10 +133,11 @@ class Quiz(widgets.VBox):
         kind = _("Tick every right choice.") if self.multiple else _("One choice is right.")
         hint = (f"<details><summary>{_(A_HINT)}</summary><p>{inline_html(self.hint_text)}</p></details>"
                 if self.hint_text else "")
-        answer = _("The answer, with an explanation of every choice")
-        return (f"<div class='course-quiz-static'><p><b>{_(QUESTION)}</b> {inline_html(self.question)} "
-                f"<em>{kind}</em></p><ol type='A'>{items}</ol>{hint}<details><summary>{answer}"
-                f"</summary><ol type='A'>{answers}</ol></details></div>")
+        mark = _("<b>Right.</b> ") if verdict.correct else _("<b>Not yet.</b> ")  # words: no emoji font needed
+        self.feedback.value = f"<p>{mark}{inline_html(verdict.why)}</p>"
+
+    def _show_hint(self):
+        self.feedback.value = f"<p>{_(HINT)} {inline_html(self.hint_text)}</p>"
 
     def static_text(self):
         lines = [f"{_(QUESTION)} {self.question}"]
