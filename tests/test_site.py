@@ -5,6 +5,7 @@ notebook shows leads to a file inside notebooks/, the folder JupyterLab and the 
 
 import importlib.util
 import html
+import os
 import re
 import urllib.parse
 import sys

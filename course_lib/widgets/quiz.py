@@ -133,11 +133,10 @@ class Quiz(widgets.VBox):
         kind = _("Tick every right choice.") if self.multiple else _("One choice is right.")
         hint = (f"<details><summary>{_(A_HINT)}</summary><p>{inline_html(self.hint_text)}</p></details>"
                 if self.hint_text else "")
-        mark = _("<b>Right.</b> ") if verdict.correct else _("<b>Not yet.</b> ")  # words: no emoji font needed
-        self.feedback.value = f"<p>{mark}{inline_html(verdict.why)}</p>"
-
-    def _show_hint(self):
-        self.feedback.value = f"<p>{_(HINT)} {inline_html(self.hint_text)}</p>"
+        answer = _("The answer, with an explanation of every choice")
+        return (f"<div class='course-quiz-static'><p><b>{_(QUESTION)}</b> {inline_html(self.question)} "
+                f"<em>{kind}</em></p>{LETTERED}{items}</ol>{hint}<details><summary>{answer}"
+                f"</summary>{LETTERED}{answers}</ol></details></div>")
 
     def static_text(self):
         lines = [f"{_(QUESTION)} {self.question}"]
