@@ -1,11 +1,15 @@
 """JupyterLab and Voila servers for the browser tests, each in its own process with its own
 temporary configuration, runtime, workspace and settings folders, stopped by its own handle."""
 
+import contextlib
+import functools
+import http.server
 import json
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -134,3 +138,22 @@ def start_voila(root, home, extra=()):
         "--Voila.ip=127.0.0.1", "--show_tracebacks=True", "--template=course", *extra,
     ]
     return Server(args, port, home, "/voila/static/voila.js")  # answers without running a notebook
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@contextlib.contextmanager
+def serve_folder(folder):
+    """A static folder (a built site) over local HTTP on a free port, in a thread; yields its
+    base URL. The tests' browser refuses file:// and Pagefind needs a server."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -6,11 +6,8 @@ moving one redraw the figure with another support-vector count or margin in its 
 serious or critical accessibility violation (axe-core) in what the project controls; and the
 time `make class` takes to show its page."""
 
-import functools
-import http.server
 import importlib.util
 import re
-import threading
 import time
 import urllib.parse
 
@@ -252,18 +249,8 @@ def site(tmp_path_factory):
 def site_url(site):
     """The site served over local HTTP (the browser of the tests refuses every other URL;
     the pages work the same over file://)."""
-    handler = functools.partial(QuietHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
+    with servers.serve_folder(site) as url:
+        yield url
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")

@@ -7,13 +7,11 @@ serious or critical accessibility violation on any page.
 The site is built from the notebooks' stored outputs (the build's own execution is tested by
 tests/test_site.py) and served on 127.0.0.1; the browser reaches no other host."""
 
-import functools
-import http.server
 import importlib.util
-import threading
 
 import pytest
 
+import servers
 from axe_check import serious_violations
 from course_notebooks import NOTEBOOKS, ROOT
 
@@ -34,18 +32,8 @@ def site_url(tmp_path_factory):
         pytest.skip("no chapter 03 or glossary to build")
     out = tmp_path_factory.mktemp("site")
     build_site.build(chapters + [NOTEBOOKS / "glossary.ipynb"], out, execute_notebooks=False)
-    handler = functools.partial(QuietHandler, directory=str(out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
+    with servers.serve_folder(out) as url:
+        yield url
 
 
 # The width of a paragraph of plain text in characters of its own font (canvas measure of its
