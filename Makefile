@@ -35,17 +35,23 @@ browser-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
 	  else echo "Chromium is missing: 'sudo apt-get install chromium' enables the browser tests."; fi; }
 
+# $(call npm_ci,FOLDER,what npm enables,exit status without npm): npm (apt-get as root), then the
+# packages pinned in FOLDER/package-lock.json; the target's time stamp says they are installed.
+define npm_ci
+@command -v npm >/dev/null 2>&1 || { \
+  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null; \
+  else echo "npm is missing: 'sudo apt-get install npm' $(2)."; exit $(3); fi; }
+cd $(1) && npm ci --no-audit --no-fund --loglevel=error
+touch $@
+endef
+
 # The proxy of the hub test (tests/browser/test_hub.py), pinned in tests/hub/package-lock.json.
 HUB_PROXY := tests/hub/node_modules/.bin/configurable-http-proxy
 
 hub-deps: $(HUB_PROXY)
 
 $(HUB_PROXY): tests/hub/package.json tests/hub/package-lock.json
-	@command -v npm >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null; \
-	  else echo "npm is missing: 'sudo apt-get install npm' enables the hub test."; exit 0; fi; }
-	cd tests/hub && npm ci --no-audit --no-fund --loglevel=error
-	touch $(HUB_PROXY)
+	$(call npm_ci,tests/hub,enables the hub test,0)
 
 # Pagefind, which indexes the site for its full-text search, pinned in tools/search/package-lock.json.
 PAGEFIND := tools/search/node_modules/.bin/pagefind
@@ -53,11 +59,7 @@ PAGEFIND := tools/search/node_modules/.bin/pagefind
 search-deps: $(PAGEFIND)
 
 $(PAGEFIND): tools/search/package.json tools/search/package-lock.json
-	@command -v npm >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null; \
-	  else echo "npm is missing: 'sudo apt-get install npm' is needed for the site's search."; exit 2; fi; }
-	cd tools/search && npm ci --no-audit --no-fund --loglevel=error
-	touch $(PAGEFIND)
+	$(call npm_ci,tools/search,is needed for the site's search,2)
 
 # axe-core, the accessibility checker of the browser tests, pinned in tests/browser/axe/package-lock.json.
 AXE := tests/browser/axe/node_modules/axe-core/axe.min.js
@@ -65,11 +67,7 @@ AXE := tests/browser/axe/node_modules/axe-core/axe.min.js
 axe-deps: $(AXE)
 
 $(AXE): tests/browser/axe/package.json tests/browser/axe/package-lock.json
-	@command -v npm >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null; \
-	  else echo "npm is missing: 'sudo apt-get install npm' enables the accessibility checks."; exit 0; fi; }
-	cd tests/browser/axe && npm ci --no-audit --no-fund --loglevel=error
-	touch $(AXE)
+	$(call npm_ci,tests/browser/axe,enables the accessibility checks,0)
 
 # Two test processes (pytest-xdist), one per core of a small machine; each notebook's cells stay in
 # one process (--dist loadscope keeps a notebook, a test module or a class together).
