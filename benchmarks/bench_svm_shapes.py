@@ -13,7 +13,6 @@ grid d = 2..100, n = 500..20,000 (an hour or more: libsvm itself takes minutes o
 """
 
 import sys
-import time
 import warnings
 
 import numpy as np
@@ -21,6 +20,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC, LinearSVC
 from threadpoolctl import threadpool_limits
 
+from benchmarks.bench_svm import best_times
 from course_lib import kernels
 from course_lib.smoothed_newton import polynomial_feature_count, polynomial_features
 from course_lib.svm import SVM
@@ -51,16 +51,6 @@ def dual_objective(coef, X_sv, kernel):
         w = Z.T @ coef
         return np.abs(coef).sum() - 0.5 * w @ w
     return np.abs(coef).sum() - 0.5 * coef @ kernels.polynomial(X_sv, X_sv, degree=3) @ coef
-
-
-def best_times(fits, repeats):
-    best, models = [np.inf] * len(fits), [None] * len(fits)
-    for _ in range(repeats):
-        for k, fit in enumerate(fits):
-            start = time.perf_counter()
-            models[k] = fit()
-            best[k] = min(best[k], time.perf_counter() - start)
-    return best, models
 
 
 def row(kernel, d, n, delta):
