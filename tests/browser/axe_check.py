@@ -1,10 +1,9 @@
 """axe-core (pinned in tests/browser/axe/package-lock.json, installed by `make axe-deps`),
 injected into a page to list its serious and critical accessibility violations."""
 
-import os
 from pathlib import Path
 
-import pytest
+from prerequisites import needs
 
 AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 RUN = """async () => {
@@ -15,11 +14,8 @@ RUN = """async () => {
 
 
 def require_axe():
-    if not AXE.exists():
-        reason = f"{AXE} is missing: `make axe-deps` (npm ci in tests/browser/axe)"
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the accessibility checks, but {reason}")
-        pytest.skip(reason)
+    needs(AXE.exists(), "the accessibility checks",
+          f"{AXE} is missing: `make axe-deps` (npm ci in tests/browser/axe)")
 
 
 def serious_violations(page):

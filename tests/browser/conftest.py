@@ -8,7 +8,6 @@ downloaded one. Without it the tests skip, except under CI (the CI variable set)
 skip would hide the browser tests, so they fail instead.
 """
 
-import os
 import re
 import shutil
 import time
@@ -18,6 +17,7 @@ import pytest
 
 import servers
 from course_notebooks import FIXTURES, NOTEBOOKS, ROOT
+from prerequisites import needs
 
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -53,11 +53,8 @@ def served_root(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def chromium():
-    if not CHROMIUM.exists():
-        reason = f"{CHROMIUM} is missing: `make browser-deps` (as root) or `sudo apt-get install chromium`"
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the browser tests, but {reason}")
-        pytest.skip(reason)
+    needs(CHROMIUM.exists(), "the browser tests",
+          f"{CHROMIUM} is missing: `make browser-deps` (as root) or `sudo apt-get install chromium`")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         yield playwright

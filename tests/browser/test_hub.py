@@ -35,6 +35,7 @@ import pytest
 
 import notebook_checks as checks
 from course_notebooks import ROOT
+from prerequisites import needs
 from servers import free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
@@ -47,13 +48,6 @@ CHAPTER = "03_soft_margins.ipynb"
 REPO = "course"  # the repository's name: the folder nbgitpuller makes in each home
 README_LINK = re.compile(r"https://hub\.example\.edu/hub/user-redirect/git-pull\?\S+")
 START_TIMEOUT = 180
-
-
-def needs(condition, reason):
-    if not condition:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the hub test, but {reason}")
-        pytest.skip(reason)
 
 
 def git(*args, cwd=None):
@@ -86,8 +80,8 @@ def stop(process):
 @pytest.fixture(scope="module")
 def students():
     """Three Unix accounts with private homes, removed afterwards."""
-    needs(os.geteuid() == 0, "making the students' Unix accounts needs root")
-    needs(shutil.which("useradd") is not None, "useradd is missing")
+    needs(os.geteuid() == 0, "the hub test", "making the students' Unix accounts needs root")
+    needs(shutil.which("useradd") is not None, "the hub test", "useradd is missing")
     for name in STUDENTS:
         try:
             pwd.getpwnam(name)
@@ -140,8 +134,8 @@ def origin():
 @pytest.fixture(scope="module")
 def hub(students, origin, student_image):
     """JupyterHub on a free local port; yields its public URL."""
-    needs(PROXY.exists(), f"{PROXY} is missing: `make hub-deps` installs it (npm)")
-    needs(shutil.which("git") is not None, "git is missing")
+    needs(PROXY.exists(), "the hub test", f"{PROXY} is missing: `make hub-deps` installs it (npm)")
+    needs(shutil.which("git") is not None, "the hub test", "git is missing")
     state = Path(tempfile.mkdtemp(prefix="course-hub-"))  # private: the hub refuses a readable secret
     port = free_port()
     while any(_in_use(p) for p in (port + 1, port + 2)):
