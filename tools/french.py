@@ -382,7 +382,8 @@ def main(names):
             print(f"  {where} cell {cell_id}: {text[:70]!r}")
         failed |= bool(missing)
     (FRENCH / "README.md").write_text(index(), encoding="utf-8")
-    print("not yet translated: " + ", ".join(chosen["not_yet"]))
+    if chosen["not_yet"]:
+        print("not yet translated: " + ", ".join(chosen["not_yet"]))
     print("store the outputs: python tools/refresh_notebooks.py notebooks/fr/*.ipynb notebooks/fr/solutions/*.ipynb")
     return 1 if failed else 0
 
