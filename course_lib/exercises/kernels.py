@@ -42,9 +42,10 @@ POLYNOMIAL_REASONS = (
 )
 
 
-def check_polynomial_kernel(value, reason=None, x=(1.0, 2.0), y=(3.0, -1.0), q=2):
+def check_polynomial_kernel(value, reason=None):
     """Exercise [K14]: K(x, y) = (x.y + 1)^q, equal to phi(x).phi(y) with the explicit map; then the
     letter of POLYNOMIAL_REASONS saying why (for the default q = 2)."""
+    x, y, q = (1.0, 2.0), (3.0, -1.0), 2  # the exercise's numbers
     verdict = _check_polynomial_value(value, x, y, q)
     if not verdict:
         return verdict
@@ -89,8 +90,9 @@ def check_sigma_min(value):
     )
 
 
-def check_gamma(gamma, sigma=0.25):
+def check_gamma(gamma):
     """Exercise [K22]: scikit-learn's gamma for the slides' Gaussian kernel of width sigma."""
+    sigma = 0.25  # the exercise's numbers
     expected = 1.0 / sigma**2
     return check_number(
         gamma, expected, atol=1e-6,
@@ -104,8 +106,9 @@ def check_gamma(gamma, sigma=0.25):
     )
 
 
-def check_kernel_distance(value, x=(0.0, 0.0), y=(1.0, 1.0), sigma=1.0):
+def check_kernel_distance(value):
     """Exercise [K20]: the feature-space distance d(x, y) for the Gaussian kernel."""
+    x, y, sigma = (0.0, 0.0), (1.0, 1.0), 1.0  # the exercise's numbers
     k = float(np.exp(-np.sum((np.asarray(x, float) - np.asarray(y, float)) ** 2) / sigma**2))
     expected = float(np.sqrt(2.0 - 2.0 * k))
     euclidean = float(np.linalg.norm(np.asarray(x, float) - np.asarray(y, float)))

@@ -86,8 +86,9 @@ def check_average(answer):
     return _verdict(False, "Run Algorithm 1 by hand: predict (ties -> A), update w on errors, then a <- a + w.")
 
 
-def check_lazy_catch_up(answer, n_examples=10, last_update=3, w_value=2.0, a_value=5.0):
+def check_lazy_catch_up(answer):
     """Exercise 3 [P4]: a[y][f] after the lazy catch-up at an error when n_examples have been seen."""
+    n_examples, last_update, w_value, a_value = 10, 3, 2.0, 5.0  # the exercise's numbers
     expected = a_value + (n_examples - last_update) * w_value
     return check_number(
         answer, expected,
@@ -100,8 +101,9 @@ def check_lazy_catch_up(answer, n_examples=10, last_update=3, w_value=2.0, a_val
 
 
 @_robust
-def check_accumulator_cost(answer_naive, answer_on_error, n=1000, n_epochs=5, n_errors=120):
+def check_accumulator_cost(answer_naive, answer_on_error):
     """Exercise 4 [P3]: how many full-matrix additions to a the naive and on-error variants do."""
+    n, n_epochs, n_errors = 1000, 5, 120  # the exercise's numbers
     if _unanswered(answer_naive) or _unanswered(answer_on_error):
         return _verdict(False, "Replace both `...` with numbers of additions.")
     naive, on_error = n * n_epochs, n_errors + 1

@@ -118,9 +118,10 @@ def check_viterbi_tables(student_fn, seed=None):
               "all the random chains.")
 
 
-def check_counts(n_sequences, n_candidates, r=8, q=26):
+def check_counts(n_sequences, n_candidates):
     """Exercise 1 [V4]: for a word of r letters over q letters, the number of sequences brute
     force scores, and the number of candidates M[s', tau-1] + <w, phi(x, s, s')> Viterbi forms."""
+    r, q = 8, 26  # the exercise's numbers
     if _unanswered(n_sequences, n_candidates):
         return _verdict(False, "Replace both `...` with your two counts.")
     n_sequences, n_candidates = _integer(n_sequences), _integer(n_candidates)
@@ -156,9 +157,10 @@ M_REASONS = (
 )
 
 
-def check_M_table(M, reason=None, unary=UNARY, pairwise=PAIRWISE):
+def check_M_table(M, reason=None):
     """Exercise 2 [V4]: the table M (q rows s, r columns tau) of the small chain; then the letter
     of M_REASONS saying why M[b, 2] comes from s' = b."""
+    unary, pairwise = UNARY, PAIRWISE  # the exercise's numbers
     verdict = _check_M_values(M, unary, pairwise)
     if not verdict:
         return verdict
@@ -205,9 +207,10 @@ BACKTRACK_REASONS = (
 )
 
 
-def check_backtrack(y, reason=None, unary=UNARY, pairwise=PAIRWISE):
+def check_backtrack(y, reason=None):
     """Exercise 3 [V4]: the decoded word, as a string over 'ab', by back-tracking through I; then
     the letter of BACKTRACK_REASONS saying why it differs from the best letter at each position."""
+    unary, pairwise = UNARY, PAIRWISE  # the exercise's numbers
     verdict = _check_backtrack_word(y, unary, pairwise)
     if not verdict:
         return verdict
@@ -233,9 +236,10 @@ def _check_backtrack_word(y, unary, pairwise):
     return _verdict(False, "Start at y_r = argmax_s M[s, r], then y_{tau-1} = I[y_tau, tau].")
 
 
-def check_loss_augmented_unary(augmented, y=(0, 1, 1), unary=UNARY):
+def check_loss_augmented_unary(augmented):
     """Exercise 4 [V5]: the unary scores whose Viterbi gives argmax_y' Delta(y, y') + score(y')
     with the Hamming loss Delta = number of wrong letters."""
+    y, unary = (0, 1, 1), UNARY  # the exercise's numbers
     if _unanswered(augmented):
         return _verdict(False, "Replace `...` with your 3 x 2 array of augmented unary scores.")
     expected = unary + _library.hamming_unary(np.asarray(y), unary.shape[1])
