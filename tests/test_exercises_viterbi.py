@@ -66,7 +66,7 @@ def test_viterbi_exercise_reports_the_first_failing_case_in_the_slides_notation(
     def wrong_first_column(unary, pairwise):
         y, M, I = viterbi_tables(unary, pairwise)
         M = M.copy()
-        M[:, 0] = 0.0
+        M[:, 0] = unary[0] + 1.0  # wrong on every case (0.0 would be right where unary[0, a] rounds to 0)
         return y, M, I
 
     verdict = assert_caught(ex.check_viterbi_tables, wrong_first_column, "M[a, 1] is wrong")
@@ -89,7 +89,9 @@ def test_junk_never_raises():
     assert_junk_never_raises(lambda answer: ex.check_counts(answer, answer))
     assert_junk_never_raises(ex.check_M_table)
     assert_junk_never_raises(ex.check_backtrack)
-    assert_junk_never_raises(ex.check_loss_augmented_unary)
+    assert_junk_never_raises(lambda table: ex.check_loss_augmented_unary(table, "D"))
+    right_table = ex.UNARY + np.eye(3, 2)[[1, 0, 0]]
+    assert_junk_never_raises(lambda reason: ex.check_loss_augmented_unary(right_table, "A" if type(reason) is int and reason == 3 else reason))  # 3 is D
 
 
 def test_hand_exercises_pass_and_do_not_leak():

@@ -236,9 +236,36 @@ def _check_backtrack_word(y, unary, pairwise):
     return _verdict(False, "Start at y_r = argmax_s M[s, r], then y_{tau-1} = I[y_tau, tau].")
 
 
-def check_loss_augmented_unary(augmented):
+AUGMENTED_REASONS = (
+    Choice("Viterbi maximises any function of the reading y'", False,
+           "Only a sum of unary and pairwise terms along the chain: a loss coupling all positions at once (1 if "
+           "any letter is wrong) would not fit."),
+    Choice("The loss is small next to the scores, so it hardly changes the best reading", False,
+           "It can change it: the augmented reading differs from the plain one whenever a wrong letter is close."),
+    Choice("Adding the same number to every unary score changes nothing", False,
+           "The table adds 1 only to the letters that differ from y_t; a constant added everywhere would change "
+           "nothing, which is why it is not the loss."),
+    Choice("The Hamming loss is a sum over positions of 1[y'_t != y_t]: each term joins the unary score of its "
+           "position, and Delta + score keeps the chain's form of unary plus pairwise terms", True,
+           "Viterbi maximises any sum of unary and pairwise terms along the chain; a loss that decomposes by "
+           "position is one more unary term, so loss-augmented inference costs one more Viterbi."),
+)
+
+
+def check_loss_augmented_unary(augmented, reason=None):
     """Exercise 4 [V5]: the unary scores whose Viterbi gives argmax_y' Delta(y, y') + score(y')
-    with the Hamming loss Delta = number of wrong letters."""
+    with the Hamming loss Delta = number of wrong letters; then the letter of AUGMENTED_REASONS
+    saying why plain Viterbi then solves it (the library's hamming_unary gives the table in one
+    call, not why)."""
+    verdict = _check_augmented_values(augmented)
+    if not verdict:
+        return verdict
+    why = check_reason(reason, AUGMENTED_REASONS, hint="Write Delta(y, y') as a sum over positions.")
+    return _verdict(why.correct, f"{verdict.why} {why.why}" if why else f"The table is right. Your reason: {why.why}",
+                    why._hint)
+
+
+def _check_augmented_values(augmented):
     y, unary = (0, 1, 1), UNARY  # the exercise's numbers
     if _unanswered(augmented):
         return _verdict(False, "Replace `...` with your 3 x 2 array of augmented unary scores.")

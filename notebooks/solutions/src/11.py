@@ -59,7 +59,7 @@ ex.check_backtrack("bbb", "A")
 # whose unary total 6 becomes $6 - 2 + 0 = 4$ with its transitions, against $5 + 2 + 2 = 9$ for `bbb`.
 
 # %% loss_augmented_unary
-ex.check_loss_augmented_unary(ex.UNARY + np.array([[0, 1], [1, 0], [1, 0]]))
+ex.check_loss_augmented_unary(ex.UNARY + np.array([[0, 1], [1, 0], [1, 0]]), "D")  # Hamming is a sum over positions
 
 # %% markdown: loss_augmented_unary
 # With $\mathbf{y} = $ `abb`, the Hamming loss adds 1 to every letter different from $y_t$: to
