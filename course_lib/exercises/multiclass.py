@@ -94,20 +94,31 @@ def check_ovr_confidences(signs_answer, confidences_answer):
 # ---------------------------------------------------------------- chapter 08
 
 
-@_robust
-def check_multi_vector(answer):
-    """08, exercise 1 [M6]: Psi(x, y) of the multi-vector construction (classes 1..k)."""
-    x, y, k = (2.0, -1.0), 2, 3  # the exercise's numbers
-    if _unanswered(answer):
-        return _verdict(False, "Replace `...` with the vector Psi(x, y) as a list.")
-    x = np.asarray(x, dtype=float)
-    expected = MultiVector().fit(x[None], [0], k).psi(x, y - 1)
-    answer = np.asarray(answer, dtype=float)
-    if answer.shape != expected.shape:
-        return _verdict(False, f"Psi(x, y) has n|Y| = {len(x)} x {k} = {expected.size} entries.")
-    ok = np.allclose(answer, expected)
-    why = f"x goes in block y = {y} (entries {(y - 1) * len(x) + 1}..{y * len(x)}), zeros elsewhere: {expected.tolist()}."
-    return _verdict(ok, why if ok else "Put x in the y-th block of length n and zeros in the other k - 1 blocks.")
+def _psi_cases(rng, n_cases=15):
+    """The exercise's x = (2, -1) in class 2 of 3 (index 1) first, then random x, y, k."""
+    cases = [dict(x=np.array([2.0, -1.0]), y=1, k=3)]
+    for _ in range(n_cases - 1):
+        k = int(rng.integers(2, 7))
+        cases.append(dict(x=np.round(rng.normal(size=int(rng.integers(1, 5))), 2), y=int(rng.integers(k)), k=k))
+    return cases
+
+
+def _psi_reference(x, y, k):
+    return MultiVector().fit(np.asarray(x, float)[None], [0], k).psi(np.asarray(x, float), y)
+
+
+def check_multi_vector(student_multi_vector, seed=None):
+    """08, exercise 1 [M6], coding: multi_vector(x, y, k) returns Psi(x, y) of the multi-vector
+    construction (classes 0..k-1 in code): x in block y, zeros in the k - 1 other blocks; checked
+    on the exercise's x = (2, -1), y = 2 of 3 (index 1), then on fresh random x, y, k, with the
+    library's MultiVector refused while the student's function runs."""
+    return check_function(
+        student_multi_vector, _psi_cases, _psi_reference, seed=seed,
+        show=lambda c: f"x = {c['x'].tolist()}, y = {c['y']}, k = {c['k']}",
+        hint="Start from np.zeros(len(x) * k) and put x in the slice of block y: entries y n to (y + 1) n - 1.",
+        right="Your Psi puts x in block y on every fresh case; for the exercise, Psi(x, 2) = (0, 0, 2, -1, 0, 0). So "
+              "<w, Psi(x, y)> = <w_y, x>: the block of w facing x is w_y, and argmax_y <w, Psi(x, y)> = "
+              "argmax_y (W x)_y, one linear score per class, in n|Y| weights.")
 
 
 HINGE_EXAMPLE = dict(
