@@ -70,3 +70,25 @@ def test_is_the_data_compares_values_and_shapes():
     assert is_the_data(X, X.copy()) and is_the_data(X.tolist(), X)
     assert not is_the_data(X[:2], X) and not is_the_data(X + 1e-6, X) and not is_the_data(X.T, X)
     assert not is_the_data("X", X) and not is_the_data([[1, "a"]], X) and not is_the_data(None, X)
+
+
+def _reason_questions():
+    """{module.NAME: choices} of the reasons and predictions the number exercises ask for."""
+    found = {}
+    for info in pkgutil.iter_modules(exercises.__path__):
+        module = importlib.import_module(f"course_lib.exercises.{info.name}")
+        for name, value in vars(module).items():
+            if name.endswith(("_REASONS", "_PREDICTIONS")) and isinstance(value, tuple):
+                found[f"{info.name}.{name}"] = value
+    return found
+
+
+def test_the_right_reason_is_not_always_the_same_letter():
+    """Answering "A" everywhere (or any one letter) passes at most 4 in 10 of the reason questions."""
+    questions = _reason_questions()
+    assert len(questions) >= 10, sorted(questions)
+    right = {name: "ABCD"[[c.correct for c in choices].index(True)] for name, choices in questions.items()}
+    assert all(sum(c.correct for c in choices) == 1 for choices in questions.values())
+    for letter in "ABCD":
+        share = sum(value == letter for value in right.values()) / len(right)
+        assert share <= 0.4, f"{letter} is right in {share:.0%} of the reason questions: {right}"

@@ -45,8 +45,8 @@ def test_lagrange_against_a_scan_of_the_line():
 
 def test_hard_margin_against_sklearn():
     svc = SVC(kernel="linear", C=1e8).fit(ex.HARD_X, ex.HARD_R)
-    check = lambda a: ex.check_hard_margin(*a, "A") if isinstance(a, tuple) and len(a) == 3 \
-        else ex.check_hard_margin(a, 0, [1], "A")
+    check = lambda a: ex.check_hard_margin(*a, "D") if isinstance(a, tuple) and len(a) == 3 \
+        else ex.check_hard_margin(a, 0, [1], "D")
     assert_passes(check, (np.round(svc.coef_[0], 3), round(svc.intercept_[0], 3), svc.support_.tolist()))
     assert_caught(check, ([1.0, 0.0], 0.0, [0, 1, 2]), "support vectors are the points")
     assert_caught(check, ([1.0, 0.0], 0.0, [2, 3]), "support vectors are the points")  # a wrong index
@@ -58,13 +58,13 @@ def test_hard_margin_against_sklearn():
                              isinstance(a, (list, tuple)) else ex.check_hard_margin(a, 0.0, [1, 2]))
     assert_no_answer_leak(check, ([2.0, 0.0], 0.0, [1, 2]), ["(1, 0)", "[1.0, 0.0]", "x1 = 0"])
     predict = lambda letter: ex.check_hard_margin([1.0, 0.0], 0.0, [1, 2], letter)  # noqa: E731
-    for wrong in ("B", "C", "D", None, 9):
-        assert "(A)" not in assert_caught(predict, wrong, "").why
-    assert_junk_never_raises(predict)
+    for wrong in ("A", "B", "C", None, 9):
+        assert "(D)" not in assert_caught(predict, wrong, "").why
+    assert_junk_never_raises(lambda a: predict("A" if type(a) is int and a == 3 else a))  # the junk 3 is (D)
     # the right prediction holds: without x^0 the library's SVM is the same
     without = SVC(kernel="linear", C=1e8).fit(ex.HARD_X[1:], ex.HARD_R[1:])
     np.testing.assert_allclose(without.coef_, svc.coef_, atol=1e-6)
-    assert np.isclose(without.intercept_[0], svc.intercept_[0], atol=1e-6) and ex.REMOVAL_PREDICTIONS[0].correct
+    assert np.isclose(without.intercept_[0], svc.intercept_[0], atol=1e-6) and ex.REMOVAL_PREDICTIONS[3].correct
 
 
 def _two_point(x_plus, x_minus, sign=1.0, factor=2.0, plus=False):

@@ -27,15 +27,15 @@ def _close(answer, expected, atol=1e-4):
 
 
 POLYNOMIAL_REASONS = (
-    Choice("(x.y + 1)^2 expands into 1 + 2 x1 y1 + 2 x2 y2 + 2 x1 x2 y1 y2 + x1^2 y1^2 + x2^2 y2^2: six products "
-           "of a term of x by the same term of y", True,
-           "Each product is phi_i(x) phi_i(y) for phi = (1, sqrt2 x1, sqrt2 x2, sqrt2 x1 x2, x1^2, x2^2): the kernel "
-           "is that dot product, computed from x.y alone, without forming phi."),
     Choice("Every kernel is the dot product of the inputs themselves", False,
            "Here x.y = 1 and K(x, y) = 4: the kernel is a dot product in the feature space of phi, not of x and y."),
     Choice("For q = 2 the map phi squares each coordinate: phi(x) = (x1^2, x2^2)", False,
            "Then phi(x).phi(y) = x1^2 y1^2 + x2^2 y2^2 = 10 here, not 4: the constant and the cross terms of the "
            "expansion are missing."),
+    Choice("(x.y + 1)^2 expands into 1 + 2 x1 y1 + 2 x2 y2 + 2 x1 x2 y1 y2 + x1^2 y1^2 + x2^2 y2^2: six products "
+           "of a term of x by the same term of y", True,
+           "Each product is phi_i(x) phi_i(y) for phi = (1, sqrt2 x1, sqrt2 x2, sqrt2 x1 x2, x1^2, x2^2): the kernel "
+           "is that dot product, computed from x.y alone, without forming phi."),
     Choice("The polynomial kernel is the Gaussian kernel at a large sigma", False,
            "They are different kernels; the Gaussian's feature space is infinite, the degree-2 polynomial's has six "
            "dimensions here."),

@@ -104,12 +104,12 @@ def check_perceptron(student_fn, seed=None):
 # Exercise 4 [K3]
 
 FAR_POINT_PREDICTIONS = (
+    Choice("Nothing changes: x = 30 is on the right side, already classified right", False,
+           "Least squares does not look at signs: r - h(x) at x = 30 is large, and the fit turns to shrink it."),
     Choice("The boundary -w0/w moves right, past x = 1, which becomes an error", True,
            "The far point's residual r - h(x) is squared: the fit flattens w to shrink it, and the boundary moves "
            "from x = 1/4 to x = 7, beyond the positive point x = 1 (least squares 'met l'accent sur les données "
            "éloignées')."),
-    Choice("Nothing changes: x = 30 is on the right side, already classified right", False,
-           "Least squares does not look at signs: r - h(x) at x = 30 is large, and the fit turns to shrink it."),
     Choice("The boundary moves left, towards the negative points", False,
            "It moves the other way: to x = 7 (compute it with the normal equations)."),
     Choice("The boundary stays at x = 1/4; only w gets smaller", False,

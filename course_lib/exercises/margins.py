@@ -59,14 +59,14 @@ def check_lagrange(x1, x2, lam):
 
 
 REMOVAL_PREDICTIONS = (
-    Choice("Nothing changes: x^0 has alpha = 0, and w = sum alpha r x uses the support vectors only", True,
-           "The SVM depends on its support vectors alone: removing a point with alpha = 0 leaves the dual's "
-           "optimum, hence w and w0, as they are."),
     Choice("The line moves: every point pulls on it, as in least squares", False,
            "That is least squares. A point beyond the margin has alpha = 0 and no say in w = sum alpha r x."),
     Choice("The margin gets wider, since there are fewer points to separate", False,
            "The margin is set by the closest pair across the classes, x^1 and x^2; x^0 is not one of them."),
     Choice("It depends on C", False, "The hard margin has no C (it is the limit C -> infinity)."),
+    Choice("Nothing changes: x^0 has alpha = 0, and w = sum alpha r x uses the support vectors only", True,
+           "The SVM depends on its support vectors alone: removing a point with alpha = 0 leaves the dual's "
+           "optimum, hence w and w0, as they are."),
 )
 
 

@@ -192,16 +192,16 @@ def _check_M_values(M, unary, pairwise):
 
 
 BACKTRACK_REASONS = (
-    Choice("The transitions outweigh the unary scores: 'a' then 'b' costs pairwise[a, b] = -2, while 'b' after "
-           "'b' earns +2 at each step", True,
-           "The letters alone read 'aba' (unary 6 in total), but with their transitions that reading scores "
-           "6 - 2 + 0 = 4; 'bbb' loses one point of unary at position 1 and gains 2 + 2 from its transitions: 9."),
     Choice("Viterbi takes the best letter of each column of M", False,
            "Each column's best letter ignores whether the letters fit together; the back-pointers I keep the "
            "letter each best prefix came from."),
     Choice("Position 3 is a tie, and ties go to 'b'", False,
            "unary[3] is a tie, but the library breaks ties towards the smallest letter, 'a'; the reading ends "
            "in 'b' because of the transition from position 2."),
+    Choice("The transitions outweigh the unary scores: 'a' then 'b' costs pairwise[a, b] = -2, while 'b' after "
+           "'b' earns +2 at each step", True,
+           "The letters alone read 'aba' (unary 6 in total), but with their transitions that reading scores "
+           "6 - 2 + 0 = 4; 'bbb' loses one point of unary at position 1 and gains 2 + 2 from its transitions: 9."),
     Choice("After the first position Viterbi no longer uses the unary scores", False,
            "Every M[s, tau] adds unary[tau, s]; the unary scores count at every position."),
 )

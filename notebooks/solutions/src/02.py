@@ -18,7 +18,7 @@ ex.check_lagrange(0.4, 0.8, 0.8)
 # $\mathbf{x} = (0.4, 0.8)$.
 
 # %% hard_margin
-ex.check_hard_margin([1.0, 0.0], 0.0, [1, 2], "A")
+ex.check_hard_margin([1.0, 0.0], 0.0, [1, 2], "D")
 
 # %% markdown: hard_margin
 # The closest points across the classes are $\mathbf{x}^1 = (-1, 0)$ and $\mathbf{x}^2 = (1, 0)$; the maximal margin
