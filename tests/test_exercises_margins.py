@@ -10,7 +10,7 @@ from exercise_testing import (
 )
 from sklearn.svm import SVC
 
-from course_lib import smo
+from course_lib import lagrange, smo
 from course_lib.exercises import margins as ex
 from course_lib.svm import SVM
 
@@ -33,7 +33,7 @@ def test_canonical_scaling():
 def test_lagrange_against_a_scan_of_the_line():
     t = np.linspace(-2, 2, 400_001)  # on x1 = 2 - 2 x2, f = 1 - (2 - 2 t)^2 - t^2
     best = t[np.argmax(1 - (2 - 2 * t) ** 2 - t**2)]
-    check = lambda a: ex.check_lagrange(*a) if isinstance(a, tuple) and len(a) == 3 else ex.check_lagrange(a, 0, 0)
+    check = lambda a: ex.check_lagrange(*a, "B") if isinstance(a, tuple) and len(a) == 3 else ex.check_lagrange(a, 0, 0, "B")
     assert_passes(check, (2 - 2 * best, best, 2 * (2 - 2 * best)))
     assert_caught(check, (0.4, 0.8, -0.8), "sign of lambda")
     assert_caught(check, (0.4, 0.8, 1.0), "x is right")
@@ -41,6 +41,19 @@ def test_lagrange_against_a_scan_of_the_line():
     assert_caught(check, (1.0, 1.0, 1.0), "not it")
     assert_junk_never_raises(check)
     assert_no_answer_leak(check, (0.0, 1.0, 1.0), ["0.4", "0.8"])
+
+
+def test_the_library_gives_the_lagrange_numbers_but_not_the_reason():
+    """solve_lagrange (shown in the chapter) gives x and lambda in one call; the check also asks why
+    grad f and grad g are parallel, and the right reason holds for the library's solution."""
+    x, lam = lagrange.solve_lagrange(a=np.array(ex.LAGRANGE_A), b=ex.LAGRANGE_B)
+    assert_caught(lambda a: ex.check_lagrange(*a), (x[0], x[1], lam), "your reason")
+    assert_passes(lambda reason: ex.check_lagrange(x[0], x[1], lam, reason), "B")
+    for wrong in ("A", "C", "D", None, "AB"):
+        assert "(B)" not in assert_caught(lambda reason: ex.check_lagrange(x[0], x[1], lam, reason), wrong, "").why
+    grad_f, grad_g = -2 * x, np.array(ex.LAGRANGE_A)
+    np.testing.assert_allclose(grad_f + lam * grad_g, 0, atol=1e-12)  # parallel, with the lambda the check wants
+    assert_junk_never_raises(lambda reason: ex.check_lagrange(x[0], x[1], lam, reason))
 
 
 def test_hard_margin_against_sklearn():

@@ -41,8 +41,34 @@ def check_canonical_scaling(w, w0):
 LAGRANGE_A, LAGRANGE_B = (1.0, 2.0), 2.0
 
 
-def check_lagrange(x1, x2, lam):
-    """Exercise 2 [K6]: maximise 1 - x1^2 - x2^2 subject to x1 + 2 x2 - 2 = 0."""
+LAGRANGE_REASONS = (
+    Choice("f is concave, so its gradient is 0 at the constrained maximum", False,
+           "Its gradient is 0 only at (0, 0), which is not on the line x1 + 2 x2 = 2; at (0.4, 0.8) it is "
+           "(-0.8, -1.6), not 0."),
+    Choice("At the maximum, moving along the line cannot raise f: grad f has no component along the line, so it "
+           "is perpendicular to it, as grad g is", True,
+           "grad f = (-0.8, -1.6) and grad g = (1, 2) are parallel at (0.4, 0.8): grad f + lambda grad g = 0 with "
+           "lambda = 0.8, the condition grad L = 0 writes."),
+    Choice("lambda is 0 at a maximum under an equality constraint", False,
+           "lambda = 0 would need grad f = 0 on the line; here lambda = 0.8."),
+    Choice("g is linear, so every point of the line gives the same f", False,
+           "f changes along the line: (2, 0) gives f = -3, (0.4, 0.8) gives 0.2."),
+)
+
+
+def check_lagrange(x1, x2, lam, reason=None):
+    """Exercise 2 [K6]: maximise 1 - x1^2 - x2^2 subject to x1 + 2 x2 - 2 = 0; then the letter of
+    LAGRANGE_REASONS saying why grad f and grad g are parallel there (the library's
+    solve_lagrange gives the numbers in one call, not why)."""
+    verdict = _check_lagrange_values(x1, x2, lam)
+    if not verdict:
+        return verdict
+    why = check_reason(reason, LAGRANGE_REASONS, hint="Which way can the point move on the constraint line?")
+    return Verdict(why.correct, f"{verdict.why} {why.why}" if why else f"The numbers are right. Your reason: {why.why}",
+                   why._hint)
+
+
+def _check_lagrange_values(x1, x2, lam):
     x, expected_lam = lagrange.solve_lagrange(a=np.array(LAGRANGE_A), b=LAGRANGE_B)
     hint = "grad L = 0 gives -2 x1 + lambda = 0, -2 x2 + 2 lambda = 0 and x1 + 2 x2 = 2: three linear equations."
     verdict = check_numbers((x1, x2, lam), np.r_[x, expected_lam], diagnoses=(
