@@ -101,7 +101,7 @@ def test_junk_never_raises(check):
 @pytest.mark.parametrize(
     "check, answer, wrongs",
     [
-        (lambda a: ex.check_polynomial_kernel(a, "A"), 4.0, [1.0, 3.0, 5.0, "4"]),
+        (lambda a: ex.check_polynomial_kernel(a, "C"), 4.0, [1.0, 3.0, 5.0, "4"]),
         (ex.check_sigma_min, 0.6, [0.0, 0.36, 1.0, 0.5]),
         (ex.check_gamma, 16.0, [8.0, 0.0625, 4.0, 2.0]),
         (ex.check_kernel_distance, np.sqrt(2 - 2 * np.exp(-2.0)), [2 - 2 * np.exp(-2.0), np.sqrt(2), 1.0]),
@@ -119,10 +119,10 @@ def test_polynomial_kernel_needs_the_reason_the_library_cannot_give():
 
     value = float(kernels.polynomial(np.array([[1.0, 2.0]]), np.array([[3.0, -1.0]]), degree=2)[0, 0])
     assert_caught(ex.check_polynomial_kernel, value, "letter of your reason")
-    for wrong in ("B", "C", "D"):
+    for wrong in ("A", "B", "D"):
         assert_caught(lambda a: ex.check_polynomial_kernel(4.0, a), wrong, "")
-        assert_no_answer_leak(lambda a: ex.check_polynomial_kernel(4.0, a), wrong, ["(A)"])
-    assert_passes(lambda a: ex.check_polynomial_kernel(4.0, a), "A")
+        assert_no_answer_leak(lambda a: ex.check_polynomial_kernel(4.0, a), wrong, ["(C)"])
+    assert_passes(lambda a: ex.check_polynomial_kernel(4.0, a), "C")
 
 
 def test_numeric_diagnoses():

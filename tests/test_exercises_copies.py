@@ -3,10 +3,13 @@ the check's reference and of the library function it reads (`inspect.getsource`)
 namespace that holds the library module's names (as a student's cell holds its imports), renamed
 and without its docstring, fails with "write it yourself"."""
 
+import ast
+import dis
 import inspect
 import re
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,13 +23,19 @@ from course_lib.structured import viterbi as viterbi_library
 from course_lib.exercises.guard import Guard, WriteItYourself
 from exercise_testing import run
 
+ROOT = Path(__file__).resolve().parent.parent
 
-def pasted(fn, rename="my_answer", variables=None):
+
+def pasted(fn, rename="my_answer", variables=None, edits=()):
     """fn's source exec'd in a copy of its module's namespace, under another name, docstring removed,
-    local variables renamed by `variables` ({old: new})."""
+    local variables renamed by `variables` ({old: new}), then `edits` ((old text, new text), ...)
+    applied."""
     source = textwrap.dedent(inspect.getsource(fn)).replace(f"def {fn.__name__}(", f"def {rename}(", 1)
     for old, new in (variables or {}).items():
         source = re.sub(rf"\b{old}\b", new, source)
+    for old, new in edits:
+        assert old in source, f"{old!r} is not in the source of {fn.__name__}"
+        source = source.replace(old, new, 1)
     if fn.__doc__:
         source = source.replace(f'"""{fn.__doc__}"""', "pass", 1)
     namespace = dict(vars(inspect.getmodule(fn)))
@@ -75,6 +84,78 @@ def test_a_copy_with_its_variables_renamed_fails():
     copy = pasted(viterbi_library.viterbi, variables={"M": "best", "I": "back", "tau": "t", "candidates": "c"})
     verdict, text = run(viterbi.check_viterbi_tables, lambda unary, pairwise: copy(unary, pairwise, return_tables=True))
     assert not verdict.correct and "copy of" in text, text
+
+
+VITERBI_NAMES = {"M": "best", "I": "back", "tau": "t", "candidates": "c", "unary": "u", "pairwise": "p"}
+VITERBI_EDITS = {  # each on top of the renaming; ratios of operations in common with the library: 93% to 99%
+    "input check removed": [("    u, p = check_chain_scores(u, p)\n", "")],
+    "a line added": [("    y = np.empty(r", "    print(r, q)\n    y = np.empty(r")],
+    "a line changed": [("c[back[t], np.arange(q)]", "c.max(axis=0)")],
+    "three edits": [("    u, p = check_chain_scores(u, p)\n", ""), ("np.empty((r, q))", "np.zeros((r, q))"),
+                    ("    if return_tables:\n        return y, best.T.copy(), back.T.copy()\n    return y\n",
+                     "    return y, best.T, back.T\n")],
+}
+
+
+@pytest.mark.parametrize("edit", VITERBI_EDITS)
+def test_an_edited_copy_of_the_library_viterbi_fails(edit):
+    copy = pasted(viterbi_library.viterbi, variables=VITERBI_NAMES, edits=VITERBI_EDITS[edit])
+    verdict, text = run(viterbi.check_viterbi_tables, lambda unary, pairwise: copy(unary, pairwise, True))
+    assert not verdict.correct and "runs a copy of" in text, f"{edit}: {text}"
+
+
+def _student_viterbi_from_the_solutions():
+    source = (ROOT / "notebooks" / "solutions" / "src" / "11.py").read_text()
+    body = source.split("# %% viterbi_tables\n", 1)[1].split("\n\n\nverdict", 1)[0]
+    namespace = {"np": np}
+    exec(compile(body, "<student cell>", "exec"), namespace)
+    return namespace["viterbi_tables"]
+
+
+def _student_viterbi_with_loops(unary, pairwise):
+    r, q = unary.shape
+    M, I = np.zeros((q, r)), np.zeros((q, r), dtype=int)
+    for s in range(q):
+        M[s, 0] = unary[0, s]
+    for tau in range(1, r):
+        for s in range(q):
+            best, best_previous = -np.inf, 0
+            for previous in range(q):
+                value = M[previous, tau - 1] + pairwise[previous, s]
+                if value > best:
+                    best, best_previous = value, previous
+            M[s, tau], I[s, tau] = best + unary[tau, s], best_previous
+    y = [0] * r
+    y[r - 1] = int(np.argmax(M[:, r - 1]))
+    for tau in range(r - 1, 0, -1):
+        y[tau - 1] = I[y[tau], tau]
+    return np.array(y), M, I
+
+
+@pytest.mark.parametrize("student", [_student_viterbi_from_the_solutions(), _student_viterbi_with_loops],
+                         ids=["vectorised, from the solutions", "with loops"])
+def test_a_student_written_viterbi_is_no_copy(student):
+    """The same recursion written by a student shares 57% (loops) to 71% (vectorised like the
+    library) of the library's operations: below the 85% of an edited copy."""
+    verdict, text = run(viterbi.check_viterbi_tables, student)
+    assert verdict.correct, text
+
+
+LONG = [name for name, (_, fn, _) in COPIES.items() if len(list(dis.get_instructions(fn))) >= 60]
+
+
+@pytest.mark.parametrize("name", LONG)
+def test_a_pasted_answer_with_a_line_added_fails(name):
+    """Every library answer of 50 operations or more, renamed and with a line of the student's added."""
+    check, fn, wrap = COPIES[name]
+    source = textwrap.dedent(inspect.getsource(fn))
+    statements = ast.parse(source).body[0].body
+    first = statements[1] if ast.get_docstring(ast.parse(source).body[0]) else statements[0]
+    body = source.split("\n")[first.lineno - 1]
+    indent = body[:len(body) - len(body.lstrip())]
+    copy = pasted(fn, edits=[(body, f"{indent}note = 'mine'\n{body}")])
+    verdict, text = run(check, wrap(copy) if wrap else copy)
+    assert not verdict.correct and "write it yourself" in text.lower(), f"{name}: {text}"
 
 
 def test_the_guard_puts_back_the_tracer_it_found():

@@ -3,7 +3,7 @@ import numpy as np
 from course_lib.exercises import kernels as ex
 
 def test_kernel_exercises():
-    assert ex.check_polynomial_kernel((1 * 3 + 2 * -1 + 1) ** 2, "A")
+    assert ex.check_polynomial_kernel((1 * 3 + 2 * -1 + 1) ** 2, "C")
     assert not ex.check_polynomial_kernel(1.0)
     pairs = [np.hypot(*(a - b)) for i, a in enumerate(ex.SIGMA_X) for b in ex.SIGMA_X[i + 1 :]]
     assert ex.check_sigma_min(min(d for d in pairs if d > 0))

@@ -10,7 +10,7 @@ from exercise_testing import (
 )
 from sklearn.svm import SVC
 
-from course_lib import smo
+from course_lib import lagrange, smo
 from course_lib.exercises import margins as ex
 from course_lib.svm import SVM
 
@@ -33,7 +33,7 @@ def test_canonical_scaling():
 def test_lagrange_against_a_scan_of_the_line():
     t = np.linspace(-2, 2, 400_001)  # on x1 = 2 - 2 x2, f = 1 - (2 - 2 t)^2 - t^2
     best = t[np.argmax(1 - (2 - 2 * t) ** 2 - t**2)]
-    check = lambda a: ex.check_lagrange(*a) if isinstance(a, tuple) and len(a) == 3 else ex.check_lagrange(a, 0, 0)
+    check = lambda a: ex.check_lagrange(*a, "B") if isinstance(a, tuple) and len(a) == 3 else ex.check_lagrange(a, 0, 0, "B")
     assert_passes(check, (2 - 2 * best, best, 2 * (2 - 2 * best)))
     assert_caught(check, (0.4, 0.8, -0.8), "sign of lambda")
     assert_caught(check, (0.4, 0.8, 1.0), "x is right")
@@ -43,10 +43,23 @@ def test_lagrange_against_a_scan_of_the_line():
     assert_no_answer_leak(check, (0.0, 1.0, 1.0), ["0.4", "0.8"])
 
 
+def test_the_library_gives_the_lagrange_numbers_but_not_the_reason():
+    """solve_lagrange (shown in the chapter) gives x and lambda in one call; the check also asks why
+    grad f and grad g are parallel, and the right reason holds for the library's solution."""
+    x, lam = lagrange.solve_lagrange(a=np.array(ex.LAGRANGE_A), b=ex.LAGRANGE_B)
+    assert_caught(lambda a: ex.check_lagrange(*a), (x[0], x[1], lam), "your reason")
+    assert_passes(lambda reason: ex.check_lagrange(x[0], x[1], lam, reason), "B")
+    for wrong in ("A", "C", "D", None, "AB"):
+        assert "(B)" not in assert_caught(lambda reason: ex.check_lagrange(x[0], x[1], lam, reason), wrong, "").why
+    grad_f, grad_g = -2 * x, np.array(ex.LAGRANGE_A)
+    np.testing.assert_allclose(grad_f + lam * grad_g, 0, atol=1e-12)  # parallel, with the lambda the check wants
+    assert_junk_never_raises(lambda reason: ex.check_lagrange(x[0], x[1], lam, reason))
+
+
 def test_hard_margin_against_sklearn():
     svc = SVC(kernel="linear", C=1e8).fit(ex.HARD_X, ex.HARD_R)
-    check = lambda a: ex.check_hard_margin(*a, "A") if isinstance(a, tuple) and len(a) == 3 \
-        else ex.check_hard_margin(a, 0, [1], "A")
+    check = lambda a: ex.check_hard_margin(*a, "D") if isinstance(a, tuple) and len(a) == 3 \
+        else ex.check_hard_margin(a, 0, [1], "D")
     assert_passes(check, (np.round(svc.coef_[0], 3), round(svc.intercept_[0], 3), svc.support_.tolist()))
     assert_caught(check, ([1.0, 0.0], 0.0, [0, 1, 2]), "support vectors are the points")
     assert_caught(check, ([1.0, 0.0], 0.0, [2, 3]), "support vectors are the points")  # a wrong index
@@ -58,13 +71,13 @@ def test_hard_margin_against_sklearn():
                              isinstance(a, (list, tuple)) else ex.check_hard_margin(a, 0.0, [1, 2]))
     assert_no_answer_leak(check, ([2.0, 0.0], 0.0, [1, 2]), ["(1, 0)", "[1.0, 0.0]", "x1 = 0"])
     predict = lambda letter: ex.check_hard_margin([1.0, 0.0], 0.0, [1, 2], letter)  # noqa: E731
-    for wrong in ("B", "C", "D", None, 9):
-        assert "(A)" not in assert_caught(predict, wrong, "").why
-    assert_junk_never_raises(predict)
+    for wrong in ("A", "B", "C", None, 9):
+        assert "(D)" not in assert_caught(predict, wrong, "").why
+    assert_junk_never_raises(lambda a: predict("A" if type(a) is int and a == 3 else a))  # the junk 3 is (D)
     # the right prediction holds: without x^0 the library's SVM is the same
     without = SVC(kernel="linear", C=1e8).fit(ex.HARD_X[1:], ex.HARD_R[1:])
     np.testing.assert_allclose(without.coef_, svc.coef_, atol=1e-6)
-    assert np.isclose(without.intercept_[0], svc.intercept_[0], atol=1e-6) and ex.REMOVAL_PREDICTIONS[0].correct
+    assert np.isclose(without.intercept_[0], svc.intercept_[0], atol=1e-6) and ex.REMOVAL_PREDICTIONS[3].correct
 
 
 def _two_point(x_plus, x_minus, sign=1.0, factor=2.0, plus=False):

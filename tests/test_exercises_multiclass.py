@@ -29,10 +29,22 @@ def test_ovr_confidences():
     assert not ex.check_ovr_confidences(1, 1)
 
 
+def multi_vector(x, y, k):
+    return np.concatenate([x if block == y else np.zeros(len(x)) for block in range(k)])
+
+
 def test_multi_vector():
-    assert ex.check_multi_vector([0, 0, 2, -1, 0, 0])
-    assert not ex.check_multi_vector([2, -1, 0, 0, 0, 0])
-    assert "6 entries" in repr(ex.check_multi_vector([2, -1]))
+    assert_passes(ex.check_multi_vector, multi_vector)
+    assert_caught(ex.check_multi_vector, lambda x, y, k: multi_vector(x, y - 1, k), "on case 1 ")  # classes from 1
+    assert_caught(ex.check_multi_vector, lambda x, y, k: np.r_[x, np.zeros(len(x) * (k - 1))], "on case 1 ")
+    assert_caught(ex.check_multi_vector, lambda x, y, k: multi_vector(x, y, k)[:len(x) * (k - 1)], "shape")
+    assert_caught(ex.check_multi_vector, lambda x, y, k: np.array([0, 0, 2, -1, 0, 0.0]), "on case 2")  # by hand only
+    library = {"map": MultiVector}  # the library's map behind a dict
+    assert_caught(ex.check_multi_vector, lambda x, y, k: library["map"]().fit(np.atleast_2d(x), [0], k).psi(x, y),
+                  "write it yourself")
+    assert_caught(ex.check_multi_vector, ex._psi_reference, "write it yourself")
+    assert_junk_never_raises(ex.check_multi_vector)
+    assert_stops_a_function_that_never_returns(ex.check_multi_vector)
 
 
 def test_hinge():
@@ -63,7 +75,7 @@ from itertools import combinations  # noqa: E402
 from exercise_testing import (assert_caught, assert_junk_never_raises, assert_passes,  # noqa: E402
                               assert_stops_a_function_that_never_returns)
 
-from course_lib.multiclass import AllPairs, loss_augmented_argmax, pairwise_votes  # noqa: E402
+from course_lib.multiclass import AllPairs, MultiVector, loss_augmented_argmax, pairwise_votes  # noqa: E402
 
 
 def _votes(decisions, k):
@@ -140,7 +152,7 @@ def test_sgd_step_coding_exercise():
 
 def test_numeric_checks_never_raise():
     for check in (lambda a: ex.check_problem_counts(a, a), lambda a: ex.check_region_boundaries(a, a),
-                  lambda a: ex.check_votes(a, a), lambda a: ex.check_ovr_confidences(a, a), ex.check_multi_vector,
+                  lambda a: ex.check_votes(a, a), lambda a: ex.check_ovr_confidences(a, a),
                   lambda a: ex.check_hinge(a, a), ex.check_first_sgd_step, lambda a: ex.check_pac_sgd(a, a)):
         assert_junk_never_raises(check)
 

@@ -23,19 +23,36 @@ def test_multiclass_update():
     assert_junk_never_raises(ex.check_multiclass_update, extra=({"A": "b"}, {"A": {"f1": "x"}}))
 
 
+A_BY_HAND = {"A": {"x": 2, "y": -3}, "B": {"x": -2, "y": 3}}
+
+
 def test_average():
-    assert_passes(ex.check_average, {"A": {"x": 2, "y": -3}, "B": {"x": -2, "y": 3}})
-    assert_caught(ex.check_average, {"A": {"x": 1, "y": -2}, "B": {"x": -1, "y": 2}}, "last w")
-    assert_junk_never_raises(ex.check_average, extra=({"A": {"x": "1"}},))
+    assert_passes(lambda a: ex.check_average(*a), (A_BY_HAND, "C"))
+    assert_caught(lambda a: ex.check_average(a, "C"), {"A": {"x": 1, "y": -2}, "B": {"x": -1, "y": 2}}, "last w")
+    assert_junk_never_raises(lambda a: ex.check_average(a, "C"), extra=({"A": {"x": "1"}},))
+    assert_junk_never_raises(lambda reason: ex.check_average(A_BY_HAND, reason))
+
+
+def test_the_library_gives_a_but_not_the_reason():
+    """One call of the library (shown in the chapter) gives a; the check also asks what a weighs."""
+    X, y = ex.SEQUENCE
+    a, _ = lazy_dicts(X, y, n_epochs=1, shuffle=False)
+    assert_caught(ex.check_average, a, "your reason")
+    assert_caught(lambda reason: ex.check_average(a, reason), "A", "averaging would change nothing")
+    a_plus = {"y": {"f": 5.0}}
+    lazy_update(a_plus, {"y": {"f": 2.0}, "z": {"f": 0.0}}, {("y", "f"): 3}, {"f": 1.0}, "y", "z", 10)
+    assert_caught(ex.check_lazy_catch_up, a_plus["y"]["f"], "your reason")
 
 
 def test_lazy_catch_up():
-    assert_passes(ex.check_lazy_catch_up, 5 + 7 * 2)
-    assert_caught(ex.check_lazy_catch_up, 5 + 8 * 2, "One too many")
-    assert_caught(ex.check_lazy_catch_up, 7 * 2, "old value of a")
-    assert_junk_never_raises(ex.check_lazy_catch_up)
+    assert_passes(lambda a: ex.check_lazy_catch_up(*a), (5 + 7 * 2, "B"))
+    assert_caught(lambda a: ex.check_lazy_catch_up(a, "B"), 5 + 8 * 2, "One too many")
+    assert_caught(lambda a: ex.check_lazy_catch_up(a, "B"), 7 * 2, "old value of a")
+    assert_caught(lambda reason: ex.check_lazy_catch_up(19, reason), "A", "counts examples")
+    assert_junk_never_raises(lambda a: ex.check_lazy_catch_up(a, "B"))
+    assert_junk_never_raises(lambda reason: ex.check_lazy_catch_up(19, reason))
     for wrong in (0, 5 + 8 * 2, 14, "19"):
-        assert_no_answer_leak(ex.check_lazy_catch_up, wrong, number_strings(19) + ["5 + 7"])
+        assert_no_answer_leak(lambda a: ex.check_lazy_catch_up(a, "B"), wrong, number_strings(19) + ["5 + 7"])
 
 
 def test_accumulator_cost():

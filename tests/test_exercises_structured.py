@@ -9,6 +9,7 @@ import pytest
 
 from course_lib.exercises import instantiations as ix
 from course_lib.exercises import structured as ex
+from course_lib.structured.models import HierarchicalModel
 from exercise_testing import (assert_caught, assert_junk_never_raises, assert_no_answer_leak,
                               assert_passes, assert_stops_a_function_that_never_returns, number_strings)
 
@@ -150,7 +151,10 @@ def test_certified_epochs_check():
     assert_caught(check, first + 3, "earlier epoch")
     if first > 0:
         assert_caught(check, first - 1, "not yet within")
-    assert_junk_never_raises(lambda a: ex.check_certified_epochs(a, X[:12], Y[:12], 10.0, 0, 3, within=1e-6))
+    assert_junk_never_raises(lambda a: check(-1 if type(a) is int and a == first else a))  # the junk 3 may be it
+    smaller = lambda a: ex.check_certified_epochs(0, X[:12], Y[:12], 10.0, 0, a)  # noqa: E731  # another problem
+    assert_caught(smaller, 3, "the exercise's run")
+    assert_caught(lambda a: ex.check_certified_epochs(0, X, Y, a, 0, 30), 1e-9, "the exercise's run")  # C -> 0
 
 
 def test_constraint_counts_check():
@@ -160,6 +164,53 @@ def test_constraint_counts_check():
     assert_caught(lambda a: ex.check_constraint_counts(f2, a), 30 + 100 * math.log10(3), "added the exponents")
     assert_junk_never_raises(lambda a: ex.check_constraint_counts(a, a))
     assert_no_answer_leak(lambda a: ex.check_constraint_counts(a, 0), 3.0, number_strings(round(f2, 2)))
+
+
+def delta_from_tree(parent, classes):
+    def depths(node):  # {ancestor: number of edges up from node}
+        up = {node: 0}
+        while node in parent:
+            node = parent[node]
+            up[node] = len(up)
+        return up
+
+    rows = []
+    for a in classes:
+        up_a = depths(a)
+        rows.append([min(up_a[v] + steps for v, steps in depths(b).items() if v in up_a) / 2 for b in classes])
+    return np.array(rows)
+
+
+def test_tree_delta_check():
+    assert_passes(ix.check_tree_delta, delta_from_tree)
+    assert_caught(ix.check_tree_delta, lambda parent, classes: 2 * delta_from_tree(parent, classes),
+                  "constant factor")
+    def through_the_root(parent, classes):  # the common ancestor forgotten: every path goes up to the root
+        def depth(node):
+            return 0 if node not in parent else 1 + depth(parent[node])
+        return np.array([[(depth(a) + depth(b)) / 2 * (a != b) for b in classes] for a in classes])
+
+    assert_caught(ix.check_tree_delta, through_the_root, "on case 1 ")
+    by_hand = delta_from_tree(ix._parents(ix.EXERCISE_TREE), ["cat", "dog", "bird", "car", "bus"])
+    assert_caught(ix.check_tree_delta, lambda parent, classes: by_hand, "on case")  # the exercise's tree only
+    assert_caught(ix.check_tree_delta, lambda parent, classes: HierarchicalModel(
+        {node: [c for c in classes if parent.get(c) == node] for node in set(parent.values())}).delta_matrix(),
+        "write it yourself")
+    tree_distance = {"d": ix.tree_distance}  # the library's function behind a dict
+    assert_caught(ix.check_tree_delta, lambda parent, classes: np.array(
+        [[tree_distance["d"](parent, a, b) / 2 for b in classes] for a in classes]), "write it yourself")
+    assert_caught(ix.check_tree_delta, ix._reference_tree_delta, "write it yourself")
+    assert_junk_never_raises(ix.check_tree_delta)
+    assert_stops_a_function_that_never_returns(ix.check_tree_delta)
+
+
+def test_the_exercise_tree_gives_the_slides_values():
+    """The check's first case is the exercise's tree; half its distances are the slides' kind of values."""
+    case = ix._tree_cases(np.random.default_rng(0))[0]
+    Delta = ix._reference_tree_delta(**case)
+    assert case["classes"] == HierarchicalModel(ix.EXERCISE_TREE).classes_
+    assert np.allclose(Delta, HierarchicalModel(ix.EXERCISE_TREE).delta_matrix())
+    assert (Delta[0, 1], Delta[0, 2], Delta[0, 4]) == (1.0, 1.5, 2.5)
 
 
 def test_auc_sort_check():
@@ -176,8 +227,6 @@ def test_auc_sort_check():
     (lambda a: ix.check_binary_ssvm(*a), (-1, 0.5), (-1, 0.75), "factor 1/2"),
     (lambda a: ix.check_binary_ssvm(*a), (-1, 0.5), (1, 0.5), "opposite sign"),
     (ix.check_two_class_crammer_singer, [-2.0, -1.5], [2.0, 1.5], "opposite sign"),
-    (ix.check_tree_delta, ix.HierarchicalModel(ix.EXERCISE_TREE).delta_matrix(),
-     2 * ix.HierarchicalModel(ix.EXERCISE_TREE).delta_matrix(), "half"),
     (lambda a: ix.check_auc_oracle(*a), (1 / 3, 4), (2 / 3, 4), "AUC itself"),
 ])
 def test_number_checks(check, right, wrong, fragment):

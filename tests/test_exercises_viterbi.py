@@ -66,7 +66,7 @@ def test_viterbi_exercise_reports_the_first_failing_case_in_the_slides_notation(
     def wrong_first_column(unary, pairwise):
         y, M, I = viterbi_tables(unary, pairwise)
         M = M.copy()
-        M[:, 0] = 0.0
+        M[:, 0] = unary[0] + 1.0  # wrong on every case (0.0 would be right where unary[0, a] rounds to 0)
         return y, M, I
 
     verdict = assert_caught(ex.check_viterbi_tables, wrong_first_column, "M[a, 1] is wrong")
@@ -89,7 +89,9 @@ def test_junk_never_raises():
     assert_junk_never_raises(lambda answer: ex.check_counts(answer, answer))
     assert_junk_never_raises(ex.check_M_table)
     assert_junk_never_raises(ex.check_backtrack)
-    assert_junk_never_raises(ex.check_loss_augmented_unary)
+    assert_junk_never_raises(lambda table: ex.check_loss_augmented_unary(table, "D"))
+    right_table = ex.UNARY + np.eye(3, 2)[[1, 0, 0]]
+    assert_junk_never_raises(lambda reason: ex.check_loss_augmented_unary(right_table, "A" if type(reason) is int and reason == 3 else reason))  # 3 is D
 
 
 def test_hand_exercises_pass_and_do_not_leak():
@@ -102,8 +104,8 @@ def test_hand_exercises_pass_and_do_not_leak():
     assert_caught(ex.check_M_table, M.T, "transposed")
     assert_caught(ex.check_M_table, M + 1, "M[")
     assert_caught(ex.check_backtrack, "abb", "")
-    assert_passes(lambda a: ex.check_backtrack("bbb", a), "A")
-    for wrong in ("B", "C", "D"):
+    assert_passes(lambda a: ex.check_backtrack("bbb", a), "C")
+    for wrong in ("A", "B", "D"):
         assert_caught(lambda a: ex.check_backtrack("bbb", a), wrong, "")
     assert_caught(lambda a: ex.check_backtrack("bbb", a), ..., "letter of your reason")
     assert_caught(lambda a: ex.check_counts(a, 7 * 26 * 26), 8 ** 26, "r^q")
@@ -112,7 +114,7 @@ def test_hand_exercises_pass_and_do_not_leak():
     assert_no_answer_leak(lambda a: ex.check_counts(a, 0), 3, number_strings(26 ** 8) + number_strings(7 * 26 * 26))
     assert_no_answer_leak(ex.check_backtrack, "aaa", ["bbb"])
     for wrong in ("aaa", "B", 7):
-        assert_no_answer_leak(lambda a: ex.check_backtrack("bbb", a), wrong, ["(A)"])
+        assert_no_answer_leak(lambda a: ex.check_backtrack("bbb", a), wrong, ["(C)"])
     assert_no_answer_leak(ex.check_M_table, M + 1, [str(M.tolist())])
 
 

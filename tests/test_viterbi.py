@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from course_lib.structured.viterbi import (
-    brute_force, loss_augmented_viterbi, sequence_score, slack_rescaled_viterbi, viterbi,
+    brute_force, hamming_unary, loss_augmented_viterbi, sequence_score, slack_rescaled_viterbi, viterbi,
     viterbi_batch, viterbi_by_hamming,
 )
 
@@ -176,9 +176,12 @@ def test_exercise_checks():
     assert not ex.check_M_table(M)  # the table without the reason
     # by hand: M[:, 1] = unary[0]; M[b, 2] = max(2 - 2, 1 + 2) + 3 = 6 ...
     assert ex.check_M_table([[2, 3, 7], [1, 6, 9]], "A")
-    assert ex.check_backtrack("bbb", "A") and not ex.check_backtrack("abb", "A") and not ex.check_backtrack(...)
-    assert not ex.check_backtrack("bbb") and not ex.check_backtrack("bbb", "B")
+    assert ex.check_backtrack("bbb", "C") and not ex.check_backtrack("abb", "C") and not ex.check_backtrack(...)
+    assert not ex.check_backtrack("bbb") and not ex.check_backtrack("bbb", "A")
     augmented = ex.UNARY + np.array([[0, 1], [1, 0], [1, 0]])
-    assert ex.check_loss_augmented_unary(augmented)
-    assert not ex.check_loss_augmented_unary(ex.UNARY + np.array([[1, 0], [0, 1], [0, 1]]))
-    assert "Right" in repr(ex.check_backtrack("bbb", "A"))
+    assert ex.check_loss_augmented_unary(augmented, "D")
+    assert not ex.check_loss_augmented_unary(ex.UNARY + np.array([[1, 0], [0, 1], [0, 1]]), "D")
+    # the library's hamming_unary gives the table in one call, not the reason
+    assert augmented.tolist() == (ex.UNARY + hamming_unary(np.array([0, 1, 1]), 2)).tolist()
+    assert not ex.check_loss_augmented_unary(augmented) and not ex.check_loss_augmented_unary(augmented, "A")
+    assert "Right" in repr(ex.check_backtrack("bbb", "C"))

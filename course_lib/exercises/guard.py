@@ -22,11 +22,15 @@ function compares the code of every Python function it enters with the library's
 operations, the global and attribute names and the constants) and refuses a match that is not the
 library's own code object. Short code (under 50 operations: a formula or two) counts as a
 copy only with the library's own variable names, and under 12 operations never: anyone writes
-it the same way. A copy edited beyond renaming (a line changed, added or removed) is not
-recognised.
+it the same way. From 50 operations, a copy edited beyond renaming (a line changed, added or
+removed) is refused too when its operations, with the local variables erased, match 85% or more
+of a library function's (difflib's ratio of the two sequences): a copy of the library's Viterbi
+with its variables renamed, its input check removed and its tables always returned matches 93%,
+a student's own Viterbi of the same vectorised recursion 70%, one written with loops 57%.
 """
 
 import contextlib
+import difflib
 import dis
 import importlib.abc
 import signal
@@ -44,6 +48,7 @@ _EXEMPT_MODULES = ("course_lib.exercises", "course_lib.exercises.guard", "course
 COPY = "copy of "  # label prefix of a refused copy of the library's code
 _MIN_COPY_OPERATIONS = 50    # from this length, a copy is refused even with its variables renamed
 _MIN_VERBATIM_OPERATIONS = 12  # shorter, only with the library's own variable names; under 12 never
+_MIN_EDITED_COPY_RATIO = 0.85  # an edited copy: this share of the operations in common, locals erased
 
 
 class WriteItYourself(BaseException):
@@ -102,6 +107,8 @@ class _State:
         self.genuine_codes = {}  # id -> the library's own code objects (not copies)
         self.fingerprints = {}   # id -> (code, _fingerprint(code)), computed when needed
         self.checked_codes = {}  # id -> (code, label or None) of the codes entered so far
+        self.long_codes = []     # [(code, label)] of the library's code objects of 50 operations or more
+        self.shapes = {}         # id -> (code, _shape(code)), computed when needed
 
 
 _SAME_OPERATION = {"LOAD_METHOD": "LOAD_ATTR", "CACHE": None, "NOP": None, "PRECALL": None, "PUSH_NULL": None,
@@ -135,6 +142,54 @@ def _fingerprint(code):
     return tuple(operations)
 
 
+def _shape(code):
+    """The operations of `code` with the names and constants they load, local variables erased
+    (any name), nested code as one item: what an edited copy keeps of most of its lines."""
+    shape = []
+    for instruction in dis.get_instructions(code):
+        operation = _SAME_OPERATION.get(instruction.opname, instruction.opname)
+        if operation is None:
+            continue
+        if (instruction.opcode in dis.hasjrel or instruction.opcode in dis.hasjabs
+                or instruction.opcode in dis.haslocal or instruction.opcode in dis.hasfree):
+            argument = None
+        elif isinstance(instruction.argval, types.CodeType):
+            argument = "code"
+        else:
+            argument = (type(instruction.argval).__name__, repr(instruction.argval))
+        shape.append((operation, argument))
+    return tuple(shape)
+
+
+def _cached_shape(code):
+    known = _state.shapes.get(id(code))
+    if known is None or known[0] is not code:
+        known = _state.shapes[id(code)] = (code, _shape(code))
+    return known[1]
+
+
+def _edited_copy_of(code):
+    """The label of a library function of 50 operations or more that `code` matches at
+    _MIN_EDITED_COPY_RATIO or more (its operations, locals erased), or None. Only functions of a
+    similar length that share most global and attribute names are compared."""
+    if len(code.co_code) < 2 * _MIN_COPY_OPERATIONS:
+        return None
+    names = set(code.co_names)
+    for library_code, label in _state.long_codes:
+        if not 0.7 <= len(library_code.co_code) / len(code.co_code) <= 1.4:
+            continue
+        library_names = set(library_code.co_names)
+        if len(names & library_names) < 0.5 * len(names | library_names):
+            continue
+        ours, theirs = _cached_shape(code), _cached_shape(library_code)
+        if len(ours) < _MIN_COPY_OPERATIONS:
+            return None
+        matcher = difflib.SequenceMatcher(None, ours, theirs, autojunk=False)
+        if matcher.quick_ratio() >= _MIN_EDITED_COPY_RATIO and matcher.ratio() >= _MIN_EDITED_COPY_RATIO:
+            return label
+    return None
+
+
 def _nested_codes(code):
     yield code
     for const in code.co_consts:
@@ -147,6 +202,8 @@ def _register_library_code(code, label):
         _state.genuine_codes[id(nested)] = nested
         if len(nested.co_code) >= 2 * _MIN_VERBATIM_OPERATIONS:  # a cheap bound: two bytes an operation
             _state.library_codes.setdefault(_cheap_key(nested), []).append((nested, label))
+        if len(nested.co_code) >= 2 * _MIN_COPY_OPERATIONS:
+            _state.long_codes.append((nested, label))
 
 
 def _cached_fingerprint(code):
@@ -170,6 +227,8 @@ def _copied_from(code):
             if long_enough and _cached_fingerprint(library_code) == fingerprint:
                 label = library_label
                 break
+        if label is None:
+            label = _edited_copy_of(code)
     _state.checked_codes[id(code)] = (code, label)
     return label
 
@@ -341,7 +400,7 @@ class Guard:
         _state.functions.clear()
         _state.allowed_codes = set()
         _state.library_codes, _state.genuine_codes, _state.checked_codes = {}, {}, {}
-        _state.fingerprints = {}
+        _state.fingerprints, _state.shapes, _state.long_codes = {}, {}, []
         return False
 
 

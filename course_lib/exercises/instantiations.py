@@ -8,7 +8,7 @@ import numpy as np
 
 from course_lib.exercises import Verdict
 from course_lib.exercises.harness import Choice, check_function, check_number
-from course_lib.structured.models import HierarchicalModel
+from course_lib.structured.models import tree_distance
 from course_lib.structured.ranking import RankingModel, auc, order_matrix, relevance_matrix
 
 EXERCISE_TREE = {"root": ["animal", "vehicle"], "animal": ["mammal", "bird"],
@@ -19,9 +19,10 @@ def _prefixed(prefix, verdict):
     return verdict if verdict else Verdict(False, prefix + verdict.why, verdict._hint)
 
 
-def check_binary_ssvm(answer_y_hat, answer_hinge, w=(2.0, -1.0), x=(0.5, 1.5), y=-1):
+def check_binary_ssvm(answer_y_hat, answer_hinge):
     """Exercise 1 [S13]: with Psi(x, y) = y x / 2 and the 0-1 loss, the prediction
     y_hat = argmax_y <w, Psi(x, y)> and the margin-rescaled structured hinge at (x, y)."""
+    w, x, y = (2.0, -1.0), (0.5, 1.5), -1  # the exercise's numbers
     w, x = np.asarray(w, float), np.asarray(x, float)
     score = float(w @ x)
     y_hat = 1.0 if score >= 0 else -1.0
@@ -44,9 +45,10 @@ def check_binary_ssvm(answer_y_hat, answer_hinge, w=(2.0, -1.0), x=(0.5, 1.5), y
                          "(a correct prediction inside the margin still pays).")
 
 
-def check_two_class_crammer_singer(answer_w, w0=(1.0, 2.0), w1=(-1.0, 0.5)):
+def check_two_class_crammer_singer(answer_w):
     """Exercise 2 [S14]: the binary weight vector equivalent to a two-class Crammer-Singer w =
     (w_0, w_1), label 1 read as +1 and label 0 as -1."""
+    w0, w1 = (1.0, 2.0), (-1.0, 0.5)  # the exercise's numbers
     expected = np.asarray(w1, float) - np.asarray(w0, float)
     return check_number(answer_w, expected,
                         diagnoses=((-expected, "Opposite sign: label 1 (+1) must win when the binary score is positive."),
@@ -56,23 +58,61 @@ def check_two_class_crammer_singer(answer_w, w0=(1.0, 2.0), w1=(-1.0, 0.5)):
                               f"max(0, 1 - <w_y - w_other, x>) is the binary hinge of w_1 - w_0 = {expected.tolist()}.")
 
 
-def check_tree_delta(answer, tree=EXERCISE_TREE):
-    """Exercise 3 [S15]: the matrix Delta(y, y') = tree distance / 2 for the leaves of `tree`,
-    in the order cat, dog, bird, car, bus."""
-    model = HierarchicalModel(tree)
-    expected = model.delta_matrix()
-    return check_number(answer, expected,
-                        diagnoses=((2 * expected, "Those are the tree distances: the slides' Delta is half of them."),),
-                        hint="Count the edges from y up to the lowest common ancestor and down to y', then halve; "
-                             "the bird hangs one level higher than cat and dog.",
-                        right="Count edges through the lowest common ancestor and halve: cat-dog 1, cat-bird 1.5, "
-                              "cat-car 2.5, car-bus 1.")
+# --- coding: Delta from a class tree --------------------------------------------------------------
+def _parents(tree):
+    """{child: parent} of a tree given as {node: [children]}."""
+    return {child: node for node, children in tree.items() for child in children}
 
 
-def check_auc_oracle(answer_delta, answer_swapped, r=(1, -1, 1, -1, -1), s=(2.0, 1.8, 0.5, 0.2, 1.0)):
+def _random_tree(rng):
+    """(parent, classes): a random tree of 4 to 12 nodes grown by attaching each new node to a
+    random earlier one, and its leaves (at least two) in a random order."""
+    while True:
+        n_nodes = int(rng.integers(4, 13))
+        parent = {f"n{k}": f"n{int(rng.integers(0, k))}" for k in range(1, n_nodes)}
+        leaves = [f"n{k}" for k in range(1, n_nodes) if f"n{k}" not in parent.values()]
+        if len(leaves) >= 2:
+            return parent, [str(leaf) for leaf in rng.permutation(leaves)]
+
+
+def _tree_cases(rng, n_cases=20):
+    """The exercise's tree first (classes cat, dog, bird, car, bus), then random trees."""
+    cases = [dict(parent=_parents(EXERCISE_TREE), classes=["cat", "dog", "bird", "car", "bus"])]
+    for _ in range(n_cases - 1):
+        parent, classes = _random_tree(rng)
+        cases.append(dict(parent=parent, classes=classes))
+    return cases
+
+
+def _reference_tree_delta(parent, classes):
+    """Delta(a, b) = tree distance / 2 for every pair of classes (the library's tree_distance)."""
+    return np.array([[tree_distance(parent, a, b) / 2.0 for b in classes] for a in classes])
+
+
+def _show_tree(case):
+    return f"parent = {case['parent']}, classes = {case['classes']}"
+
+
+def check_tree_delta(student_delta_from_tree, seed=None):
+    """Coding exercise 3 [S15]: delta_from_tree(parent, classes) returns the matrix
+    Delta[i, j] = (number of edges between classes[i] and classes[j] in the tree) / 2, the tree
+    given by `parent` (child -> parent); checked on the exercise's tree, then on fresh random
+    trees, against the library's tree distance (which, like HierarchicalModel, is refused while
+    the student's function runs)."""
+    return check_function(
+        student_delta_from_tree, _tree_cases, _reference_tree_delta, seed=seed, show=_show_tree,
+        hint="Walk from a up to the root, noting how many steps each ancestor is from a; walk up from b "
+             "until you reach one of them, the lowest common ancestor: Delta = (steps from a + steps "
+             "from b) / 2.",
+        right="Your Delta agrees with half the tree distance on the exercise's tree (cat-dog 1, cat-bird 1.5, "
+              "cat-car 2.5, car-bus 1) and on 19 fresh random trees.")
+
+
+def check_auc_oracle(answer_delta, answer_swapped):
     """Exercise 4 [S17]: for relevances r and scores s = <w, phi(o_i)>, Delta = 1 - AUC of the
     ranking by s, and the number of (relevant, irrelevant) pairs that margin-rescaled
     loss-augmented inference orders wrongly."""
+    r, s = (1, -1, 1, -1, -1), (2.0, 1.8, 0.5, 0.2, 1.0)  # the exercise's numbers
     r, s = np.asarray(r, float), np.asarray(s, float)
     delta = 1.0 - auc(r, s)
     Y_bar = RankingModel().loss_augmented_inference(s[:, None], r, np.ones(1))

@@ -27,24 +27,25 @@ def _close(answer, expected, atol=1e-4):
 
 
 POLYNOMIAL_REASONS = (
-    Choice("(x.y + 1)^2 expands into 1 + 2 x1 y1 + 2 x2 y2 + 2 x1 x2 y1 y2 + x1^2 y1^2 + x2^2 y2^2: six products "
-           "of a term of x by the same term of y", True,
-           "Each product is phi_i(x) phi_i(y) for phi = (1, sqrt2 x1, sqrt2 x2, sqrt2 x1 x2, x1^2, x2^2): the kernel "
-           "is that dot product, computed from x.y alone, without forming phi."),
     Choice("Every kernel is the dot product of the inputs themselves", False,
            "Here x.y = 1 and K(x, y) = 4: the kernel is a dot product in the feature space of phi, not of x and y."),
     Choice("For q = 2 the map phi squares each coordinate: phi(x) = (x1^2, x2^2)", False,
            "Then phi(x).phi(y) = x1^2 y1^2 + x2^2 y2^2 = 10 here, not 4: the constant and the cross terms of the "
            "expansion are missing."),
+    Choice("(x.y + 1)^2 expands into 1 + 2 x1 y1 + 2 x2 y2 + 2 x1 x2 y1 y2 + x1^2 y1^2 + x2^2 y2^2: six products "
+           "of a term of x by the same term of y", True,
+           "Each product is phi_i(x) phi_i(y) for phi = (1, sqrt2 x1, sqrt2 x2, sqrt2 x1 x2, x1^2, x2^2): the kernel "
+           "is that dot product, computed from x.y alone, without forming phi."),
     Choice("The polynomial kernel is the Gaussian kernel at a large sigma", False,
            "They are different kernels; the Gaussian's feature space is infinite, the degree-2 polynomial's has six "
            "dimensions here."),
 )
 
 
-def check_polynomial_kernel(value, reason=None, x=(1.0, 2.0), y=(3.0, -1.0), q=2):
+def check_polynomial_kernel(value, reason=None):
     """Exercise [K14]: K(x, y) = (x.y + 1)^q, equal to phi(x).phi(y) with the explicit map; then the
     letter of POLYNOMIAL_REASONS saying why (for the default q = 2)."""
+    x, y, q = (1.0, 2.0), (3.0, -1.0), 2  # the exercise's numbers
     verdict = _check_polynomial_value(value, x, y, q)
     if not verdict:
         return verdict
@@ -89,8 +90,9 @@ def check_sigma_min(value):
     )
 
 
-def check_gamma(gamma, sigma=0.25):
+def check_gamma(gamma):
     """Exercise [K22]: scikit-learn's gamma for the slides' Gaussian kernel of width sigma."""
+    sigma = 0.25  # the exercise's numbers
     expected = 1.0 / sigma**2
     return check_number(
         gamma, expected, atol=1e-6,
@@ -104,8 +106,9 @@ def check_gamma(gamma, sigma=0.25):
     )
 
 
-def check_kernel_distance(value, x=(0.0, 0.0), y=(1.0, 1.0), sigma=1.0):
+def check_kernel_distance(value):
     """Exercise [K20]: the feature-space distance d(x, y) for the Gaussian kernel."""
+    x, y, sigma = (0.0, 0.0), (1.0, 1.0), 1.0  # the exercise's numbers
     k = float(np.exp(-np.sum((np.asarray(x, float) - np.asarray(y, float)) ** 2) / sigma**2))
     expected = float(np.sqrt(2.0 - 2.0 * k))
     euclidean = float(np.linalg.norm(np.asarray(x, float) - np.asarray(y, float)))

@@ -9,7 +9,8 @@ fresh random cases against the library (`harness.check_function`).
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, check_function, check_number, check_reason
+from course_lib.data import linearly_separable
+from course_lib.exercises.harness import Choice, check_function, check_number, check_reason, is_the_data
 from course_lib.i18n import N_, _
 from course_lib.linear import LeastSquaresClassifier, Perceptron, version_space_offsets
 
@@ -103,12 +104,12 @@ def check_perceptron(student_fn, seed=None):
 # Exercise 4 [K3]
 
 FAR_POINT_PREDICTIONS = (
+    Choice("Nothing changes: x = 30 is on the right side, already classified right", False,
+           "Least squares does not look at signs: r - h(x) at x = 30 is large, and the fit turns to shrink it."),
     Choice("The boundary -w0/w moves right, past x = 1, which becomes an error", True,
            "The far point's residual r - h(x) is squared: the fit flattens w to shrink it, and the boundary moves "
            "from x = 1/4 to x = 7, beyond the positive point x = 1 (least squares 'met l'accent sur les données "
            "éloignées')."),
-    Choice("Nothing changes: x = 30 is on the right side, already classified right", False,
-           "Least squares does not look at signs: r - h(x) at x = 30 is large, and the fit turns to shrink it."),
     Choice("The boundary moves left, towards the negative points", False,
            "It moves the other way: to x = 7 (compute it with the normal equations)."),
     Choice("The boundary stays at x = 1/4; only w gets smaller", False,
@@ -116,9 +117,10 @@ FAR_POINT_PREDICTIONS = (
 )
 
 
-def check_least_squares(answer_w, answer_w0, prediction=None, x=(-2.0, -1.0, 1.0, 3.0), r=(-1.0, -1.0, 1.0, 1.0)):
+def check_least_squares(answer_w, answer_w0, prediction=None):
     """The least-squares line w x + w0 for the 1-D points x with targets r, then the prediction
     (a letter of FAR_POINT_PREDICTIONS) of what moving the point x = 3 to x = 30 does."""
+    x, r = (-2.0, -1.0, 1.0, 3.0), (-1.0, -1.0, 1.0, 1.0)  # the exercise's numbers
     verdict = _check_least_squares_line(answer_w, answer_w0, x, r)
     if not verdict:
         return verdict
@@ -139,8 +141,15 @@ def _check_least_squares_line(answer_w, answer_w0, x, r):
 
 # Exercise 5 [K4]
 
-def check_version_space_interval(answer_low, answer_high, X, r, w=(1.0, 1.0)):
-    """The offsets w0 of the separating lines of orientation w (ends S and G)."""
+def check_version_space_interval(answer_low, answer_high, X, r):
+    """The offsets w0 of the separating lines of orientation w (ends S and G), on the chapter's
+    set `Xs, rs = data.linearly_separable(n=30, seed=0)` (passed as X, r; any other set is refused)."""
+    w = (1.0, 1.0)  # the exercise's numbers
+    X_chapter, r_chapter = linearly_separable(n=30, seed=0)
+    if not (is_the_data(X, X_chapter) and is_the_data(r, r_chapter)):
+        return Verdict(False, "The check is about the chapter's set: pass `Xs, rs` of "
+                              "`data.linearly_separable(n=30, seed=0)` as they are.")
+    X, r = X_chapter, r_chapter
     w = np.asarray(w, dtype=float)
     low, high = version_space_offsets(X, r, w)
     p = X @ w

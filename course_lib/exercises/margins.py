@@ -41,8 +41,34 @@ def check_canonical_scaling(w, w0):
 LAGRANGE_A, LAGRANGE_B = (1.0, 2.0), 2.0
 
 
-def check_lagrange(x1, x2, lam):
-    """Exercise 2 [K6]: maximise 1 - x1^2 - x2^2 subject to x1 + 2 x2 - 2 = 0."""
+LAGRANGE_REASONS = (
+    Choice("f is concave, so its gradient is 0 at the constrained maximum", False,
+           "Its gradient is 0 only at (0, 0), which is not on the line x1 + 2 x2 = 2; at (0.4, 0.8) it is "
+           "(-0.8, -1.6), not 0."),
+    Choice("At the maximum, moving along the line cannot raise f: grad f has no component along the line, so it "
+           "is perpendicular to it, as grad g is", True,
+           "grad f = (-0.8, -1.6) and grad g = (1, 2) are parallel at (0.4, 0.8): grad f + lambda grad g = 0 with "
+           "lambda = 0.8, the condition grad L = 0 writes."),
+    Choice("lambda is 0 at a maximum under an equality constraint", False,
+           "lambda = 0 would need grad f = 0 on the line; here lambda = 0.8."),
+    Choice("g is linear, so every point of the line gives the same f", False,
+           "f changes along the line: (2, 0) gives f = -3, (0.4, 0.8) gives 0.2."),
+)
+
+
+def check_lagrange(x1, x2, lam, reason=None):
+    """Exercise 2 [K6]: maximise 1 - x1^2 - x2^2 subject to x1 + 2 x2 - 2 = 0; then the letter of
+    LAGRANGE_REASONS saying why grad f and grad g are parallel there (the library's
+    solve_lagrange gives the numbers in one call, not why)."""
+    verdict = _check_lagrange_values(x1, x2, lam)
+    if not verdict:
+        return verdict
+    why = check_reason(reason, LAGRANGE_REASONS, hint="Which way can the point move on the constraint line?")
+    return Verdict(why.correct, f"{verdict.why} {why.why}" if why else f"The numbers are right. Your reason: {why.why}",
+                   why._hint)
+
+
+def _check_lagrange_values(x1, x2, lam):
     x, expected_lam = lagrange.solve_lagrange(a=np.array(LAGRANGE_A), b=LAGRANGE_B)
     hint = "grad L = 0 gives -2 x1 + lambda = 0, -2 x2 + 2 lambda = 0 and x1 + 2 x2 = 2: three linear equations."
     verdict = check_numbers((x1, x2, lam), np.r_[x, expected_lam], diagnoses=(
@@ -59,14 +85,14 @@ def check_lagrange(x1, x2, lam):
 
 
 REMOVAL_PREDICTIONS = (
-    Choice("Nothing changes: x^0 has alpha = 0, and w = sum alpha r x uses the support vectors only", True,
-           "The SVM depends on its support vectors alone: removing a point with alpha = 0 leaves the dual's "
-           "optimum, hence w and w0, as they are."),
     Choice("The line moves: every point pulls on it, as in least squares", False,
            "That is least squares. A point beyond the margin has alpha = 0 and no say in w = sum alpha r x."),
     Choice("The margin gets wider, since there are fewer points to separate", False,
            "The margin is set by the closest pair across the classes, x^1 and x^2; x^0 is not one of them."),
     Choice("It depends on C", False, "The hard margin has no C (it is the limit C -> infinity)."),
+    Choice("Nothing changes: x^0 has alpha = 0, and w = sum alpha r x uses the support vectors only", True,
+           "The SVM depends on its support vectors alone: removing a point with alpha = 0 leaves the dual's "
+           "optimum, hence w and w0, as they are."),
 )
 
 
@@ -201,8 +227,9 @@ def check_slacks(xi):
               "misclassified (xi > 1).")
 
 
-def check_primal_objective(value, C=2.0):
+def check_primal_objective(value):
     """Exercise 2 [K9]: the soft-margin primal 1/2 ||w||^2 + C sum xi for the same (w, w0), C = 2."""
+    C = 2.0  # the exercise's numbers
     xi = _soft_slacks()
     half = 0.5 * SOFT_W @ SOFT_W
     return check_numbers((value,), half + C * xi.sum(), diagnoses=(

@@ -25,8 +25,9 @@ _robust = robust("I cannot read this answer: give numbers (or lists of numbers) 
 
 
 @_robust
-def check_problem_counts(one_vs_rest, all_pairs, k=26):
+def check_problem_counts(one_vs_rest, all_pairs):
     """07, exercise 1 [M1, M3]: how many binary problems each reduction trains for k classes."""
+    k = 26  # the exercise's numbers
     if _unanswered(one_vs_rest, all_pairs):
         return _verdict(False, "Replace both `...` with whole numbers.")
     expected = (k, k * (k - 1) // 2)
@@ -58,12 +59,12 @@ PAIRWISE = {(1, 2): +1, (1, 3): -1, (1, 4): +1, (2, 3): -1, (2, 4): +1, (3, 4): 
 
 
 @_robust
-def check_votes(votes, winner, pairwise=None):
+def check_votes(votes, winner):
     """07, exercise 3 [M3]: the votes of classes 1..4 and the winner for pairwise outputs h_ij
     (+1 means class i, -1 means class j); ties go to the smallest class."""
     if _unanswered(votes, winner):
         return _verdict(False, "Replace both `...`: a list of four vote counts and a class.")
-    pairwise = PAIRWISE if pairwise is None else pairwise
+    pairwise = PAIRWISE
     k = max(j for _, j in pairwise)
     expected = np.zeros(k, dtype=int)
     for (i, j), h in pairwise.items():
@@ -75,9 +76,10 @@ def check_votes(votes, winner, pairwise=None):
 
 
 @_robust
-def check_ovr_confidences(signs_answer, confidences_answer, confidences=(-0.3, -1.2, -0.1)):
+def check_ovr_confidences(signs_answer, confidences_answer):
     """07, exercise 4 [M1]: what one-vs-rest predicts with signs (ties to the first class) and with
     confidences, when the three binary classifiers give `confidences`."""
+    confidences = (-0.3, -1.2, -0.1)  # the exercise's numbers
     if _unanswered(signs_answer, confidences_answer):
         return _verdict(False, "Replace both `...` with a class in 1..3.")
     confidences = np.asarray(confidences)
@@ -92,19 +94,31 @@ def check_ovr_confidences(signs_answer, confidences_answer, confidences=(-0.3, -
 # ---------------------------------------------------------------- chapter 08
 
 
-@_robust
-def check_multi_vector(answer, x=(2.0, -1.0), y=2, k=3):
-    """08, exercise 1 [M6]: Psi(x, y) of the multi-vector construction (classes 1..k)."""
-    if _unanswered(answer):
-        return _verdict(False, "Replace `...` with the vector Psi(x, y) as a list.")
-    x = np.asarray(x, dtype=float)
-    expected = MultiVector().fit(x[None], [0], k).psi(x, y - 1)
-    answer = np.asarray(answer, dtype=float)
-    if answer.shape != expected.shape:
-        return _verdict(False, f"Psi(x, y) has n|Y| = {len(x)} x {k} = {expected.size} entries.")
-    ok = np.allclose(answer, expected)
-    why = f"x goes in block y = {y} (entries {(y - 1) * len(x) + 1}..{y * len(x)}), zeros elsewhere: {expected.tolist()}."
-    return _verdict(ok, why if ok else "Put x in the y-th block of length n and zeros in the other k - 1 blocks.")
+def _psi_cases(rng, n_cases=15):
+    """The exercise's x = (2, -1) in class 2 of 3 (index 1) first, then random x, y, k."""
+    cases = [dict(x=np.array([2.0, -1.0]), y=1, k=3)]
+    for _ in range(n_cases - 1):
+        k = int(rng.integers(2, 7))
+        cases.append(dict(x=np.round(rng.normal(size=int(rng.integers(1, 5))), 2), y=int(rng.integers(k)), k=k))
+    return cases
+
+
+def _psi_reference(x, y, k):
+    return MultiVector().fit(np.asarray(x, float)[None], [0], k).psi(np.asarray(x, float), y)
+
+
+def check_multi_vector(student_multi_vector, seed=None):
+    """08, exercise 1 [M6], coding: multi_vector(x, y, k) returns Psi(x, y) of the multi-vector
+    construction (classes 0..k-1 in code): x in block y, zeros in the k - 1 other blocks; checked
+    on the exercise's x = (2, -1), y = 2 of 3 (index 1), then on fresh random x, y, k, with the
+    library's MultiVector refused while the student's function runs."""
+    return check_function(
+        student_multi_vector, _psi_cases, _psi_reference, seed=seed,
+        show=lambda c: f"x = {c['x'].tolist()}, y = {c['y']}, k = {c['k']}",
+        hint="Start from np.zeros(len(x) * k) and put x in the slice of block y: entries y n to (y + 1) n - 1.",
+        right="Your Psi puts x in block y on every fresh case; for the exercise, Psi(x, 2) = (0, 0, 2, -1, 0, 0). So "
+              "<w, Psi(x, y)> = <w_y, x>: the block of w facing x is w_y, and argmax_y <w, Psi(x, y)> = "
+              "argmax_y (W x)_y, one linear score per class, in n|Y| weights.")
 
 
 HINGE_EXAMPLE = dict(
@@ -116,12 +130,12 @@ HINGE_EXAMPLE = dict(
 
 
 @_robust
-def check_hinge(loss, y_hat, example=None):
+def check_hinge(loss, y_hat):
     """08, exercise 2 [M8, M12]: the generalised hinge l(w, (x, y)) and the loss-augmented y_hat
     for the multi-vector map (classes 1..3)."""
     if _unanswered(loss, y_hat):
         return _verdict(False, "Replace both `...`: a number and a class in 1..3.")
-    e = HINGE_EXAMPLE if example is None else example
+    e = HINGE_EXAMPLE
     W, x, Delta = np.asarray(e["W"]), np.asarray(e["x"]), np.asarray(e["Delta"])
     scores = (W @ x)[None]
     best, value = loss_augmented_argmax(scores, np.array([e["y"] - 1]), Delta)
@@ -134,12 +148,13 @@ def check_hinge(loss, y_hat, example=None):
 
 
 @_robust
-def check_first_sgd_step(answer, lam=0.5, example=None):
+def check_first_sgd_step(answer):
     """08, exercise 3 [M10]: w^(2) of the multiclass SVM's SGD after drawing (x, y) at t = 1 from
     w^(1) = 0 (multi-vector map, costs of HINGE_EXAMPLE; ties go to the first class)."""
+    lam = 0.5  # the exercise's numbers
     if _unanswered(answer):
         return _verdict(False, "Replace `...` with the six numbers of w^(2) as a list.")
-    e = HINGE_EXAMPLE if example is None else example
+    e = HINGE_EXAMPLE
     x, Delta, y = np.asarray(e["x"]), np.asarray(e["Delta"]), e["y"] - 1
     k = Delta.shape[0]
     psi = MultiVector().fit(x[None], [0], k)
@@ -166,10 +181,11 @@ PAC_REASONS = (
 
 
 @_robust
-def check_pac_sgd(T, eta, reason=None, B=2.0, rho=1.0, eps=0.05):
+def check_pac_sgd(T, eta, reason=None):
     """08, exercise 4 [M9]: the number of SGD iterations T >= (B rho / eps)^2 (smallest integer)
     and the step eta = B / (rho sqrt T) of the corollary, then the reason (a letter of
     PAC_REASONS) why T is the same for 3 classes and for 26."""
+    B, rho, eps = 2.0, 1.0, 0.05  # the exercise's numbers
     if _unanswered(T, eta):
         return _verdict(False, "Replace the `...` of T and eta with numbers.")
     if any(isinstance(v, (str, bytes, bool, np.bool_)) or np.ndim(v) != 0 for v in (T, eta)):

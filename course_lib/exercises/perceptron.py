@@ -8,7 +8,7 @@ import copy
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, check_function, check_number, robust
+from course_lib.exercises.harness import Choice, check_function, check_number, check_reason, robust
 from course_lib.perceptron import AveragedPerceptron, Perceptron, lazy_update
 
 # Exercise 1: three labels, three features, one example.
@@ -67,9 +67,33 @@ def check_multiclass_update(answer):
                            "label gains x, the predicted label (ties go to the first label) loses x.")
 
 
+AVERAGE_REASONS = (
+    Choice("a adds x at every error, as w does, so a equals the last w", False,
+           "Then averaging would change nothing; a adds w after every example, errors or not."),
+    Choice("a is w divided by the number of examples", False,
+           "a is a sum of w over the examples; the average is a / N, and dividing does not change the predictions."),
+    Choice("a adds the current w after every example, so an update made early is counted again at every later "
+           "example: weights that survive many examples weigh more in a", True,
+           "That is the point of averaging: a = sum over examples of w, an update at example t counts N - t times, "
+           "and a late update that will be undone next epoch counts little."),
+    Choice("a only adds w after the examples classified right", False,
+           "Algorithm 1 adds w to a after every example, whether it caused an update or not."),
+)
+
+
+def check_average(answer, reason=None):
+    """Exercise 2 [P2]: the averaged weights a after one epoch over SEQUENCE (no shuffle); then
+    the letter of AVERAGE_REASONS saying what a weighs (one call of the library gives a, not why)."""
+    verdict = _check_average_values(answer)
+    if not verdict:
+        return verdict
+    why = check_reason(reason, AVERAGE_REASONS, hint="Count how many times an update made at example t is added to a.")
+    return Verdict(why.correct, f"{verdict.why} {why.why}" if why else f"a is right. Your reason: {why.why}",
+                   why._hint)
+
+
 @_robust
-def check_average(answer):
-    """Exercise 2 [P2]: the averaged weights a after one epoch over SEQUENCE (no shuffle)."""
+def _check_average_values(answer):
     if _unanswered(answer) or not isinstance(answer, dict):
         return _verdict(False, "Give a as a dict of dicts {label: {feature: weight}}.")
     X, y = SEQUENCE
@@ -86,8 +110,34 @@ def check_average(answer):
     return _verdict(False, "Run Algorithm 1 by hand: predict (ties -> A), update w on errors, then a <- a + w.")
 
 
-def check_lazy_catch_up(answer, n_examples=10, last_update=3, w_value=2.0, a_value=5.0):
-    """Exercise 3 [P4]: a[y][f] after the lazy catch-up at an error when n_examples have been seen."""
+CATCH_UP_REASONS = (
+    Choice("a catches up once per error made since the stamp", False,
+           "a adds w after every example, errors or not: the catch-up counts examples."),
+    Choice("w[y][f] has not changed since example last_update, so each of the n_examples - last_update sums the "
+           "lazy variant skipped would have added that same w[y][f]", True,
+           "Only an error changes w[y][f], and every error stamps it: between two stamps it is constant, so the "
+           "skipped additions are one product (n_examples - last_update) w[y][f]."),
+    Choice("The catch-up adds the average of w over the epoch", False,
+           "It adds the sums a skipped, with the one value w[y][f] had since the stamp."),
+    Choice("The catch-up adds w[y][f] once, for the current example", False,
+           "The lazy variant skipped one addition per example since the stamp, not one in all."),
+)
+
+
+def check_lazy_catch_up(answer, reason=None):
+    """Exercise 3 [P4]: a[y][f] after the lazy catch-up at an error when n_examples have been seen;
+    then the letter of CATCH_UP_REASONS saying why one product catches up (one call of the
+    library's lazy_update gives the number, not why)."""
+    verdict = _check_catch_up_value(answer)
+    if not verdict:
+        return verdict
+    why = check_reason(reason, CATCH_UP_REASONS, hint="When does w[y][f] change?")
+    return Verdict(why.correct, f"{verdict.why} {why.why}" if why else f"a is right. Your reason: {why.why}",
+                   why._hint)
+
+
+def _check_catch_up_value(answer):
+    n_examples, last_update, w_value, a_value = 10, 3, 2.0, 5.0  # the exercise's numbers
     expected = a_value + (n_examples - last_update) * w_value
     return check_number(
         answer, expected,
@@ -100,8 +150,9 @@ def check_lazy_catch_up(answer, n_examples=10, last_update=3, w_value=2.0, a_val
 
 
 @_robust
-def check_accumulator_cost(answer_naive, answer_on_error, n=1000, n_epochs=5, n_errors=120):
+def check_accumulator_cost(answer_naive, answer_on_error):
     """Exercise 4 [P3]: how many full-matrix additions to a the naive and on-error variants do."""
+    n, n_epochs, n_errors = 1000, 5, 120  # the exercise's numbers
     if _unanswered(answer_naive) or _unanswered(answer_on_error):
         return _verdict(False, "Replace both `...` with numbers of additions.")
     naive, on_error = n * n_epochs, n_errors + 1

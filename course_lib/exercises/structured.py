@@ -7,12 +7,13 @@ library; while the student's function runs, only `model.loss` and `model.joint_f
 cannot accept, never a traceback).
 """
 
+import functools
 import math
 
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, check_function, check_number
+from course_lib.exercises.harness import Choice, check_function, check_number, is_the_data
 from course_lib.structured.learners import OneSlackSSVM, SubgradientSSVM
 from course_lib.structured.models import MulticlassModel, toy_hierarchy
 from course_lib.structured.ssvm_base import BaseSSVM
@@ -31,11 +32,18 @@ def _allowed(model):
 
 
 def _hinge_cases(rng, n=30):
+    """Random w, and in every third case a w under which y wins by more than the largest Delta
+    (a hinge of 0, the max reached at y' = y)."""
     model = hierarchy_model()
     X, y = toy_hierarchy(n=n, seed=int(rng.integers(1_000_000)))
-    return [dict(model=model, x=X[k], y=int(y[k]),
-                 w=rng.normal(scale=rng.choice([0.1, 1.0, 5.0]), size=model.size_joint_feature))
-            for k in range(n)]
+    cases = []
+    for k in range(n):
+        w = rng.normal(scale=rng.choice([0.1, 1.0, 5.0]), size=model.size_joint_feature)
+        if k % 3 == 0:
+            psi = model.joint_feature(X[k], int(y[k]))
+            w = 0.01 * w + rng.uniform(3.0, 5.0) * psi / (psi @ psi)
+        cases.append(dict(model=model, x=X[k], y=int(y[k]), w=w))
+    return cases
 
 
 def _show(case):
@@ -167,9 +175,25 @@ def certified_lower_bound(X, Y, C):
     return float(learner.history_["dual"][-1])
 
 
-def check_certified_epochs(first_epoch, X, Y, C, seed, n_epochs, within=0.10):
-    """The first epoch e whose P(w_e) is certified within `within` of min P, that is
-    P(w_e) <= (1 + within) * the one-slack lower bound, for Algorithm 2 with this seed."""
+@functools.lru_cache(maxsize=1)
+def _certified_run():
+    """(P(w_e) for e = 0..30, the certified lower bound) of the exercise's run: Algorithm 2 on
+    toy_hierarchy(n=40, seed=3) with C = 10, seed 0."""
+    X, y = toy_hierarchy(n=40, seed=3)
+    Y = [int(v) for v in y]
+    _, primal = _reference_ssg(hierarchy_model(), X, Y, 10.0, 30, 0)
+    return primal, certified_lower_bound(X, Y, 10.0)
+
+
+def check_certified_epochs(first_epoch, X, Y, C, seed, n_epochs):
+    """The first epoch e whose P(w_e) is certified within 10% of min P, that is
+    P(w_e) <= 1.1 * the one-slack lower bound, for Algorithm 2 run on the exercise's problem (the
+    arguments must be it: `toy_hierarchy(n=40, seed=3)`, C = 10, seed 0, 30 epochs)."""
+    within = 0.10  # the exercise's numbers
+    X_gap, y_gap = toy_hierarchy(n=40, seed=3)
+    if not (is_the_data(X, X_gap) and is_the_data(Y, y_gap) and is_the_data([C, seed, n_epochs], [10.0, 0, 30])):
+        return Verdict(False, "The check is about the exercise's run: pass `X_gap, Y_gap, C=10.0, seed=0, n_epochs=30` "
+                              "as the cell gives them.")
     if first_epoch is None or first_epoch is Ellipsis:
         return Verdict(False, "Replace `...` with the epoch number (an integer), or None if no epoch reaches it.")
     try:
@@ -178,12 +202,8 @@ def check_certified_epochs(first_epoch, X, Y, C, seed, n_epochs, within=0.10):
         return Verdict(False, "The answer is an epoch number: a whole number such as 7.")
     if not math.isfinite(value) or value != int(value):
         return Verdict(False, "The answer is an epoch number: a whole number such as 7.")
-    _, primal = _reference_ssg(hierarchy_model(), X, Y, C, n_epochs, seed)
-    lower = certified_lower_bound(X, Y, C)
-    reached = np.flatnonzero(primal <= (1 + within) * lower)
-    if not len(reached):
-        return Verdict(False, f"No epoch up to {n_epochs} is certified within {within:.0%}: raise n_epochs.")
-    expected = int(reached[0])
+    primal, lower = _certified_run()
+    expected = int(np.flatnonzero(primal <= (1 + within) * lower)[0])
     if int(value) == expected:
         return Verdict(True, f"Epoch {expected}: P(w) = {primal[expected]:.4f} <= {1 + within:g} x {lower:.4f}. "
                              "The bound certifies the gap without knowing P*; P(w) itself goes up and down "
@@ -194,9 +214,10 @@ def check_certified_epochs(first_epoch, X, Y, C, seed, n_epochs, within=0.10):
     return Verdict(False, "That epoch is not yet within the bound: compare P(w_e) with 1.1 times the lower bound.")
 
 
-def check_constraint_counts(log10_formulation_2, log10_formulation_3, n=30, pixels=100, labels=3):
+def check_constraint_counts(log10_formulation_2, log10_formulation_3):
     """Exercise (S7): for n images of `pixels` pixels with `labels` labels per pixel, log10 of
     the number of linear constraints of formulation 2 (n |Y|) and of formulation 3 (|Y|^n)."""
+    n, pixels, labels = 30, 100, 3  # the exercise's numbers
     log_y = pixels * math.log10(labels)
     f2 = check_number(log10_formulation_2, math.log10(n) + log_y, atol=0.01, rtol=0,
                       diagnoses=((pixels * math.log10(2) + math.log10(n), "That is for 2 labels per pixel: |Y| = 3^100 here."),

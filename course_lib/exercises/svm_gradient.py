@@ -94,9 +94,10 @@ HINGE_REASONS = (
 )
 
 
-def check_hinge_losses(losses, reason=None, margins_yr=(-1.0, 0.0, 0.5, 1.0, 2.0)):
+def check_hinge_losses(losses, reason=None):
     """Exercise [K18]: the hinge loss max(1 - y r, 0) at each margin y r, then the reason (a
     letter of HINGE_REASONS) why the well-classified point at y r = 0.5 pays."""
+    margins_yr = (-1.0, 0.0, 0.5, 1.0, 2.0)  # the exercise's numbers
     verdict = _check_hinge_values(losses, margins_yr)
     if not verdict:
         return verdict
@@ -125,8 +126,9 @@ GD_X = np.array([[0.0, 0.0], [0.5, 0.0], [1.0, 0.0]])
 GD_R = np.array([-1.0, 1.0, 1.0])
 
 
-def check_first_step(alpha, w0, eta=0.1, lam=1.0, sigma=1.0):
+def check_first_step(alpha, w0):
     """Exercise [K19]: one gradient step of the kernel hinge SVM from alpha = 0, w0 = 0."""
+    eta, sigma = 0.1, 1.0  # the exercise's numbers; lambda's term of the gradient is 0 at alpha = 0
     hint = ("At alpha = 0, w0 = 0 every h is 0, so every point is in Y: dE/dalpha^s = -r^s sum_t r^t K(x^s, x^t), "
             "dE/dw0 = -sum_t r^t. Step, then clip the negative alphas to 0.")
     if any(value is Ellipsis or value is None for value in (alpha, w0)):

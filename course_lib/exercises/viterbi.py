@@ -118,9 +118,10 @@ def check_viterbi_tables(student_fn, seed=None):
               "all the random chains.")
 
 
-def check_counts(n_sequences, n_candidates, r=8, q=26):
+def check_counts(n_sequences, n_candidates):
     """Exercise 1 [V4]: for a word of r letters over q letters, the number of sequences brute
     force scores, and the number of candidates M[s', tau-1] + <w, phi(x, s, s')> Viterbi forms."""
+    r, q = 8, 26  # the exercise's numbers
     if _unanswered(n_sequences, n_candidates):
         return _verdict(False, "Replace both `...` with your two counts.")
     n_sequences, n_candidates = _integer(n_sequences), _integer(n_candidates)
@@ -156,9 +157,10 @@ M_REASONS = (
 )
 
 
-def check_M_table(M, reason=None, unary=UNARY, pairwise=PAIRWISE):
+def check_M_table(M, reason=None):
     """Exercise 2 [V4]: the table M (q rows s, r columns tau) of the small chain; then the letter
     of M_REASONS saying why M[b, 2] comes from s' = b."""
+    unary, pairwise = UNARY, PAIRWISE  # the exercise's numbers
     verdict = _check_M_values(M, unary, pairwise)
     if not verdict:
         return verdict
@@ -190,24 +192,25 @@ def _check_M_values(M, unary, pairwise):
 
 
 BACKTRACK_REASONS = (
-    Choice("The transitions outweigh the unary scores: 'a' then 'b' costs pairwise[a, b] = -2, while 'b' after "
-           "'b' earns +2 at each step", True,
-           "The letters alone read 'aba' (unary 6 in total), but with their transitions that reading scores "
-           "6 - 2 + 0 = 4; 'bbb' loses one point of unary at position 1 and gains 2 + 2 from its transitions: 9."),
     Choice("Viterbi takes the best letter of each column of M", False,
            "Each column's best letter ignores whether the letters fit together; the back-pointers I keep the "
            "letter each best prefix came from."),
     Choice("Position 3 is a tie, and ties go to 'b'", False,
            "unary[3] is a tie, but the library breaks ties towards the smallest letter, 'a'; the reading ends "
            "in 'b' because of the transition from position 2."),
+    Choice("The transitions outweigh the unary scores: 'a' then 'b' costs pairwise[a, b] = -2, while 'b' after "
+           "'b' earns +2 at each step", True,
+           "The letters alone read 'aba' (unary 6 in total), but with their transitions that reading scores "
+           "6 - 2 + 0 = 4; 'bbb' loses one point of unary at position 1 and gains 2 + 2 from its transitions: 9."),
     Choice("After the first position Viterbi no longer uses the unary scores", False,
            "Every M[s, tau] adds unary[tau, s]; the unary scores count at every position."),
 )
 
 
-def check_backtrack(y, reason=None, unary=UNARY, pairwise=PAIRWISE):
+def check_backtrack(y, reason=None):
     """Exercise 3 [V4]: the decoded word, as a string over 'ab', by back-tracking through I; then
     the letter of BACKTRACK_REASONS saying why it differs from the best letter at each position."""
+    unary, pairwise = UNARY, PAIRWISE  # the exercise's numbers
     verdict = _check_backtrack_word(y, unary, pairwise)
     if not verdict:
         return verdict
@@ -233,9 +236,37 @@ def _check_backtrack_word(y, unary, pairwise):
     return _verdict(False, "Start at y_r = argmax_s M[s, r], then y_{tau-1} = I[y_tau, tau].")
 
 
-def check_loss_augmented_unary(augmented, y=(0, 1, 1), unary=UNARY):
+AUGMENTED_REASONS = (
+    Choice("Viterbi maximises any function of the reading y'", False,
+           "Only a sum of unary and pairwise terms along the chain: a loss coupling all positions at once (1 if "
+           "any letter is wrong) would not fit."),
+    Choice("The loss is small next to the scores, so it hardly changes the best reading", False,
+           "It can change it: the augmented reading differs from the plain one whenever a wrong letter is close."),
+    Choice("Adding the same number to every unary score changes nothing", False,
+           "The table adds 1 only to the letters that differ from y_t; a constant added everywhere would change "
+           "nothing, which is why it is not the loss."),
+    Choice("The Hamming loss is a sum over positions of 1[y'_t != y_t]: each term joins the unary score of its "
+           "position, and Delta + score keeps the chain's form of unary plus pairwise terms", True,
+           "Viterbi maximises any sum of unary and pairwise terms along the chain; a loss that decomposes by "
+           "position is one more unary term, so loss-augmented inference costs one more Viterbi."),
+)
+
+
+def check_loss_augmented_unary(augmented, reason=None):
     """Exercise 4 [V5]: the unary scores whose Viterbi gives argmax_y' Delta(y, y') + score(y')
-    with the Hamming loss Delta = number of wrong letters."""
+    with the Hamming loss Delta = number of wrong letters; then the letter of AUGMENTED_REASONS
+    saying why plain Viterbi then solves it (the library's hamming_unary gives the table in one
+    call, not why)."""
+    verdict = _check_augmented_values(augmented)
+    if not verdict:
+        return verdict
+    why = check_reason(reason, AUGMENTED_REASONS, hint="Write Delta(y, y') as a sum over positions.")
+    return _verdict(why.correct, f"{verdict.why} {why.why}" if why else f"The table is right. Your reason: {why.why}",
+                    why._hint)
+
+
+def _check_augmented_values(augmented):
+    y, unary = (0, 1, 1), UNARY  # the exercise's numbers
     if _unanswered(augmented):
         return _verdict(False, "Replace `...` with your 3 x 2 array of augmented unary scores.")
     expected = unary + _library.hamming_unary(np.asarray(y), unary.shape[1])

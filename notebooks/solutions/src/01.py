@@ -32,7 +32,7 @@ ex.check_perceptron(perceptron)
 # change nothing either, which is why the library may stop early and still agree.
 
 # %% least_squares
-ex.check_least_squares(28 / 59, -7 / 59, "A")
+ex.check_least_squares(28 / 59, -7 / 59, "B")
 
 # %% markdown: least_squares
 # $\partial E/\partial w = 0$ and $\partial E/\partial w_0 = 0$ give

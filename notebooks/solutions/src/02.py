@@ -10,7 +10,7 @@ ex.check_canonical_scaling(w / smallest, w0 / smallest)
 # by 3: $\mathbf{w} = (1, 1/3)$, $w_0 = 0$.
 
 # %% lagrange
-ex.check_lagrange(0.4, 0.8, 0.8)
+ex.check_lagrange(0.4, 0.8, 0.8, "B")  # grad f = (-0.8, -1.6) = -0.8 grad g
 
 # %% markdown: lagrange
 # $L = 1 - x_1^2 - x_2^2 + \lambda(x_1 + 2x_2 - 2)$: $-2x_1 + \lambda = 0$, $-2x_2 + 2\lambda = 0$,
@@ -18,7 +18,7 @@ ex.check_lagrange(0.4, 0.8, 0.8)
 # $\mathbf{x} = (0.4, 0.8)$.
 
 # %% hard_margin
-ex.check_hard_margin([1.0, 0.0], 0.0, [1, 2], "A")
+ex.check_hard_margin([1.0, 0.0], 0.0, [1, 2], "D")
 
 # %% markdown: hard_margin
 # The closest points across the classes are $\mathbf{x}^1 = (-1, 0)$ and $\mathbf{x}^2 = (1, 0)$; the maximal margin

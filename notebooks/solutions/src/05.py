@@ -3,10 +3,10 @@
 
 # %% polynomial_kernel
 # x.y = 1 * 3 + 2 * (-1) = 1, so (x.y + 1)^2 = 4
-ex.check_polynomial_kernel((1 * 3 + 2 * -1 + 1) ** 2, "A")
+ex.check_polynomial_kernel((1 * 3 + 2 * -1 + 1) ** 2, "C")
 
 # %% markdown: polynomial_kernel
-# $\mathbf{x}^\top\mathbf{y} = 3 - 2 = 1$, so $(\mathbf{x}^\top\mathbf{y} + 1)^2 = 4$. (A): the expansion of
+# $\mathbf{x}^\top\mathbf{y} = 3 - 2 = 1$, so $(\mathbf{x}^\top\mathbf{y} + 1)^2 = 4$. (C): the expansion of
 # $(x_1 y_1 + x_2 y_2 + 1)^2$ is the dot product of $\phi(\mathbf{x}) = (1, \sqrt2 x_1, \sqrt2 x_2, \sqrt2 x_1 x_2, x_1^2, x_2^2)$
 # with $\phi(\mathbf{y})$; here $\phi(\mathbf{x}) = (1, \sqrt2, 2\sqrt2, 2\sqrt2, 1, 4)$, $\phi(\mathbf{y}) = (1, 3\sqrt2, -\sqrt2, -3\sqrt2, 9, 1)$
 # and $1 + 6 - 4 - 12 + 9 + 4 = 4$.

@@ -1,10 +1,18 @@
 """Solutions of chapter 08 (multiclass SVM): one section per exercise of the chapter."""
 
 # %% multi_vector
-ex.check_multi_vector([0, 0, 2, -1, 0, 0])
+def multi_vector(x, y, k):
+    n = len(x)
+    psi = np.zeros(n * k)
+    psi[y * n:(y + 1) * n] = x  # block y holds x, the other k - 1 blocks stay 0
+    return psi
+
+
+ex.check_multi_vector(multi_vector)
 
 # %% markdown: multi_vector
 # $n = 2$, $k = 3$: $\Psi$ has 6 entries and $\mathbf{x}$ sits in block 2 (entries 3-4): $(0, 0, 2, -1, 0, 0)$.
+# In code the classes are numbered from 0, so block $y$ is the slice `y * n` to `(y + 1) * n`.
 
 # %% hinge
 ex.check_hinge(2.5, 3)

@@ -13,7 +13,7 @@ ex.check_multiclass_update({"A": {"f1": 2, "f2": 1, "f3": 0},
 # %% average
 X, y = ex.SEQUENCE
 print(AveragedPerceptron(n_epochs=1, variant="naive", shuffle=False).fit(X, y).weights_)
-ex.check_average({"A": {"x": 2, "y": -3}, "B": {"x": -2, "y": 3}})
+ex.check_average({"A": {"x": 2, "y": -3}, "B": {"x": -2, "y": 3}}, "C")  # a weighs an update by how long it survives
 
 # %% markdown: average
 # $\{x\}$, A: scores $0, 0$, predicted A, right: $\mathbf{w} = 0$, $\mathbf{a} = 0$.
@@ -23,7 +23,7 @@ ex.check_average({"A": {"x": 2, "y": -3}, "B": {"x": -2, "y": 3}})
 # $\mathbf{a} = (A: 2x - 3y, B: 3y - 2x)$.
 
 # %% lazy_catch_up
-ex.check_lazy_catch_up(5 + (10 - 3) * 2)
+ex.check_lazy_catch_up(5 + (10 - 3) * 2, "B")  # w[y][f] was constant since the stamp
 
 # %% markdown: lazy_catch_up
 # The value 2 sat in `w[y][f]` for the examples since the stamp: $10 - 3 = 7$ of them, so `a[y][f] = 5 + 7 * 2 = 19`.

@@ -50,16 +50,16 @@ ex.check_M_table([[2, 3, 7], [1, 6, 9]], "A")
 # $s' = b$ because the transition into $b$ counts: $1 + 2 = 3$ beats $2 - 2 = 0$.
 
 # %% backtrack
-ex.check_backtrack("bbb", "A")
+ex.check_backtrack("bbb", "C")
 
 # %% markdown: backtrack
 # $y_3 = \operatorname{argmax}_s M_{s,3} = b$ (9 > 7); $I_{b,3} = b$ (6 + 2 beats 3 - 2), so
 # $y_2 = b$; $I_{b,2} = b$ (1 + 2 beats 2 - 2), so $y_1 = b$: `bbb`, although `a` has the best
-# unary score at position 1: the transitions $b \to b$ pay for it (A). The letters alone read `aba`,
+# unary score at position 1: the transitions $b \to b$ pay for it (C). The letters alone read `aba`,
 # whose unary total 6 becomes $6 - 2 + 0 = 4$ with its transitions, against $5 + 2 + 2 = 9$ for `bbb`.
 
 # %% loss_augmented_unary
-ex.check_loss_augmented_unary(ex.UNARY + np.array([[0, 1], [1, 0], [1, 0]]))
+ex.check_loss_augmented_unary(ex.UNARY + np.array([[0, 1], [1, 0], [1, 0]]), "D")  # Hamming is a sum over positions
 
 # %% markdown: loss_augmented_unary
 # With $\mathbf{y} = $ `abb`, the Hamming loss adds 1 to every letter different from $y_t$: to

@@ -10,12 +10,26 @@ ex.check_binary_ssvm(-1, 0.5)
 ex.check_two_class_crammer_singer(np.array([-1.0, 0.5]) - np.array([1.0, 2.0]))
 
 # %% tree_delta
-# Edges through the lowest common ancestor, halved (order cat, dog, bird, car, bus).
-ex.check_tree_delta([[0, 1, 1.5, 2.5, 2.5],
-                     [1, 0, 1.5, 2.5, 2.5],
-                     [1.5, 1.5, 0, 2, 2],
-                     [2.5, 2.5, 2, 0, 1],
-                     [2.5, 2.5, 2, 1, 0]])
+# By hand: cat-dog 2 edges (through mammal), cat-bird 3 (through animal), cat-bus 5 (through the root): Delta = 1, 1.5, 2.5.
+# In code: the lowest common ancestor is the first ancestor of b that is also an ancestor of a.
+def delta_from_tree(parent, classes):
+    def ancestors(node):  # the node, its parent, ..., the root
+        path = [node]
+        while path[-1] in parent:
+            path.append(parent[path[-1]])
+        return path
+
+    Delta = np.zeros((len(classes), len(classes)))
+    for i, a in enumerate(classes):
+        up_a = ancestors(a)
+        for j, b in enumerate(classes):
+            up_b = ancestors(b)
+            common = next(node for node in up_b if node in up_a)
+            Delta[i, j] = (up_a.index(common) + up_b.index(common)) / 2
+    return Delta
+
+
+ex.check_tree_delta(delta_from_tree)
 
 # %% auc_oracle_numbers
 # Relevant items score 2 and 0.5, irrelevant 1.8, 0.2 and 1: of the 6 pairs, (0.5, 1.8) and (0.5, 1) are
