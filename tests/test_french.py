@@ -71,24 +71,80 @@ def numbers(text):
     return collections.Counter(NUMBER.findall(french.FIELD.sub("", text)))
 
 
+SECTIONS = re.compile(r"\[([KMPSV])\d")  # the lecture of a syllabus ID: [K9], [M10], ...
+
+
 def glossary_pairs():
-    """[(English term, French term)] of notebooks/glossary.ipynb's tables, where a row pairs plain terms."""
+    """[(English term, French term, lectures)] of notebooks/glossary.ipynb's tables, where a row pairs
+    plain terms; lectures: the letters of the row's IDs ("K", "MS", ...). A term the slides write in
+    English is in italics in the French column and stands as it is; notes in parentheses are left out."""
     pairs = []
     for cell in nbformat.read(ROOT / "notebooks" / "glossary.ipynb", as_version=4).cells:
         for line in cell.source.splitlines():
             columns = [c.strip() for c in line.strip().strip("|").split("|")]
             if len(columns) != 3 or columns[0].startswith(("French", "---")):
                 continue
-            fr, en = (re.sub(r"\*[^*]*\*|\([^)]*\)|;.*", "", c).split(",") for c in columns[:2])
+            lectures = "".join(sorted(set(re.findall(r"[KMPSV](?=\d)", columns[2]))))
+            french = re.sub(r"\*([^*]+)\*\s*\*\(EN in the slides; in French: ([^)]*)\)\*", r"\1 / \2", columns[0])
+            fr, en = (re.sub(r"\*\([^)]*\)\*|\([^)]*\)|;.*", "", c).replace("*", "").split(",") for c in (french, columns[1]))
             if len(fr) == len(en):
-                pairs += [(e.strip(), f.strip()) for e, f in zip(en, fr)
+                pairs += [(e.strip(), f.strip(), lectures) for e, alternatives in zip(en, fr) for f in alternatives.split(" / ")
                           if re.fullmatch(r"[a-z][a-z' -]+", e.strip()) and re.fullmatch(r"[^\W\d_][\w' -]+", f.strip())]
     return pairs
 
 
+def chapter_lectures(stem):
+    """The lectures ("K", "M", ...) whose syllabus IDs a chapter's English notebook cites."""
+    notebook = nbformat.read(ROOT / "notebooks" / f"{stem}.ipynb", as_version=4)
+    return {letter for cell in notebook.cells for letter in SECTIONS.findall(cell.source)}
+
+
+QUOTED_FRENCH = re.compile(r'\(\*[^()*]+\*\)|"[^"]{1,200}"')
+
+
+def term_problems(entries, pairs, lectures):
+    """["where cell id: 'English term' should be 'French term'"] of translated entries [(where, cell id,
+    English, French)] whose English uses a glossary term and whose French does not use its French.
+    Where lectures write one English term differently, the terms of the chapter's `lectures` are the
+    ones asked for (any of them if no lecture of the chapter has the term). A term inside a longer one
+    ("hinge loss" in "generalised hinge loss") is held to the longer one only; the slides' French
+    quoted in the English, in italics between parentheses ("(*hinge loss généralisé*)") or in quotes
+    (a slide's title, "Hinge Loss généralisé"), is not English."""
+    french_of = collections.defaultdict(list)
+    for en_term, fr_term, letters in pairs:
+        french_of[en_term].append((fr_term, letters))
+    problems = []
+    for where, cell_id, en, fr in entries:
+        en = QUOTED_FRENCH.sub(" ", en)
+        for en_term in sorted(french_of, key=len, reverse=True):
+            pattern = term_pattern(en_term)
+            if not pattern.search(en):
+                continue
+            own = [f for f, letters in french_of[en_term] if set(letters) & lectures]
+            wanted = own or [f for f, _ in french_of[en_term]]
+            found = [f for f in wanted if term_pattern(f).search(fr)]
+            if not found:
+                problems.append(f"{where} cell {cell_id}: '{en_term}' should be " + " or ".join(f"'{f}'" for f in wanted))
+            en = pattern.sub(" ", en)
+            for f in found:
+                fr = term_pattern(f).sub(" ", fr)
+    return problems
+
+
+def singular(word):
+    """`word` without a plural ending: "vectors" -> "vector", "noyaux" -> "noyau", "losses" -> "loss";
+    a word whose final s is its own is kept ("loss", "class", "corpus", "basis", "biais", "des")."""
+    lower = word.lower()
+    if lower.endswith("sses"):
+        return word[:-2]
+    if len(word) <= 3 or lower.endswith(("ss", "us", "is")):
+        return word
+    return word[:-1] if lower.endswith(("s", "x")) else word
+
+
 def term_pattern(term):
     """A term, any word of it in the singular or the plural."""
-    words = [re.escape(w.rstrip("sx")) + r"(?:s|x|es)?" for w in term.split()]
+    words = [re.escape(singular(w)) + r"(?:s|x|es)?" for w in term.split()]
     return re.compile(r"\b" + r"[\s-]+".join(words) + r"\b", re.IGNORECASE)
 
 
@@ -156,11 +212,7 @@ def test_french_index_lists_the_manifest():
 def test_glossary_terms_are_used(stem):
     pairs = glossary_pairs()
     assert len(pairs) > 30, "the glossary's tables could not be read"
-    problems = []
-    for where, cell_id, en, fr in translated_entries(stem):
-        for en_term, fr_term in pairs:
-            if term_pattern(en_term).search(en) and not term_pattern(fr_term).search(fr):
-                problems.append(f"{where} cell {cell_id}: '{en_term}' should be '{fr_term}'")
+    problems = term_problems(translated_entries(stem), pairs, chapter_lectures(stem))
     assert not problems, "the glossary's French terms (notebooks/glossary.ipynb) are not used:\n" + "\n".join(problems)
 
 
@@ -235,10 +287,36 @@ def test_the_check_catches_a_stale_entry(tmp_path, monkeypatch):
 def test_the_checks_catch_a_changed_number_a_missing_term_and_changed_code():
     assert numbers("a margin of 0.5 at N = 1000") == numbers("une marge de 0.5 pour N = 1000")
     assert numbers("a margin of 0.5") != numbers("une marge de 0,5"), "a decimal comma is another number"
-    assert ("support vectors", "vecteurs de support") in glossary_pairs()
+    assert ("support vectors", "vecteurs de support", "K") in glossary_pairs()
     assert term_pattern("vecteurs de support").search("un vecteur de support")
     assert not term_pattern("vecteurs de support").search("les vecteurs supports")
     english = 'print(f"margin {rho:.2f}")  # the margin'
     assert code_tokens(english) == code_tokens('print(f"marge {rho:.2f}")  # la marge')
     assert code_tokens(english) != code_tokens('print(f"marge {rho:.3f}")')
     assert code_tokens(english) != code_tokens('print(f"marge {rho:.2f}", 1)')
+
+
+def test_terms_match_plurals_and_s_final_words():
+    """A plural is the same term, a word ending in s keeps its s: "loss" is not "lo"."""
+    for term, text in [("hinge loss", "the hinge losses"), ("hinge loss", "a hinge loss"),
+                       ("support vectors", "one support vector"), ("noyau gaussien", "des noyaux gaussiens"),
+                       ("generalised hinge loss", "the generalised hinge loss"), ("binary classifier", "binary classifiers")]:
+        assert term_pattern(term).search(text), (term, text)
+    for term, text in [("hinge loss", "the hinge lo"), ("hinge loss", "the hinge"), ("class", "clas")]:
+        assert not term_pattern(term).search(text), (term, text)
+
+
+def test_the_term_check_catches_a_wrong_term():
+    """An entry whose English says "hinge loss" and whose French says "perte à charnière" is named;
+    "generalised hinge loss" is held to its own French term, not to that of "hinge loss"."""
+    pairs = [("hinge loss", "fonction de perte hinge", "K"), ("generalised hinge loss", "perte de hinge généralisée", "M"),
+             ("linear classifier", "classifieur linéaire", "P"), ("linear classifier", "classificateur linéaire", "M")]
+    wrong = [("nb", "c1", "SGD on the hinge loss", "la DGS sur la perte à charnière")]
+    assert term_problems(wrong, pairs, {"K"}) == ["nb cell c1: 'hinge loss' should be 'fonction de perte hinge'"]
+    right = [("nb", "c2", "the generalised hinge loss", "la perte de hinge généralisée")]
+    assert term_problems(right, pairs, {"M"}) == []
+    both = [("nb", "c3", "the generalised hinge loss and the hinge loss", "la perte de hinge généralisée et la perte")]
+    assert term_problems(both, pairs, {"M"}) == ["nb cell c3: 'hinge loss' should be 'fonction de perte hinge'"]
+    own = [("nb", "c4", "a linear classifier", "un classifieur linéaire")]
+    assert term_problems(own, pairs, {"M"}) == ["nb cell c4: 'linear classifier' should be 'classificateur linéaire'"]
+    assert term_problems(own, pairs, {"P"}) == [] and term_problems(own, pairs, {"S"}) == []
