@@ -320,3 +320,65 @@ def test_the_term_check_catches_a_wrong_term():
     own = [("nb", "c4", "a linear classifier", "un classifieur linéaire")]
     assert term_problems(own, pairs, {"M"}) == ["nb cell c4: 'linear classifier' should be 'classificateur linéaire'"]
     assert term_problems(own, pairs, {"P"}) == [] and term_problems(own, pairs, {"S"}) == []
+
+
+CATALOG_FILES = sorted(french.CATALOGS.glob("*.po")) + [french.LIB_PO]
+
+
+def catalog_errors(path):
+    """The errors a translator's tool reports on a catalog: `msgfmt -c --check-format` (header,
+    format strings, newlines at both ends) when gettext is installed, else Babel's own checkers and
+    the same newline rule."""
+    import shutil
+    import subprocess
+
+    if shutil.which("msgfmt"):
+        run = subprocess.run(["msgfmt", "-c", "--check-format", "-o", "/dev/null", str(path)],
+                             capture_output=True, text=True)
+        return [] if run.returncode == 0 else [line for line in run.stderr.splitlines() if line]
+    catalog = french.read_catalog(path)
+    errors = [f"{path.name}: {message.context} {message.id[:40]!r}: {error}"
+              for message, found in catalog.check() for error in found]
+    for message in catalog:
+        if message.id and message.string and not message.fuzzy:
+            for ends in (str.startswith, str.endswith):
+                if ends(message.id, "\n") != ends(message.string, "\n"):
+                    errors.append(f"{path.name}: {message.context}: msgid and msgstr do not both {ends.__name__} '\\n'")
+    return errors
+
+
+@pytest.mark.parametrize("path", CATALOG_FILES, ids=lambda p: p.name)
+def test_catalog_passes_the_translators_checks(path):
+    """Poedit and Weblate open every catalog without errors: no format flag guessed from prose (a
+    markdown "40% class" is no `python-format`), translations end as their English does."""
+    errors = catalog_errors(path)
+    assert not errors, f"{path.relative_to(ROOT)}: msgfmt -c --check-format fails:\n" + "\n".join(errors)
+
+
+@pytest.mark.parametrize("tool", ["msgfmt", "babel"])
+def test_the_catalog_check_catches_a_wrong_format_and_a_lost_newline(tmp_path, monkeypatch, tool):
+    import shutil
+
+    from babel.messages.pofile import write_po
+
+    if tool == "babel":
+        monkeypatch.setattr(shutil, "which", lambda name: None)
+    elif not shutil.which("msgfmt"):
+        pytest.skip("gettext's msgfmt is not installed")
+
+    for string, flags in [("40 % de classe", {"python-format"}), ("une phrase", set())]:
+        catalog = french.new_catalog("x")
+        message = catalog.add("a 40% class\n" if not flags else "a 40% class", string, context="c")
+        message.flags = flags
+        path = tmp_path / "x.po"
+        with open(path, "wb") as file:
+            write_po(file, catalog, width=0)
+        assert catalog_errors(path), f"a catalog with {string!r} passed the check"
+
+
+def test_the_catalogs_flag_only_formatted_strings():
+    """A string the code formats with % is `python-format`; markdown and other strings are not."""
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("a 40% class", id="m"),
+        nbformat.v4.new_code_cell('print("accuracy %.2f on the test set" % acc)\nprint("a 40% class of them")', id="c")])
+    assert french.formatted_strings(notebook) == {("c", "accuracy %.2f on the test set"): "python-format"}
