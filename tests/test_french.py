@@ -192,6 +192,37 @@ def test_french_states_the_english_numbers(stem):
     assert not problems, "numbers differ (write them as the English does, decimal point):\n" + "\n".join(problems)
 
 
+COMMA_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:(?:,|\{,\})\d{3})+(?!\d)")
+CODE_SPAN = re.compile(r"`[^`\n]*`")
+
+
+def comma_thousands(text, markdown):
+    """The numbers of a French text written with a comma thousands separator ("20,000", LaTeX
+    "20{,}000"): a French reader takes the comma for the decimal one. Inline code is code; in a code
+    cell's string the f-string fields are code too (what they print is the English code's)."""
+    text = CODE_SPAN.sub(" ", text if markdown else french.FIELD.sub(" ", text))
+    return COMMA_THOUSANDS.findall(text)
+
+
+@pytest.mark.parametrize("stem", TRANSLATED)
+def test_french_writes_thousands_with_a_space(stem):
+    catalog = french.read_catalog(french.catalog_path(stem))
+    problems = [f"{message.locations[0][0]} cell {message.context}: {found}" for message in catalog
+                if message.id and message.string and not message.fuzzy
+                and (found := comma_thousands(message.string, "markdown cell" in message.auto_comments))]
+    assert not problems, ("a comma between thousands reads as a decimal comma in French: write 20 000 "
+                          "(LaTeX 20{\\,}000):\n" + "\n".join(problems))
+
+
+def test_the_thousands_check_catches_a_comma():
+    assert comma_thousands("sur 20,000 points", markdown=True) == ["20,000"]
+    assert comma_thousands("$2 \\times 1{,}649$", markdown=True) == ["1{,}649"]
+    assert comma_thousands("N = {n:,d} puis 128,000 points", markdown=False) == ["128,000"]
+    for fine in ["sur 20 000 points", "$10{\\,}000$", "une marge de 0.500", "les points (1, 000)", "`f(1,000)`"]:
+        assert comma_thousands(fine, markdown=True) == [], fine
+    assert comma_thousands("N = {n:,d} points, {x[1,000]}", markdown=False) == []
+
+
 @pytest.mark.parametrize("stem", TRANSLATED)
 def test_built_notebooks_are_what_the_catalogs_give(stem):
     built, missing = french.build_chapter(stem, write=False)
