@@ -4,9 +4,10 @@ For every chapter of `locale/fr/manifest.toml`'s `translated` list: every Englis
 string has a current translation (an entry fuzzy or missing is named by file and cell id); the
 French notebooks' code is the English code apart from string literals and comments (token
 streams compared, f-string fields included); a French entry states the same numbers as its
-English (numbers written as in the English, decimal point); the committed French notebooks are
-what the catalogs give; the glossary's French terms are the ones used. course_lib's catalog is
-complete and its committed .mo is the compiled .po.
+English (numbers written as in the English, decimal point) and never a comma between thousands;
+the committed French notebooks are what the catalogs give; the glossary's French terms, those of
+the chapter's own lectures, are the ones used. course_lib's catalog is complete and its committed
+.mo is the compiled .po; every catalog passes `msgfmt -c --check-format`.
 """
 
 import collections

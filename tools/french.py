@@ -27,7 +27,10 @@ and one cell `course_lib.set_language("fr")` before the first code cell; `notebo
 lists the chapters. A cell whose source did
 not change keeps its stored outputs (`tools/refresh_notebooks.py` stores new ones). Relative links
 to a notebook not translated lead to the English one. Numbers are written as in the English
-(decimal point, as the code prints them).
+(decimal point, as the code prints them), thousands separated by a space in French text ("20 000",
+LaTeX "20{\\,}000"): a comma there reads as the French decimal comma. Catalog entries carry a format
+flag only when the code formats the string (`%` or `.format`), never one guessed from prose, so
+`msgfmt -c` and Poedit accept every catalog.
 """
 
 import copy
@@ -393,7 +396,8 @@ def index():
              "Chapitres traduits, construits par `python tools/french.py` (`make french`) à partir des notebooks",
              "anglais et des catalogues gettext de `locale/fr/` : ne modifiez pas ces notebooks, modifiez les catalogues",
              "(Poedit, Weblate). Les termes sont ceux des diapositives ; le [glossaire](glossary.ipynb) donne leurs",
-             "équivalents anglais. Les nombres s'écrivent comme dans le code et ses sorties, avec un point décimal.", "",
+             "équivalents anglais. Les nombres s'écrivent comme dans le code et ses sorties, avec un point décimal ;",
+             "dans le texte, les milliers sont séparés par une espace (20 000).", "",
              "| # | chapitre | solutions |", "|---|---|---|"]
     for stem in sorted(chosen["translated"] + chosen["not_yet"]):
         if not stem[:2].isdigit():
