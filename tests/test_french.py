@@ -414,3 +414,42 @@ def test_the_catalogs_flag_only_formatted_strings():
         nbformat.v4.new_markdown_cell("a 40% class", id="m"),
         nbformat.v4.new_code_cell('print("accuracy %.2f on the test set" % acc)\nprint("a 40% class of them")', id="c")])
     assert french.formatted_strings(notebook) == {("c", "accuracy %.2f on the test set"): "python-format"}
+
+
+FIELD_LITERAL = re.compile(r"(?<!\{)\{\s*[fFrRbBuU]{0,2}(['\"])(.*?)\1")  # a field that starts with a literal
+
+
+def labels_in_fields(source):
+    """The prose string literals an f-string field starts with (`{'P(w) chain':>10}`): the field is
+    code, so such a label would print in English in the French notebook; it belongs in an ordinary
+    literal (`label = "P(w) chain"`, then `{label:>10}`). Prose as the catalogs take it: two letters
+    in a row, and a space or a final colon."""
+    found = []
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return found
+    for token in tokens:
+        if token.type != tokenize.STRING or "f" not in french.STRING_START.match(token.string).group(1).lower():
+            continue
+        for literal in FIELD_LITERAL.finditer(token.string[len(french.STRING_START.match(token.string).group(0)):]):
+            text = french.FIELD.sub("", literal.group(2))  # a nested f-string's own fields are code
+            if french.PROSE.search(text) and (" " in text.strip() or text.rstrip().endswith(":")):
+                found.append(literal.group(2))
+    return found
+
+
+@pytest.mark.parametrize("stem", TRANSLATED)
+def test_no_label_hides_in_an_f_string_field(stem):
+    problems = [f"{english.relative_to(ROOT)} cell {cell.id}: {label!r}" for english, _ in french.sources(stem)
+                for cell in nbformat.read(english, as_version=4).cells if cell.cell_type == "code"
+                for label in labels_in_fields(cell.source)]
+    assert not problems, ("labels written inside f-string fields stay English in French (write them as ordinary "
+                          "string literals):\n" + "\n".join(problems))
+
+
+def test_the_label_check_catches_a_label_in_a_field():
+    assert labels_in_fields('''print(f"{'P(w) chain':>10}  {'seen: chain':>11}")''') == ["P(w) chain", "seen: chain"]
+    assert labels_in_fields('''print(f"{f'between {lo} and {hi}':>27s}")''') == ["between {lo} and {hi}"]
+    assert labels_in_fields('''label = "P(w) chain"\nprint(f"{label:>10} {models['naive']} {'b_q - b_i':16s}")''') == []
+    assert labels_in_fields('''print(f"{f'>= {lower + excess:.2f}':>10s}")''') == []
