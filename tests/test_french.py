@@ -4,9 +4,10 @@ For every chapter of `locale/fr/manifest.toml`'s `translated` list: every Englis
 string has a current translation (an entry fuzzy or missing is named by file and cell id); the
 French notebooks' code is the English code apart from string literals and comments (token
 streams compared, f-string fields included); a French entry states the same numbers as its
-English (numbers written as in the English, decimal point); the committed French notebooks are
-what the catalogs give; the glossary's French terms are the ones used. course_lib's catalog is
-complete and its committed .mo is the compiled .po.
+English (numbers written as in the English, decimal point) and never a comma between thousands;
+the committed French notebooks are what the catalogs give; the glossary's French terms, those of
+the chapter's own lectures, are the ones used. course_lib's catalog is complete and its committed
+.mo is the compiled .po; every catalog passes `msgfmt -c --check-format`.
 """
 
 import collections
@@ -71,24 +72,80 @@ def numbers(text):
     return collections.Counter(NUMBER.findall(french.FIELD.sub("", text)))
 
 
+SECTIONS = re.compile(r"\[([KMPSV])\d")  # the lecture of a syllabus ID: [K9], [M10], ...
+
+
 def glossary_pairs():
-    """[(English term, French term)] of notebooks/glossary.ipynb's tables, where a row pairs plain terms."""
+    """[(English term, French term, lectures)] of notebooks/glossary.ipynb's tables, where a row pairs
+    plain terms; lectures: the letters of the row's IDs ("K", "MS", ...). A term the slides write in
+    English is in italics in the French column and stands as it is; notes in parentheses are left out."""
     pairs = []
     for cell in nbformat.read(ROOT / "notebooks" / "glossary.ipynb", as_version=4).cells:
         for line in cell.source.splitlines():
             columns = [c.strip() for c in line.strip().strip("|").split("|")]
             if len(columns) != 3 or columns[0].startswith(("French", "---")):
                 continue
-            fr, en = (re.sub(r"\*[^*]*\*|\([^)]*\)|;.*", "", c).split(",") for c in columns[:2])
+            lectures = "".join(sorted(set(re.findall(r"[KMPSV](?=\d)", columns[2]))))
+            french = re.sub(r"\*([^*]+)\*\s*\*\(EN in the slides; in French: ([^)]*)\)\*", r"\1 / \2", columns[0])
+            fr, en = (re.sub(r"\*\([^)]*\)\*|\([^)]*\)|;.*", "", c).replace("*", "").split(",") for c in (french, columns[1]))
             if len(fr) == len(en):
-                pairs += [(e.strip(), f.strip()) for e, f in zip(en, fr)
+                pairs += [(e.strip(), f.strip(), lectures) for e, alternatives in zip(en, fr) for f in alternatives.split(" / ")
                           if re.fullmatch(r"[a-z][a-z' -]+", e.strip()) and re.fullmatch(r"[^\W\d_][\w' -]+", f.strip())]
     return pairs
 
 
+def chapter_lectures(stem):
+    """The lectures ("K", "M", ...) whose syllabus IDs a chapter's English notebook cites."""
+    notebook = nbformat.read(ROOT / "notebooks" / f"{stem}.ipynb", as_version=4)
+    return {letter for cell in notebook.cells for letter in SECTIONS.findall(cell.source)}
+
+
+QUOTED_FRENCH = re.compile(r'\(\*[^()*]+\*\)|"[^"]{1,200}"')
+
+
+def term_problems(entries, pairs, lectures):
+    """["where cell id: 'English term' should be 'French term'"] of translated entries [(where, cell id,
+    English, French)] whose English uses a glossary term and whose French does not use its French.
+    Where lectures write one English term differently, the terms of the chapter's `lectures` are the
+    ones asked for (any of them if no lecture of the chapter has the term). A term inside a longer one
+    ("hinge loss" in "generalised hinge loss") is held to the longer one only; the slides' French
+    quoted in the English, in italics between parentheses ("(*hinge loss généralisé*)") or in quotes
+    (a slide's title, "Hinge Loss généralisé"), is not English."""
+    french_of = collections.defaultdict(list)
+    for en_term, fr_term, letters in pairs:
+        french_of[en_term].append((fr_term, letters))
+    problems = []
+    for where, cell_id, en, fr in entries:
+        en = QUOTED_FRENCH.sub(" ", en)
+        for en_term in sorted(french_of, key=len, reverse=True):
+            pattern = term_pattern(en_term)
+            if not pattern.search(en):
+                continue
+            own = [f for f, letters in french_of[en_term] if set(letters) & lectures]
+            wanted = own or [f for f, _ in french_of[en_term]]
+            found = [f for f in wanted if term_pattern(f).search(fr)]
+            if not found:
+                problems.append(f"{where} cell {cell_id}: '{en_term}' should be " + " or ".join(f"'{f}'" for f in wanted))
+            en = pattern.sub(" ", en)
+            for f in found:
+                fr = term_pattern(f).sub(" ", fr)
+    return problems
+
+
+def singular(word):
+    """`word` without a plural ending: "vectors" -> "vector", "noyaux" -> "noyau", "losses" -> "loss";
+    a word whose final s is its own is kept ("loss", "class", "corpus", "basis", "biais", "des")."""
+    lower = word.lower()
+    if lower.endswith("sses"):
+        return word[:-2]
+    if len(word) <= 3 or lower.endswith(("ss", "us", "is")):
+        return word
+    return word[:-1] if lower.endswith(("s", "x")) else word
+
+
 def term_pattern(term):
     """A term, any word of it in the singular or the plural."""
-    words = [re.escape(w.rstrip("sx")) + r"(?:s|x|es)?" for w in term.split()]
+    words = [re.escape(singular(w)) + r"(?:s|x|es)?" for w in term.split()]
     return re.compile(r"\b" + r"[\s-]+".join(words) + r"\b", re.IGNORECASE)
 
 
@@ -136,6 +193,37 @@ def test_french_states_the_english_numbers(stem):
     assert not problems, "numbers differ (write them as the English does, decimal point):\n" + "\n".join(problems)
 
 
+COMMA_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:(?:,|\{,\})\d{3})+(?!\d)")
+CODE_SPAN = re.compile(r"`[^`\n]*`")
+
+
+def comma_thousands(text, markdown):
+    """The numbers of a French text written with a comma thousands separator ("20,000", LaTeX
+    "20{,}000"): a French reader takes the comma for the decimal one. Inline code is code; in a code
+    cell's string the f-string fields are code too (what they print is the English code's)."""
+    text = CODE_SPAN.sub(" ", text if markdown else french.FIELD.sub(" ", text))
+    return COMMA_THOUSANDS.findall(text)
+
+
+@pytest.mark.parametrize("stem", TRANSLATED)
+def test_french_writes_thousands_with_a_space(stem):
+    catalog = french.read_catalog(french.catalog_path(stem))
+    problems = [f"{message.locations[0][0]} cell {message.context}: {found}" for message in catalog
+                if message.id and message.string and not message.fuzzy
+                and (found := comma_thousands(message.string, "markdown cell" in message.auto_comments))]
+    assert not problems, ("a comma between thousands reads as a decimal comma in French: write 20 000 "
+                          "(LaTeX 20{\\,}000):\n" + "\n".join(problems))
+
+
+def test_the_thousands_check_catches_a_comma():
+    assert comma_thousands("sur 20,000 points", markdown=True) == ["20,000"]
+    assert comma_thousands("$2 \\times 1{,}649$", markdown=True) == ["1{,}649"]
+    assert comma_thousands("N = {n:,d} puis 128,000 points", markdown=False) == ["128,000"]
+    for fine in ["sur 20 000 points", "$10{\\,}000$", "une marge de 0.500", "les points (1, 000)", "`f(1,000)`"]:
+        assert comma_thousands(fine, markdown=True) == [], fine
+    assert comma_thousands("N = {n:,d} points, {x[1,000]}", markdown=False) == []
+
+
 @pytest.mark.parametrize("stem", TRANSLATED)
 def test_built_notebooks_are_what_the_catalogs_give(stem):
     built, missing = french.build_chapter(stem, write=False)
@@ -156,11 +244,7 @@ def test_french_index_lists_the_manifest():
 def test_glossary_terms_are_used(stem):
     pairs = glossary_pairs()
     assert len(pairs) > 30, "the glossary's tables could not be read"
-    problems = []
-    for where, cell_id, en, fr in translated_entries(stem):
-        for en_term, fr_term in pairs:
-            if term_pattern(en_term).search(en) and not term_pattern(fr_term).search(fr):
-                problems.append(f"{where} cell {cell_id}: '{en_term}' should be '{fr_term}'")
+    problems = term_problems(translated_entries(stem), pairs, chapter_lectures(stem))
     assert not problems, "the glossary's French terms (notebooks/glossary.ipynb) are not used:\n" + "\n".join(problems)
 
 
@@ -235,10 +319,137 @@ def test_the_check_catches_a_stale_entry(tmp_path, monkeypatch):
 def test_the_checks_catch_a_changed_number_a_missing_term_and_changed_code():
     assert numbers("a margin of 0.5 at N = 1000") == numbers("une marge de 0.5 pour N = 1000")
     assert numbers("a margin of 0.5") != numbers("une marge de 0,5"), "a decimal comma is another number"
-    assert ("support vectors", "vecteurs de support") in glossary_pairs()
+    assert ("support vectors", "vecteurs de support", "K") in glossary_pairs()
     assert term_pattern("vecteurs de support").search("un vecteur de support")
     assert not term_pattern("vecteurs de support").search("les vecteurs supports")
     english = 'print(f"margin {rho:.2f}")  # the margin'
     assert code_tokens(english) == code_tokens('print(f"marge {rho:.2f}")  # la marge')
     assert code_tokens(english) != code_tokens('print(f"marge {rho:.3f}")')
     assert code_tokens(english) != code_tokens('print(f"marge {rho:.2f}", 1)')
+
+
+def test_terms_match_plurals_and_s_final_words():
+    """A plural is the same term, a word ending in s keeps its s: "loss" is not "lo"."""
+    for term, text in [("hinge loss", "the hinge losses"), ("hinge loss", "a hinge loss"),
+                       ("support vectors", "one support vector"), ("noyau gaussien", "des noyaux gaussiens"),
+                       ("generalised hinge loss", "the generalised hinge loss"), ("binary classifier", "binary classifiers")]:
+        assert term_pattern(term).search(text), (term, text)
+    for term, text in [("hinge loss", "the hinge lo"), ("hinge loss", "the hinge"), ("class", "clas")]:
+        assert not term_pattern(term).search(text), (term, text)
+
+
+def test_the_term_check_catches_a_wrong_term():
+    """An entry whose English says "hinge loss" and whose French says "perte à charnière" is named;
+    "generalised hinge loss" is held to its own French term, not to that of "hinge loss"."""
+    pairs = [("hinge loss", "fonction de perte hinge", "K"), ("generalised hinge loss", "perte de hinge généralisée", "M"),
+             ("linear classifier", "classifieur linéaire", "P"), ("linear classifier", "classificateur linéaire", "M")]
+    wrong = [("nb", "c1", "SGD on the hinge loss", "la DGS sur la perte à charnière")]
+    assert term_problems(wrong, pairs, {"K"}) == ["nb cell c1: 'hinge loss' should be 'fonction de perte hinge'"]
+    right = [("nb", "c2", "the generalised hinge loss", "la perte de hinge généralisée")]
+    assert term_problems(right, pairs, {"M"}) == []
+    both = [("nb", "c3", "the generalised hinge loss and the hinge loss", "la perte de hinge généralisée et la perte")]
+    assert term_problems(both, pairs, {"M"}) == ["nb cell c3: 'hinge loss' should be 'fonction de perte hinge'"]
+    own = [("nb", "c4", "a linear classifier", "un classifieur linéaire")]
+    assert term_problems(own, pairs, {"M"}) == ["nb cell c4: 'linear classifier' should be 'classificateur linéaire'"]
+    assert term_problems(own, pairs, {"P"}) == [] and term_problems(own, pairs, {"S"}) == []
+
+
+CATALOG_FILES = sorted(french.CATALOGS.glob("*.po")) + [french.LIB_PO]
+
+
+def catalog_errors(path):
+    """The errors a translator's tool reports on a catalog: `msgfmt -c --check-format` (header,
+    format strings, newlines at both ends) when gettext is installed, else Babel's own checkers and
+    the same newline rule."""
+    import shutil
+    import subprocess
+
+    if shutil.which("msgfmt"):
+        run = subprocess.run(["msgfmt", "-c", "--check-format", "-o", "/dev/null", str(path)],
+                             capture_output=True, text=True)
+        return [] if run.returncode == 0 else [line for line in run.stderr.splitlines() if line]
+    catalog = french.read_catalog(path)
+    errors = [f"{path.name}: {message.context} {message.id[:40]!r}: {error}"
+              for message, found in catalog.check() for error in found]
+    for message in catalog:
+        if message.id and message.string and not message.fuzzy:
+            for ends in (str.startswith, str.endswith):
+                if ends(message.id, "\n") != ends(message.string, "\n"):
+                    errors.append(f"{path.name}: {message.context}: msgid and msgstr do not both {ends.__name__} '\\n'")
+    return errors
+
+
+@pytest.mark.parametrize("path", CATALOG_FILES, ids=lambda p: p.name)
+def test_catalog_passes_the_translators_checks(path):
+    """Poedit and Weblate open every catalog without errors: no format flag guessed from prose (a
+    markdown "40% class" is no `python-format`), translations end as their English does."""
+    errors = catalog_errors(path)
+    assert not errors, f"{path.relative_to(ROOT)}: msgfmt -c --check-format fails:\n" + "\n".join(errors)
+
+
+@pytest.mark.parametrize("tool", ["msgfmt", "babel"])
+def test_the_catalog_check_catches_a_wrong_format_and_a_lost_newline(tmp_path, monkeypatch, tool):
+    import shutil
+
+    from babel.messages.pofile import write_po
+
+    if tool == "babel":
+        monkeypatch.setattr(shutil, "which", lambda name: None)
+    elif not shutil.which("msgfmt"):
+        pytest.skip("gettext's msgfmt is not installed")
+
+    for string, flags in [("40 % de classe", {"python-format"}), ("une phrase", set())]:
+        catalog = french.new_catalog("x")
+        message = catalog.add("a 40% class\n" if not flags else "a 40% class", string, context="c")
+        message.flags = flags
+        path = tmp_path / "x.po"
+        with open(path, "wb") as file:
+            write_po(file, catalog, width=0)
+        assert catalog_errors(path), f"a catalog with {string!r} passed the check"
+
+
+def test_the_catalogs_flag_only_formatted_strings():
+    """A string the code formats with % is `python-format`; markdown and other strings are not."""
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("a 40% class", id="m"),
+        nbformat.v4.new_code_cell('print("accuracy %.2f on the test set" % acc)\nprint("a 40% class of them")', id="c")])
+    assert french.formatted_strings(notebook) == {("c", "accuracy %.2f on the test set"): "python-format"}
+
+
+FIELD_LITERAL = re.compile(r"(?<!\{)\{\s*[fFrRbBuU]{0,2}(['\"])(.*?)\1")  # a field that starts with a literal
+
+
+def labels_in_fields(source):
+    """The prose string literals an f-string field starts with (`{'P(w) chain':>10}`): the field is
+    code, so such a label would print in English in the French notebook; it belongs in an ordinary
+    literal (`label = "P(w) chain"`, then `{label:>10}`). Prose as the catalogs take it: two letters
+    in a row, and a space or a final colon."""
+    found = []
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return found
+    for token in tokens:
+        if token.type != tokenize.STRING or "f" not in french.STRING_START.match(token.string).group(1).lower():
+            continue
+        for literal in FIELD_LITERAL.finditer(token.string[len(french.STRING_START.match(token.string).group(0)):]):
+            text = french.FIELD.sub("", literal.group(2))  # a nested f-string's own fields are code
+            if french.PROSE.search(text) and (" " in text.strip() or text.rstrip().endswith(":")):
+                found.append(literal.group(2))
+    return found
+
+
+@pytest.mark.parametrize("stem", TRANSLATED)
+def test_no_label_hides_in_an_f_string_field(stem):
+    problems = [f"{english.relative_to(ROOT)} cell {cell.id}: {label!r}" for english, _ in french.sources(stem)
+                for cell in nbformat.read(english, as_version=4).cells if cell.cell_type == "code"
+                for label in labels_in_fields(cell.source)]
+    assert not problems, ("labels written inside f-string fields stay English in French (write them as ordinary "
+                          "string literals):\n" + "\n".join(problems))
+
+
+def test_the_label_check_catches_a_label_in_a_field():
+    assert labels_in_fields('''print(f"{'P(w) chain':>10}  {'seen: chain':>11}")''') == ["P(w) chain", "seen: chain"]
+    assert labels_in_fields('''print(f"{f'between {lo} and {hi}':>27s}")''') == ["between {lo} and {hi}"]
+    assert labels_in_fields('''label = "P(w) chain"\nprint(f"{label:>10} {models['naive']} {'b_q - b_i':16s}")''') == []
+    assert labels_in_fields('''print(f"{f'>= {lower + excess:.2f}':>10s}")''') == []

@@ -27,7 +27,10 @@ and one cell `course_lib.set_language("fr")` before the first code cell; `notebo
 lists the chapters. A cell whose source did
 not change keeps its stored outputs (`tools/refresh_notebooks.py` stores new ones). Relative links
 to a notebook not translated lead to the English one. Numbers are written as in the English
-(decimal point, as the code prints them).
+(decimal point, as the code prints them), thousands separated by a space in French text ("20 000",
+LaTeX "20{\\,}000"): a comma there reads as the French decimal comma. Catalog entries carry a format
+flag only when the code formats the string (`%` or `.format`), never one guessed from prose, so
+`msgfmt -c` and Poedit accept every catalog.
 """
 
 import copy
@@ -122,6 +125,30 @@ def code_pieces(source):
     return pieces
 
 
+def formatted_strings(notebook):
+    """{(cell id, text): flag} of the string literals a code cell formats: "python-format" for
+    `"..." % args`, "python-brace-format" for `"...".format(...)`. Nothing else is a format string:
+    markdown with a "%" or LaTeX braces is not, and an f-string's fields are code (checked as code)."""
+    found = {}
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        try:
+            tokens = [t for t in tokenize.generate_tokens(io.StringIO(cell.source).readline)
+                      if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT)]
+        except (tokenize.TokenError, IndentationError, SyntaxError):
+            continue
+        texts = {start: text for start, _, _, text, _ in code_pieces(cell.source)}
+        for token, after, name in zip(tokens, tokens[1:] + [None], tokens[2:] + [None, None]):
+            if token.start not in texts or after is None:
+                continue
+            if after.string == "%":
+                found[(cell.id, texts[token.start])] = "python-format"
+            elif after.string == "." and name is not None and name.string == "format":
+                found[(cell.id, texts[token.start])] = "python-brace-format"
+    return found
+
+
 def entries(notebook):
     """[(cell id, English text, kind)] to translate in a notebook, in order."""
     found = []
@@ -135,8 +162,12 @@ def entries(notebook):
 
 # -- catalogs --------------------------------------------------------------------------------------
 
+FORMAT_FLAGS = {"python-format", "python-brace-format"}
+
+
 def new_catalog(domain):
     return Catalog(locale="fr", domain=domain, project="course companion", version="1",
+                   last_translator="French edition of the course companion", language_team="French",
                    creation_date=FIXED_DATE, revision_date=FIXED_DATE, fuzzy=False,
                    header_comment=f"# French translation of {domain}.\n"
                                   "# Generated and updated by tools/french.py: edit msgstr only.")
@@ -192,8 +223,10 @@ def merge(template, old):
         kept = old.get(message.id, context=message.context) if old is not None else None
         added = catalog.add(message.id, context=message.context, locations=message.locations,
                             auto_comments=message.auto_comments)
+        added.flags = set(message.flags) & FORMAT_FLAGS  # the template's, not babel's guess from the text
         if kept is not None and kept.string:
-            added.string, added.flags = kept.string, set(kept.flags)
+            added.string = kept.string
+            added.flags |= set(kept.flags) - FORMAT_FLAGS
             added.previous_id = list(kept.previous_id) if kept.fuzzy else []
             left[message.context] = [m for m in left.get(message.context, []) if m is not kept]
             continue
@@ -201,7 +234,8 @@ def merge(template, old):
         if candidates:
             best = max(candidates, key=lambda m: difflib.SequenceMatcher(None, m.id, message.id).ratio())
             if len(candidates) == 1 or difflib.SequenceMatcher(None, best.id, message.id).ratio() > 0.5:
-                added.string, added.flags = best.string, {"fuzzy"}
+                added.string = best.string
+                added.flags.add("fuzzy")
                 added.previous_id = [best.id]
                 candidates.remove(best)
     return catalog
@@ -212,9 +246,11 @@ def chapter_template(stem):
     for english, _ in sources(stem):
         notebook = nbformat.read(english, as_version=4)
         where = english.relative_to(ROOT).as_posix()
+        formats = formatted_strings(notebook)
         for index, (cell_id, text, kind) in enumerate(entries(notebook)):
             if template.get(text, context=cell_id) is None:
-                template.add(text, context=cell_id, locations=[(where, index + 1)], auto_comments=[kind])
+                added = template.add(text, context=cell_id, locations=[(where, index + 1)], auto_comments=[kind])
+                added.flags = {formats[(cell_id, text)]} if (cell_id, text) in formats else set()
     return template
 
 
@@ -225,6 +261,8 @@ def update_chapter(stem):
 
 
 def lib_template():
+    """course_lib's strings; a string the code formats with % (`_("...") % x`) or .format is flagged
+    so, by the line of its call; no other string is a format string."""
     template = new_catalog("course_lib")
     for filename, lineno, message, comments, context in extract_from_dir(
             ROOT / "course_lib", method_map=[("**.py", "python")],
@@ -234,10 +272,16 @@ def lib_template():
                 continue
             existing = template.get(text)
             location = (f"course_lib/{filename}", lineno)
+            line = (ROOT / "course_lib" / filename).read_text(encoding="utf-8").splitlines()[lineno - 1]
+            flag = "python-format" if re.search(r"\)\s*%", line) else \
+                "python-brace-format" if ").format(" in line else None
             if existing is None:
-                template.add(text, locations=[location], auto_comments=comments)
+                existing = template.add(text, locations=[location], auto_comments=comments)
+                existing.flags = set()
             else:
                 existing.locations.append(location)
+            if flag:
+                existing.flags.add(flag)
     return template
 
 
@@ -352,7 +396,8 @@ def index():
              "Chapitres traduits, construits par `python tools/french.py` (`make french`) à partir des notebooks",
              "anglais et des catalogues gettext de `locale/fr/` : ne modifiez pas ces notebooks, modifiez les catalogues",
              "(Poedit, Weblate). Les termes sont ceux des diapositives ; le [glossaire](glossary.ipynb) donne leurs",
-             "équivalents anglais. Les nombres s'écrivent comme dans le code et ses sorties, avec un point décimal.", "",
+             "équivalents anglais. Les nombres s'écrivent comme dans le code et ses sorties, avec un point décimal ;",
+             "dans le texte, les milliers sont séparés par une espace (20 000).", "",
              "| # | chapitre | solutions |", "|---|---|---|"]
     for stem in sorted(chosen["translated"] + chosen["not_yet"]):
         if not stem[:2].isdigit():
