@@ -184,8 +184,8 @@ def draw_box_inference(ax, w_object=1.0, w_background=-1.0, seed=1):
     model = LocalisationModel()
     y_hat = model.inference(X[0], np.array([w_object, w_object, w_background, w_background]))
     kept(ax, ("words", seed), lambda: draw_words(ax, X[0]))
-    _kept_box(ax, "true", Y[0], GREEN, "true")
-    _kept_box(ax, "found", y_hat, VERMILLION, "found", ls="--")
+    _kept_box(ax, "true", Y[0], GREEN, _("true"))
+    _kept_box(ax, "found", y_hat, VERMILLION, _("found"), ls="--")
     ax.set_title(_("$\\Delta(y, \\hat y)$ = {delta:.2f}").format(
         delta=model.loss(Y[0], y_hat)), fontsize=12)
 
@@ -206,8 +206,8 @@ def localisation_figure(C=10.0, n_show=3):
     fig, axes = new_figure(ncols=n_show, width=3.4, height=3.8)
     for ax, x, y, y_hat in zip(np.atleast_1d(axes), X_test, Y_test, ssvm.predict(X_test)):
         draw_words(ax, x)
-        draw_box(ax, y, GREEN, "true")
-        draw_box(ax, y_hat, VERMILLION, "found", ls="--")
+        draw_box(ax, y, GREEN, _("true"))
+        draw_box(ax, y_hat, VERMILLION, _("found"), ls="--")
         ax.set_title(_("$\\Delta(y, \\hat y)$ = {delta:.2f}").format(
             delta=model.loss(y, y_hat)), fontsize=12)
     np.atleast_1d(axes)[0].legend(loc="lower left", fontsize=9)
@@ -355,7 +355,7 @@ def pose_figure(seed=0):
                                      energy=energy))):
         ax.imshow(unary[2].reshape(grid, grid), cmap="Greys", alpha=0.6)
         draw_pose(ax, coords, true, GREEN, _("true pose"), marker="s")
-        draw_pose(ax, coords, locations, VERMILLION, "found")
+        draw_pose(ax, coords, locations, VERMILLION, _("found"))
         for name, p in zip(PART_NAMES, coords[list(locations)]):
             ax.annotate(name, (p[1], p[0]), xytext=(6, 6), textcoords="offset points")
         ax.set_title(title, fontsize=12)
