@@ -321,4 +321,4 @@ def static_grid(draw, settings, ncols=3, width=4.2, height=3.6, title=None, symb
 
 
 def _short(value):
-    return f"{value:.3g}" if isinstance(value, float) else str(value)
+    return f"{value:.3g}" if isinstance(value, float) else _(value) if isinstance(value, str) else str(value)
