@@ -116,6 +116,8 @@ def term_problems(entries, pairs, lectures):
         french_of[en_term].append((fr_term, letters))
     problems = []
     for where, cell_id, en, fr in entries:
+        if fr == en:  # a value the code uses (a key, an option), translated by itself
+            continue
         en = QUOTED_FRENCH.sub(" ", en)
         for en_term in sorted(french_of, key=len, reverse=True):
             pattern = term_pattern(en_term)

@@ -22,7 +22,7 @@ DEMOS = [forty_twenty_forty_demo, reduction_demo, svm_lambda_demo, hinge_sgd_dem
 
 def control_ends(control):
     if hasattr(control, "options"):
-        return list(control.options)
+        return [option[1] if isinstance(option, tuple) else option for option in control.options]
     return [control.min, control.max] if not hasattr(control, "base") else [control.base ** control.min,
                                                                               control.base ** control.max]
 

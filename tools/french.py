@@ -11,10 +11,11 @@ The English notebooks are the source. Layout:
   `glossary.po`), holding the chapter and its solutions notebook. One entry per markdown cell:
   the cell is the unit a notebook identifies (its id) and a translation may reorder sentences
   across its paragraphs; `msgctxt` is the cell id, `msgid` the whole English cell. In code cells,
-  each string literal and comment that reads as prose (a space or a final colon, two letters in a
-  row) is an entry too, `msgctxt` the cell id, `msgid` the text between the quotes as written in
-  the source (escapes kept; f-string fields `{...}` are code and must stay as they are). A string
-  the code uses as a value (a key, an option) is translated by itself: msgstr = msgid.
+  each string literal and comment that reads as prose (two letters in a row, and a space, an
+  f-string field counting as a word, or a final colon) is an entry too, `msgctxt` the cell id,
+  `msgid` the text between the quotes as written in the source (escapes kept; f-string fields
+  `{...}` are code and must stay as they are). A string the code uses as a value (a key, an
+  option) is translated by itself: msgstr = msgid (the glossary check skips it).
 - `course_lib/locale/fr/LC_MESSAGES/course_lib.po` (and its compiled `.mo`): the strings of
   course_lib wrapped in `_()` / `N_()` (`course_lib/i18n.py`), extracted by Babel.
 
@@ -119,8 +120,8 @@ def code_pieces(source):
             head = token.string[:len(token.string) - len(text)]
         else:
             continue
-        bare = FIELD.sub("", text)
-        if PROSE.search(bare) and (" " in bare.strip() or bare.rstrip().endswith(":")):
+        bare = FIELD.sub("", text)  # a word next to a field is prose too: f"{n} times", f"largest {d}"
+        if PROSE.search(bare) and (" " in FIELD.sub("{}", text).strip() or bare.rstrip().endswith(":")):
             pieces.append((token.start, token.end, head, text, tail))
     return pieces
 

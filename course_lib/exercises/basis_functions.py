@@ -3,7 +3,6 @@ checked on points around the corners, and one RBF value. Concept questions: `QUI
 
 import numpy as np
 
-from course_lib.i18n import N_
 from course_lib import basis
 from course_lib.exercises import Verdict
 from course_lib.exercises.harness import Choice, Quiz, check_function, check_number

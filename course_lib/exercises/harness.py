@@ -32,7 +32,7 @@ import numpy as np
 
 from course_lib.exercises import Verdict
 from course_lib.exercises.guard import COPY, Guard, TimeLimit, WriteItYourself
-from course_lib.i18n import _
+from course_lib.i18n import N_, _
 
 __all__ = ["check_function", "check_number", "check_reason", "Choice", "Quiz", "default_compare", "format_value", "fresh_seed",
            "is_the_data", "student_runner"]
@@ -72,7 +72,7 @@ def format_value(value):
             inner = ", ".join(format_value(v) for v in value)
             text = f"({inner})" if isinstance(value, tuple) else f"[{inner}]"
         elif isinstance(value, (types.FunctionType, types.BuiltinFunctionType)):
-            text = f"the function {getattr(value, '__name__', '?')}"
+            text = _("the function {value}").format(value=getattr(value, '__name__', '?'))
         else:
             text = repr(value)
     except Exception:  # a student's object whose repr fails
@@ -96,47 +96,52 @@ def default_compare(expected, got, atol=1e-8, rtol=1e-6):
     element for tuples and lists, key by key for dicts, == otherwise), else a short reason that
     never states `expected`'s values."""
     if got is None and expected is not None:
-        return "your function returned None: is a `return` missing?"
+        return _("your function returned None: is a `return` missing?")
     if got is Ellipsis:
-        return "your function returned `...`: replace it with your computation"
+        return _("your function returned `...`: replace it with your computation")
     if isinstance(expected, dict):
         if not isinstance(got, dict):
-            return f"expected a dict, got a {type(got).__name__}"
+            return _("expected a dict, got a {name}").format(name=type(got).__name__)
         missing, extra = [k for k in expected if k not in got], [k for k in got if k not in expected]
         if missing or extra:
-            return (f"keys {format_value(missing)} are missing" if missing
-                    else f"keys {format_value(extra)} should not be there")
+            return (_("keys {missing} are missing").format(missing=format_value(missing)) if missing
+                    else _("keys {extra} should not be there").format(extra=format_value(extra)))
         for key in expected:
             reason = default_compare(expected[key], got[key], atol, rtol)
             if reason:
-                return f"at key {format_value(key)}: {reason}"
+                return _("at key {key}: {reason}").format(key=format_value(key), reason=reason)
         return None
     if isinstance(expected, (tuple, list)) and not _numeric_sequence(expected):
         if not isinstance(got, (tuple, list)):
-            return f"expected {len(expected)} values (a tuple), got a {type(got).__name__}"
+            return _("expected {expected} values (a tuple), got a {name}").format(
+                expected=len(expected), name=type(got).__name__)
         if len(got) != len(expected):
-            return f"expected {len(expected)} values, got {len(got)}"
+            return _("expected {expected} values, got {got}").format(
+                expected=len(expected), got=len(got))
         for i, (e, g) in enumerate(zip(expected, got)):
             reason = default_compare(e, g, atol, rtol)
             if reason:
-                return f"value {i + 1} of {len(expected)}: {reason}"
+                return _("value {i} of {expected}: {reason}").format(
+                    i=i + 1, expected=len(expected), reason=reason)
         return None
     if _numeric(expected) or _numeric_sequence(expected):
         expected = np.asarray(expected)
         if isinstance(got, str):
-            return f"your function returned the text {format_value(got)}, not a number"
+            return _("your function returned the text {got}, not a number").format(got=format_value(got))
         try:
             got_array = np.asarray(got, dtype=complex if expected.dtype.kind == "c" else float)
         except (TypeError, ValueError):
-            return f"your function returned a {type(got).__name__}, not numbers"
+            return _("your function returned a {name}, not numbers").format(name=type(got).__name__)
         if got_array.shape != expected.shape:
             if expected.ndim == 0:
-                return f"expected one number, got shape {got_array.shape}"
+                return _("expected one number, got shape {shape}").format(shape=got_array.shape)
             if got_array.shape == expected.T.shape and expected.ndim == 2:
-                return f"shape {got_array.shape} instead of {expected.shape}: transposed?"
-            return f"shape {got_array.shape} instead of {expected.shape}"
+                return _("shape {shape} instead of {expected}: transposed?").format(
+                    shape=got_array.shape, expected=expected.shape)
+            return _("shape {shape} instead of {expected}").format(
+                shape=got_array.shape, expected=expected.shape)
         if np.isnan(got_array).any() and not np.isnan(expected).any():
-            return "your result contains NaN"
+            return _("your result contains NaN")
         close = np.isclose(got_array, expected, atol=atol, rtol=rtol, equal_nan=True)
         if close.all():
             return None
@@ -145,30 +150,32 @@ def default_compare(expected, got, atol=1e-8, rtol=1e-6):
         equal = bool(expected == got)
     except Exception:
         equal = False
-    return None if equal else "the result differs"
+    return None if equal else _("the result differs")
 
 
 def _how_it_differs(expected, got, close, atol, rtol):
     """What is wrong with numbers `got` (same shape as `expected`), without stating `expected`:
     a flipped sign, a constant factor, or which entry differs and by how much."""
     if expected.dtype.kind == "c" or got.dtype.kind == "c":
-        return "the values differ"
+        return _("the values differ")
     if np.abs(expected).max() > atol and np.allclose(got, -expected, atol=atol, rtol=rtol):
-        return "the sign is flipped"
+        return _("the sign is flipped")
     nonzero = np.abs(expected) > 1e-9
     if nonzero.any() and np.allclose(got[~nonzero], 0, atol=atol):
         ratios = got[nonzero] / expected[nonzero]
         common = np.allclose(ratios, ratios[0], rtol=1e-6) and abs(ratios[0]) > 1e-9
         simple = any(np.isclose(abs(ratios[0]), f) for f in (2, 0.5, 4, 0.25, 10, 0.1))
         if common and (nonzero.sum() >= 2 or simple):
-            return f"off by a constant factor: yours are {ratios[0]:.4g} times the right values"
+            return _("off by a constant factor: yours are {ratio:.4g} times the right values").format(
+                ratio=ratios[0])
     if expected.ndim == 0:
         gap = float(got - expected)
-        return f"the value is too {'high' if gap > 0 else 'low'} by {abs(gap):.3g}"
+        return (_("the value is too high by {gap:.3g}") if gap > 0 else _("the value is too low by {gap:.3g}")).format(gap=abs(gap))
     where = tuple(int(i) for i in np.argwhere(~close)[0])
     gap = float(got[where] - expected[where])
-    return (f"{int((~close).sum())} of {close.size} entries differ; the first, at index {where}, is too "
-            f"{'high' if gap > 0 else 'low'} by {abs(gap):.3g}")
+    return ((_("{n} of {size} entries differ; the first, at index {where}, is too high by {gap:.3g}") if gap > 0
+             else _("{n} of {size} entries differ; the first, at index {where}, is too low by {gap:.3g}"))
+            .format(n=int((~close).sum()), size=close.size, where=where, gap=abs(gap)))
 
 
 def _numeric_sequence(value):
@@ -206,7 +213,7 @@ def _unwrap(fn):
 
 
 def _short_label(label):
-    return label.replace("course_lib.exercises.", "the check's ")
+    return label.replace("course_lib.exercises.", _("the check's "))
 
 
 def _raised(error, student_fn):
@@ -216,27 +223,31 @@ def _raised(error, student_fn):
     if code is not None:
         frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == code.co_filename]
         if frames:
-            text += f" at line {frames[-1].lineno} of the cell that defines it"
+            text += _(" at line {lineno} of the cell that defines it").format(lineno=frames[-1].lineno)
     return format_value(text) if len(text) > _MAX_CHARS else text
 
 
-def _not_callable(student_fn, what="function"):
+def _not_callable(student_fn, what=N_("function")):
     if student_fn is None or student_fn is Ellipsis:
-        return f"write your {what}, then pass it to the check by its name (no parentheses)."
+        return _("write your {what}, then pass it to the check by its name (no parentheses).").format(
+            what=_(what))
     if isinstance(student_fn, type):
-        return f"that is the class {student_fn.__name__}; pass your {what} by its name."
+        return _("that is the class {name}; pass your {what} by its name.").format(
+            name=student_fn.__name__, what=_(what))
     if isinstance(student_fn, np.ndarray):
-        got = f"an array of shape {student_fn.shape}"
+        got = _("an array of shape {shape}").format(shape=student_fn.shape)
     else:
         got = f"{format_value(student_fn)} (a {type(student_fn).__name__})"
-    return f"the check needs your {what} itself, and got {got}: pass it by its name, without calling it."
+    return _("the check needs your {what} itself, and got {got}: pass it by its name, without calling it.").format(
+        what=_(what), got=got)
 
 
 def _compare(compare, expected, got):
     try:
         reason = compare(expected, got)
     except Exception as error:  # a comparison the student's junk breaks
-        return f"your result could not be compared ({type(error).__name__}: {error})"
+        return _("your result could not be compared ({name}: {error})").format(
+            name=type(error).__name__, error=error)
     return None if reason is None else str(reason)
 
 
@@ -253,7 +264,7 @@ def robust(unreadable):
             try:
                 return check(*args, **kwargs)
             except Exception:
-                return Verdict(False, unreadable)
+                return Verdict(False, _(unreadable))
         return wrapped
     return decorate
 
@@ -309,31 +320,34 @@ def _run_case(guard, student_fn, case, *, limit, read_only):
     except WriteItYourself as error:
         return None, _write_it_yourself(error.label)
     except TimeLimit:
-        return None, (f"your function did not return within {limit:g} s: is there a loop that never ends "
-                      "(a `while` whose condition stays true)?")
+        return None, (_("your function did not return within {limit:g} s: is there a "
+                      "loop that never ends (a `while` whose condition stays true)?").format(
+                          limit=limit))
     except BaseException as error:  # SystemExit, a student's own exception classes, ...
         if guard.refused:
             return None, _write_it_yourself(guard.refused[0])
-        return None, f"your function raised {_raised(error, student_fn)}."
+        return None, _("your function raised {error}.").format(error=_raised(error, student_fn))
     if guard.refused:  # the student's `except` hid the refusal
         return None, _write_it_yourself(guard.refused[0])
     changed = _changed_arguments(pristine, student_case) if read_only else []
     if changed:
         names = ", ".join(f"`{name}`" for name in changed)
-        return None, (f"your function changed its argument {names} in place: leave the inputs as they are "
-                      "and return a new value (work on a copy, e.g. `alpha = alpha.copy()`).")
+        return None, (_("your function changed its argument {names} in place: leave the inputs as they "
+                      "are and return a new value (work on a copy, e.g. `alpha = alpha.copy()`).").format(
+                          names=names))
     return got, None
 
 
 def _write_it_yourself(label):
     if label.startswith(COPY):
-        return (f"your function runs a copy of `{_short_label(label[len(COPY):])}`, the library's answer: "
-                "write it yourself.")
-    return f"your function calls `{_short_label(label)}`, an answer of the library: write it yourself."
+        return (_("your function runs a copy of `{label}`, the "
+                "library's answer: write it yourself.").format(label=_short_label(label[len(COPY):])))
+    return _("your function calls `{label}`, an answer of the library: write it yourself.").format(
+        label=_short_label(label))
 
 
 def check_function(student_fn, cases, reference, *, seed=None, compare=None, allowed=(), show=None,
-                   hint=None, right=None, what="function", time_limit=None, read_only=True):
+                   hint=None, right=None, what=N_("function"), time_limit=None, read_only=True):
     """Run `student_fn(**case)` on fresh random cases against `reference(**case)`.
 
     cases(rng): a list of dicts of keyword arguments drawn with `rng` (np.random.default_rng).
@@ -365,13 +379,16 @@ def check_function(student_fn, cases, reference, *, seed=None, compare=None, all
         failure = _first_failure(run, student_fn, drawn, reference, compare)
     if failure is not None:
         number, case, reason = failure
-        return _not_yet(f"case seed {seed}: on case {number} of {len(drawn)}, {_shown(show, case)}: {reason} "
-                        f"(To re-run these cases: add `seed={seed}` to the check call.)", hint)
+        return _not_yet(_("case seed {seed}: on case {number} of {drawn}, {case}: {reason} "
+                        "(To re-run these cases: add `seed={seed}` to the check call.)").format(
+                            seed=seed, number=number, drawn=len(drawn), case=_shown(show, case), reason=reason), hint)
     if replay:
-        return Verdict(False, f"All {len(drawn)} cases of seed {seed} pass. A replayed seed does not count: run the "
-                              "check without `seed=` for fresh cases.", hint)
+        return Verdict(False, _("All {drawn} cases of seed {seed} pass. A replayed seed does "
+                              "not count: run the check without `seed=` for fresh cases.").format(
+                                  drawn=len(drawn), seed=seed), hint)
     text = right(drawn) if callable(right) else right
-    return Verdict(True, text or f"Your {what} agrees with the library on all {len(drawn)} fresh random cases.", hint)
+    return Verdict(True, text or _("Your {what} agrees with the library on all {drawn} fresh random cases.").format(
+        what=_(what), drawn=len(drawn)), hint)
 
 
 def _first_failure(run, student_fn, cases, reference, compare):
@@ -382,7 +399,8 @@ def _first_failure(run, student_fn, cases, reference, compare):
         if reason is None:
             reason = _compare(compare, expected, got)
             if reason is not None:
-                reason = f"{reason.rstrip('.')}{'' if reason.endswith('?') else '.'} Yours: {format_value(got)}."
+                reason = f"{reason.rstrip('.')}{'' if reason.endswith('?') else '.'} " + _("Yours: {got}.").format(
+                    got=format_value(got))
         if reason is not None:
             return number, case, reason
     return None
@@ -397,8 +415,9 @@ def _parameter_mismatch(student_fn, case):
     try:
         signature.bind(**case)
     except TypeError:
-        return (f"the check calls your function with the arguments {', '.join(case)}, and its "
-                f"parameters are {signature}: keep the names of the stub.")
+        return (_("the check calls your function with the arguments {case}, and "
+                "its parameters are {signature}: keep the names of the stub.").format(
+                    case=', '.join(case), signature=signature))
     return None
 
 
@@ -422,7 +441,8 @@ def _as_number(answer):
     try:
         array = np.asarray(answer, dtype=float)
     except (TypeError, ValueError):
-        return None, f"that (a value of type {type(answer).__name__}) is not a number."
+        return None, _("that (a value of type {name}) is not a number.").format(
+            name=type(answer).__name__)
     if not np.isfinite(array).all():
         return None, _("your answer contains NaN or infinity.")
     return array, None
@@ -455,7 +475,7 @@ def check_reason(answer, choices, hint=None):
         return _not_yet(_("give the reason as one letter in quotes: {letters}.").format(
             letters=", ".join(repr(c) for c in letters)), hint)
     choice = choices[index]
-    return Verdict(choice.correct, f"({letters[index]}) {choice.explanation}", hint)
+    return Verdict(choice.correct, f"({letters[index]}) {_(choice.explanation)}", hint)
 
 
 def check_number(answer, expected, *, atol=1e-6, rtol=1e-6, diagnoses=(), hint=None, right=None):
@@ -475,7 +495,8 @@ def check_number(answer, expected, *, atol=1e-6, rtol=1e-6, diagnoses=(), hint=N
         elif expected.ndim == 0:
             return _not_yet(_("the answer is one number, and you gave {n}.").format(n=array.size), hint)
         else:
-            return _not_yet(f"the answer has shape {expected.shape}, yours {array.shape}.", hint)
+            return _not_yet(_("the answer has shape {expected}, yours {shape}.").format(
+                expected=expected.shape, shape=array.shape), hint)
     if np.allclose(array, expected, atol=atol, rtol=rtol):
         return Verdict(True, right or _("That is it."), hint)
     for value, message in diagnoses:

@@ -8,6 +8,7 @@ import numpy as np
 
 from course_lib.exercises import Verdict
 from course_lib.exercises.harness import Choice, check_function, check_number
+from course_lib.i18n import N_, _
 from course_lib.structured.models import tree_distance
 from course_lib.structured.ranking import RankingModel, auc, order_matrix, relevance_matrix
 
@@ -27,22 +28,23 @@ def check_binary_ssvm(answer_y_hat, answer_hinge):
     score = float(w @ x)
     y_hat = 1.0 if score >= 0 else -1.0
     hinge = max(0.0, 1.0 - y * score)
-    first = check_number(answer_y_hat, y_hat, diagnoses=((-y_hat, "Opposite sign: compare <w, Psi(x, +1)> = <w, x>/2 "
-                                                                    "with <w, Psi(x, -1)> = -<w, x>/2."),),
-                         hint="Compute <w, x> first.")
+    first = check_number(answer_y_hat, y_hat, diagnoses=((-y_hat, _("Opposite sign: compare <w, Psi(x, +1)> = <w, x>/2 "
+                                                                    "with <w, Psi(x, -1)> = -<w, x>/2.")),),
+                         hint=_("Compute <w, x> first."))
     if not first:
-        return _prefixed("The prediction: ", first)
+        return _prefixed(_("The prediction: "), first)
     second = check_number(answer_hinge, hinge,
-                          diagnoses=((max(0.0, 1.0 - y * score / 2), "You kept the factor 1/2 of Psi: the difference "
-                                                                     "Psi(x, y) - Psi(x, -y) = y x has none."),
-                                     (max(0.0, 1.0 + y * score), "Sign slip: the hinge is max(0, 1 - y <w, x>)."),
-                                     (0.0, "The prediction is right, but the margin y <w, x> is below 1: the hinge is not 0.")),
-                          hint="Write the two candidates y' = y (value 0) and y' = -y of the max and compare them.")
+                          diagnoses=((max(0.0, 1.0 - y * score / 2), _("You kept the factor 1/2 of Psi: the difference "
+                                                                     "Psi(x, y) - Psi(x, -y) = y x has none.")),
+                                     (max(0.0, 1.0 + y * score), _("Sign slip: the hinge is max(0, 1 - y <w, x>).")),
+                                     (0.0, _("The prediction is right, but the margin y <w, x> is below 1: the hinge is not 0."))),
+                          hint=_("Write the two candidates y' = y (value 0) and y' = -y of the max and compare them."))
     if not second:
-        return _prefixed("The hinge: ", second)
-    return Verdict(True, f"<w, x> = {score:g}, so y_hat = sign(<w, x>) = {y_hat:+.0f}; the max compares y' = y (0) "
-                         f"with y' = -y (1 - y <w, x>), so the hinge is max(0, 1 - y <w, x>) = {hinge:g}: the SVM hinge "
-                         "(a correct prediction inside the margin still pays).")
+        return _prefixed(_("The hinge: "), second)
+    return Verdict(True, _("<w, x> = {score:g}, so y_hat = sign(<w, x>) = {y_hat:+.0f}; the max compares y' "
+                         "= y (0) with y' = -y (1 - y <w, x>), so the hinge is max(0, 1 - y <w, x>) = {hinge:g}: "
+                         "the SVM hinge (a correct prediction inside the margin still pays).").format(
+                             score=score, y_hat=y_hat, hinge=hinge))
 
 
 def check_two_class_crammer_singer(answer_w):
@@ -51,11 +53,12 @@ def check_two_class_crammer_singer(answer_w):
     w0, w1 = (1.0, 2.0), (-1.0, 0.5)  # the exercise's numbers
     expected = np.asarray(w1, float) - np.asarray(w0, float)
     return check_number(answer_w, expected,
-                        diagnoses=((-expected, "Opposite sign: label 1 (+1) must win when the binary score is positive."),
-                                   (np.asarray(w1, float) + np.asarray(w0, float), "A sum: the rule compares the two scores.")),
-                        hint="Write the decision rule <w_1, x> >= <w_0, x> as one inner product.",
-                        right="argmax_y <w_y, x> is label 1 iff <w_1 - w_0, x> >= 0, and the Crammer-Singer hinge "
-                              f"max(0, 1 - <w_y - w_other, x>) is the binary hinge of w_1 - w_0 = {expected.tolist()}.")
+                        diagnoses=((-expected, _("Opposite sign: label 1 (+1) must win when the binary score is positive.")),
+                                   (np.asarray(w1, float) + np.asarray(w0, float), _("A sum: the rule compares the two scores."))),
+                        hint=_("Write the decision rule <w_1, x> >= <w_0, x> as one inner product."),
+                        right=_("argmax_y <w_y, x> is label 1 iff <w_1 - w_0, x> >= 0, and the Crammer-Singer hinge "
+                              "max(0, 1 - <w_y - w_other, x>) is the binary hinge of w_1 - w_0 = {w}.").format(
+                                  w=expected.tolist()))
 
 
 # --- coding: Delta from a class tree --------------------------------------------------------------
@@ -119,19 +122,19 @@ def check_auc_oracle(answer_delta, answer_swapped):
     swapped = int(np.sum((Y_bar == -1) & (relevance_matrix(r) == 1)))
     wrong_now = int(np.sum((s[r > 0][:, None] < s[r < 0][None, :])))
     first = check_number(answer_delta, delta, atol=1e-3,
-                         diagnoses=((1 - delta, "That is the AUC itself: Delta = 1 - AUC."),),
-                         hint="Count the (relevant, irrelevant) pairs whose irrelevant item scores higher, over |+| |-|.")
+                         diagnoses=((1 - delta, _("That is the AUC itself: Delta = 1 - AUC.")),),
+                         hint=_("Count the (relevant, irrelevant) pairs whose irrelevant item scores higher, over |+| |-|."))
     if not first:
-        return _prefixed("1 - AUC: ", first)
+        return _prefixed(_("1 - AUC: "), first)
     second = check_number(answer_swapped, swapped,
-                          diagnoses=((wrong_now, "Those are the pairs already wrong: the oracle also swaps right ones "
-                                                 "whose score gap is below 1/2."),),
-                          hint="Swapping a pair (i, j) adds 1/|P| to Delta and takes 2 (s_i - s_j)/|P| from "
-                               "<w, Psi> (Y_ij goes from +1 to -1): it is swapped iff s_i - s_j < 1/2.")
+                          diagnoses=((wrong_now, _("Those are the pairs already wrong: the oracle also swaps right ones "
+                                                 "whose score gap is below 1/2.")),),
+                          hint=_("Swapping a pair (i, j) adds 1/|P| to Delta and takes 2 (s_i - s_j)/|P| from "
+                               "<w, Psi> (Y_ij goes from +1 to -1): it is swapped iff s_i - s_j < 1/2."))
     if not second:
-        return _prefixed("The pair count: ", second)
-    return Verdict(True, "The oracle swaps the pairs with s_i - s_j < 1/2 (already wrong ones included): it sorts "
-                         "s_i - 1/4 (relevant) against s_j + 1/4 (irrelevant).")
+        return _prefixed(_("The pair count: "), second)
+    return Verdict(True, _("The oracle swaps the pairs with s_i - s_j < 1/2 (already wrong ones included): it sorts "
+                         "s_i - 1/4 (relevant) against s_j + 1/4 (irrelevant)."))
 
 
 # --- coding: the AUC loss-augmented sort ---------------------------------------------------------
@@ -156,17 +159,18 @@ def _reference_order(s, r):
 def _compare_orders(expected, got):
     s, r, best_order = expected
     if got is None or got is Ellipsis:
-            return "your function returned None: is a `return` missing?"
+            return _("your function returned None: is a `return` missing?")
     try:
         order = np.asarray(got)
         if order.shape != (len(s),) or not np.array_equal(np.sort(order), np.arange(len(s))):
-            return f"return a permutation of the {len(s)} item indices (best first), e.g. from np.argsort"
+            return _("return a permutation of the {s} item indices (best first), e.g. from np.argsort").format(
+                s=len(s))
     except Exception:
-        return "return a permutation of the item indices (best first)"
+        return _("return a permutation of the item indices (best first)")
     best, yours = _augmented_value(s, r, best_order), _augmented_value(s, r, order)
     if yours < best - 1e-9:
-        return (f"your ordering reaches Delta + <w, Psi> = {yours:.4f}, the best ordering more: a pair is kept "
-                "or swapped wrongly")
+        return (_("your ordering reaches Delta + <w, Psi> = {yours:.4f}, the "
+                "best ordering more: a pair is kept or swapped wrongly").format(yours=yours))
     return None
 
 
@@ -186,10 +190,10 @@ def check_auc_sort(student_auc_oracle, seed=None):
     return check_function(
         student_auc_oracle, _oracle_cases, _reference_order, seed=seed, compare=_compare_orders,
         show=lambda c: f"s = {c['s'].tolist()}, r = {c['r'].tolist()}",
-        hint="Shift the scores: s_i - 1/4 for relevant items, s_j + 1/4 for irrelevant ones, and sort by "
-             "decreasing shifted score (relevant first on ties).",
-        right="Your sort reaches the optimum of 1 - AUC + <w, Psi> on all 25 fresh random queries: one sort of "
-              "shifted scores, O(n log n), instead of n! orderings.")
+        hint=_("Shift the scores: s_i - 1/4 for relevant items, s_j + 1/4 for irrelevant ones, and sort by "
+             "decreasing shifted score (relevant first on ties)."),
+        right=_("Your sort reaches the optimum of 1 - AUC + <w, Psi> on all 25 fresh random queries: one sort of "
+              "shifted scores, O(n log n), instead of n! orderings."))
 
 
 # -- concept questions (shown by `quiz(name)` in the chapter) -----------------------------------
@@ -204,7 +208,7 @@ def quiz(name):
 
 QUIZZES = {
     "scaled_w": (
-        "A ranking SSVM's w is multiplied by 10. Its predicted rankings...",
+        N_("A ranking SSVM's w is multiplied by 10. Its predicted rankings..."),
         [
             Choice("do not change",
                    True,
@@ -220,7 +224,7 @@ QUIZZES = {
         False,
     ),
     "query_cancels": (
-        "With phi(q, o_i) = b_q - b_i and a linear score, the learned ranking...",
+        N_("With phi(q, o_i) = b_q - b_i and a linear score, the learned ranking..."),
         [
             Choice("is the same for every query",
                    True,
@@ -236,7 +240,7 @@ QUIZZES = {
         False,
     ),
     "potts_exact": (
-        "Why is the segmentation model with the Potts term exact here?",
+        N_("Why is the segmentation model with the Potts term exact here?"),
         [
             Choice("it links horizontal neighbours only, so each row is a chain solved by Viterbi",
                    True,
@@ -253,7 +257,7 @@ QUIZZES = {
         False,
     ),
     "pose_loss": (
-        "For pose, which task loss keeps loss-augmented inference exact with the star DP?",
+        N_("For pose, which task loss keeps loss-augmented inference exact with the star DP?"),
         [
             Choice("the fraction of parts placed farther than a radius from the truth",
                    True,

@@ -9,6 +9,7 @@ import numpy as np
 from course_lib import kernels
 from course_lib.exercises import Verdict
 from course_lib.exercises.harness import Choice, check_function, check_number, check_reason
+from course_lib.i18n import N_, _
 
 
 def _unanswered(*answers):
@@ -49,8 +50,9 @@ def check_polynomial_kernel(value, reason=None):
     verdict = _check_polynomial_value(value, x, y, q)
     if not verdict:
         return verdict
-    why = check_reason(reason, POLYNOMIAL_REASONS, hint="Expand (x1 y1 + x2 y2 + 1)^2 and group the terms.")
-    return Verdict(why.correct, f"{verdict.why} {why.why}" if why else f"The value is right. Your reason: {why.why}",
+    why = check_reason(reason, POLYNOMIAL_REASONS, hint=_("Expand (x1 y1 + x2 y2 + 1)^2 and group the terms."))
+    return Verdict(why.correct, f"{verdict.why} {why.why}" if why else _("The value is right. Your reason: {why}").format(
+        why=why.why),
                    why._hint)
 
 
@@ -58,16 +60,16 @@ def _check_polynomial_value(value, x, y, q):
     X, Y = np.array([x], float), np.array([y], float)
     dot = float(X[0] @ Y[0])
     expected = (dot + 1.0) ** q
-    why = f"x.y = {dot:g}, so (x.y + 1)^{q} = {expected:g}"
+    why = _("x.y = {dot:g}, so (x.y + 1)^{q} = {expected:g}").format(dot=dot, q=q, expected=expected)
     if q == 2:
         explicit = float(
             (kernels.polynomial_map_degree2(X) @ kernels.polynomial_map_degree2(Y).T)[0, 0]
         )
-        why += f"; phi(x).phi(y) with the six-term map is {explicit:g} too"
+        why += _("; phi(x).phi(y) with the six-term map is {explicit:g} too").format(explicit=explicit)
     return check_number(
         value, expected, atol=1e-4,
-        diagnoses=[(dot**q, "Do not forget the + 1 inside the power.")],
-        hint="Compute x.y = x1 y1 + x2 y2 first, then add 1 and raise to the power q.",
+        diagnoses=[(dot**q, _("Do not forget the + 1 inside the power."))],
+        hint=_("Compute x.y = x1 y1 + x2 y2 first, then add 1 and raise to the power q."),
         right=why + ".",
     )
 
@@ -82,11 +84,12 @@ def check_sigma_min(value):
     expected = float(distances[distances > 0].min())
     return check_number(
         value, expected, atol=1e-4,
-        diagnoses=[(0.0, "Distances of zero (identical points) are excluded by the rule."),
-                   (expected**2, "That is a squared distance: take the square root.")],
-        hint="List the pairwise distances and take the smallest one that is not zero.",
-        right=f"The duplicated point gives a distance 0, which the rule excludes; the smallest "
-        f"non-zero distance is {expected:g}, so sigma in {expected:g} x (1, 2, ..., 64).",
+        diagnoses=[(0.0, _("Distances of zero (identical points) are excluded by the rule.")),
+                   (expected**2, _("That is a squared distance: take the square root."))],
+        hint=_("List the pairwise distances and take the smallest one that is not zero."),
+        right=_("The duplicated point gives a distance 0, which the rule excludes; the smallest "
+        "non-zero distance is {expected:g}, so sigma in {expected:g} x (1, 2, ..., 64).").format(
+            expected=expected),
     )
 
 
@@ -96,13 +99,13 @@ def check_gamma(gamma):
     expected = 1.0 / sigma**2
     return check_number(
         gamma, expected, atol=1e-6,
-        diagnoses=[(1.0 / (2 * sigma**2), "That is gamma for exp(-||x-y||^2 / (2 sigma^2)); "
-                    "the slides' kernel has no factor 2."),
-                   (sigma**2, "Upside down: gamma multiplies ||x - y||^2, sigma^2 divides it."),
-                   (1.0 / sigma, "Mind the square on sigma.")],
-        hint="Match exp(-gamma ||x - y||^2) with exp(-||x - y||^2 / sigma^2).",
-        right=f"exp(-||x-y||^2 / sigma^2) = exp(-gamma ||x-y||^2) with gamma = 1/sigma^2 = "
-        f"{expected:g}.",
+        diagnoses=[(1.0 / (2 * sigma**2), _("That is gamma for exp(-||x-y||^2 / (2 sigma^2)); "
+                    "the slides' kernel has no factor 2.")),
+                   (sigma**2, _("Upside down: gamma multiplies ||x - y||^2, sigma^2 divides it.")),
+                   (1.0 / sigma, _("Mind the square on sigma."))],
+        hint=_("Match exp(-gamma ||x - y||^2) with exp(-||x - y||^2 / sigma^2)."),
+        right=_("exp(-||x-y||^2 / sigma^2) = exp(-gamma ||x-y||^2) "
+        "with gamma = 1/sigma^2 = {expected:g}.").format(expected=expected),
     )
 
 
@@ -114,13 +117,14 @@ def check_kernel_distance(value):
     euclidean = float(np.linalg.norm(np.asarray(x, float) - np.asarray(y, float)))
     return check_number(
         value, expected, atol=1e-4,
-        diagnoses=[(expected**2, "That is d^2: take the square root."),
-                   (euclidean, "That is the Euclidean distance in the input space, not in the "
-                    "kernel's feature space."),
-                   (k, "That is K(x, y), a similarity: turn it into a distance.")],
-        hint="Use d^2 = K(x, x) + K(y, y) - 2 K(x, y); with the Gaussian kernel K(x, x) = 1.",
-        right=f"K(x, x) = K(y, y) = 1 and K(x, y) = {k:.4f}, so d = sqrt(2 - 2 K(x, y)) = "
-        f"{expected:.4f} (it never exceeds sqrt 2 with this kernel).",
+        diagnoses=[(expected**2, _("That is d^2: take the square root.")),
+                   (euclidean, _("That is the Euclidean distance in the input space, not in the "
+                    "kernel's feature space.")),
+                   (k, _("That is K(x, y), a similarity: turn it into a distance."))],
+        hint=_("Use d^2 = K(x, x) + K(y, y) - 2 K(x, y); with the Gaussian kernel K(x, x) = 1."),
+        right=_("K(x, x) = K(y, y) = 1 and K(x, y) = {k:.4f}, so d = sqrt(2 - 2 K(x, "
+        "y)) = {expected:.4f} (it never exceeds sqrt 2 with this kernel).").format(
+            k=k, expected=expected),
     )
 
 
@@ -143,8 +147,9 @@ def _reference_gram(X, kernel, sigma, degree):
 
 def _show_gram_case(case):
     detail = {"gaussian": f", σ = {case['sigma']:g}", "polynomial": f", q = {case['degree']}"}
-    return (f"kernel = {case['kernel']}{detail.get(case['kernel'], '')}, X = "
-            f"{np.array2string(case['X'], separator=', ')} (rows x^t)")
+    return (_("kernel = {kernel}{parameter}, "
+            "X = {X} (rows x^t)").format(
+                kernel=case['kernel'], parameter=detail.get(case['kernel'], ''), X=np.array2string(case['X'], separator=', ')))
 
 
 def check_gram(student_fn, seed=None):
@@ -152,10 +157,10 @@ def check_gram(student_fn, seed=None):
     for the slides' four kernels, written without the library's kernel functions."""
     return check_function(
         student_fn, _gram_cases, _reference_gram, seed=seed, show=_show_gram_case,
-        hint="Loop over t and s (or broadcast X[:, None, :] against X[None, :, :]) and apply the "
+        hint=_("Loop over t and s (or broadcast X[:, None, :] against X[None, :, :]) and apply the "
         "slide's formula of the kernel: x.y, (x.y + 1)^q, exp(-||x - y||^2 / sigma^2), "
-        "tanh(2 x.y + 1).",
-        right="Your Gram matrices equal the library's on every case.",
+        "tanh(2 x.y + 1)."),
+        right=_("Your Gram matrices equal the library's on every case."),
     )
 
 
@@ -181,8 +186,8 @@ def _reference_is_psd(G):
 
 def _compare_bool(expected, got):
     if not isinstance(got, (bool, np.bool_)):
-        return f"return True or False, not {type(got).__name__}"
-    return None if bool(got) == expected else "wrong verdict for this matrix"
+        return _("return True or False, not {name}").format(name=type(got).__name__)
+    return None if bool(got) == expected else _("wrong verdict for this matrix")
 
 
 def check_is_psd(student_fn, seed=None):
@@ -191,10 +196,10 @@ def check_is_psd(student_fn, seed=None):
     return check_function(
         student_fn, _psd_cases, lambda G: _reference_is_psd(G), seed=seed, compare=_compare_bool,
         show=lambda case: "G =\n" + np.array2string(case["G"], precision=3, separator=", "),
-        hint="A symmetric matrix is PSD when its smallest eigenvalue is >= 0 (np.linalg.eigvalsh "
+        hint=_("A symmetric matrix is PSD when its smallest eigenvalue is >= 0 (np.linalg.eigvalsh "
         "gives them in increasing order); allow a tiny negative value from rounding, relative to "
-        "the largest one.",
-        right="Right on every matrix, including those with zero eigenvalues up to rounding.",
+        "the largest one."),
+        right=_("Right on every matrix, including those with zero eigenvalues up to rounding."),
     )
 
 
@@ -210,8 +215,8 @@ def quiz(name):
 
 QUIZZES = {
     "kernel_knn_neighbours": (
-        "With the Gaussian kernel, which neighbours does kernel $k$-NN find, compared with ordinary"
-        " (Euclidean) $k$-NN? [K20]",
+        N_("With the Gaussian kernel, which neighbours does kernel $k$-NN find, compared with ordinary"
+        " (Euclidean) $k$-NN? [K20]"),
         [
             Choice("The same neighbours, for every σ",
                    True,
@@ -231,8 +236,8 @@ QUIZZES = {
         False,
     ),
     "equal_covariances": (
-        "Two classes are Gaussian clouds with the same covariance matrix. On fresh data, a "
-        "well-tuned Gaussian-kernel SVM... [K16]",
+        N_("Two classes are Gaussian clouds with the same covariance matrix. On fresh data, a "
+        "well-tuned Gaussian-kernel SVM... [K16]"),
         [
             Choice("cannot do better than a linear SVM, on average",
                    True,
@@ -254,8 +259,8 @@ QUIZZES = {
         False,
     ),
     "soft_margin_w0": (
-        "With a soft margin, over which training points should one average $r^t - \\sum_s \\alpha^s "
-        "r^s K(\\mathbf{x}^t, \\mathbf{x}^s)$ to get $w_0$? [K13]",
+        N_("With a soft margin, over which training points should one average $r^t - \\sum_s \\alpha^s "
+        "r^s K(\\mathbf{x}^t, \\mathbf{x}^s)$ to get $w_0$? [K13]"),
         [
             Choice("Those with 0 < α^t < C",
                    True,
@@ -276,8 +281,8 @@ QUIZZES = {
         False,
     ),
     "grid_edge": (
-        "In the slides' grid search the best validation error falls on the top row of the grid (σ ="
-        " 64 σ_min). What do you do? [K17]",
+        N_("In the slides' grid search the best validation error falls on the top row of the grid (σ ="
+        " 64 σ_min). What do you do? [K17]"),
         [
             Choice("Extend the grid to larger σ and search again on the validation set",
                    True,

@@ -8,6 +8,7 @@ import numpy as np
 
 from course_lib.exercises import Verdict as _verdict
 from course_lib.exercises.harness import Choice, check_function, check_reason, robust
+from course_lib.i18n import N_, _
 from course_lib.multiclass import MultiVector, loss_augmented_argmax, pairwise_votes
 from course_lib.multiclass_svm import sgd_eta, sgd_iterations
 
@@ -18,7 +19,7 @@ def _unanswered(*answers):
     return any(a is None or a is Ellipsis for a in answers)
 
 
-_robust = robust("I cannot read this answer: give numbers (or lists of numbers) as the question asks.")
+_robust = robust(N_("I cannot read this answer: give numbers (or lists of numbers) as the question asks."))
 
 
 # ---------------------------------------------------------------- chapter 07
@@ -29,13 +30,14 @@ def check_problem_counts(one_vs_rest, all_pairs):
     """07, exercise 1 [M1, M3]: how many binary problems each reduction trains for k classes."""
     k = 26  # the exercise's numbers
     if _unanswered(one_vs_rest, all_pairs):
-        return _verdict(False, "Replace both `...` with whole numbers.")
+        return _verdict(False, _("Replace both `...` with whole numbers."))
     expected = (k, k * (k - 1) // 2)
     if (one_vs_rest, all_pairs) == expected:
-        return _verdict(True, f"One problem per class ({k}); one per pair i < j: k(k-1)/2 = {expected[1]}.")
+        return _verdict(True, _("One problem per class ({k}); one per pair i < j: k(k-1)/2 = {pairs}.").format(
+            k=k, pairs=expected[1]))
     if all_pairs == k * (k - 1):
-        return _verdict(False, "Pairs (i, j) and (j, i) are the same problem: count only i < j.")
-    return _verdict(False, "One-vs-rest: one problem per class. All pairs: one per unordered pair of classes.")
+        return _verdict(False, _("Pairs (i, j) and (j, i) are the same problem: count only i < j."))
+    return _verdict(False, _("One-vs-rest: one problem per class. All pairs: one per unordered pair of classes."))
 
 
 @_robust
@@ -43,16 +45,17 @@ def check_region_boundaries(low, high):
     """07, exercise 2 [M2]: on the line x2 = 1, the x1 where argmax_i <w_i, x> (slides' w) changes
     from class 1 to class 2 (low) and from class 2 to class 3 (high)."""
     if _unanswered(low, high):
-        return _verdict(False, "Replace both `...` with numbers.")
+        return _verdict(False, _("Replace both `...` with numbers."))
     edge = np.sqrt(2.0) - 1.0
     # independent of the algebra: scan the line
     x1 = np.linspace(-3, 3, 600_001)
     winner = np.argmax(np.c_[x1, np.ones_like(x1)] @ SLIDES_W.T, axis=1)
     changes = x1[1:][np.diff(winner) != 0]
     ok = bool(np.allclose(np.asarray([low, high], dtype=float), changes, atol=1e-3))
-    why = (f"<w_2, x> = 1 beats <w_1, x> = (1 - x1)/sqrt2 when x1 > 1 - sqrt2 and <w_3, x> = (1 + x1)/sqrt2 when "
-           f"x1 < sqrt2 - 1: the boundaries are x1 = {-edge:.4f} and {edge:.4f}.")
-    return _verdict(ok, why if ok else "Write the three scores as functions of x1 (x2 = 1) and solve s_1 = s_2, s_2 = s_3.")
+    why = (_("<w_2, x> = 1 beats <w_1, x> = (1 - x1)/sqrt2 when x1 > 1 - sqrt2 and <w_3, x> = (1 + "
+           "x1)/sqrt2 when x1 < sqrt2 - 1: the boundaries are x1 = {low:.4f} and {high:.4f}.").format(
+               low=-edge, high=edge))
+    return _verdict(ok, why if ok else _("Write the three scores as functions of x1 (x2 = 1) and solve s_1 = s_2, s_2 = s_3."))
 
 
 PAIRWISE = {(1, 2): +1, (1, 3): -1, (1, 4): +1, (2, 3): -1, (2, 4): +1, (3, 4): -1}
@@ -63,7 +66,7 @@ def check_votes(votes, winner):
     """07, exercise 3 [M3]: the votes of classes 1..4 and the winner for pairwise outputs h_ij
     (+1 means class i, -1 means class j); ties go to the smallest class."""
     if _unanswered(votes, winner):
-        return _verdict(False, "Replace both `...`: a list of four vote counts and a class.")
+        return _verdict(False, _("Replace both `...`: a list of four vote counts and a class."))
     pairwise = PAIRWISE
     k = max(j for _, j in pairwise)
     expected = np.zeros(k, dtype=int)
@@ -71,8 +74,9 @@ def check_votes(votes, winner):
         expected[(i if h > 0 else j) - 1] += 1
     best = int(np.argmax(expected)) + 1
     ok = list(votes) == expected.tolist() and winner == best
-    why = f"Each h_ij gives one vote, to i if +1 and to j if -1: votes {expected.tolist()}, so class {best} wins."
-    return _verdict(ok, why if ok else "Go through the six pairs and give one vote to the winner of each.")
+    why = _("Each h_ij gives one vote, to i if +1 and to j if -1: votes {votes}, so class {best} wins.").format(
+        votes=expected.tolist(), best=best)
+    return _verdict(ok, why if ok else _("Go through the six pairs and give one vote to the winner of each."))
 
 
 @_robust
@@ -81,14 +85,15 @@ def check_ovr_confidences(signs_answer, confidences_answer):
     confidences, when the three binary classifiers give `confidences`."""
     confidences = (-0.3, -1.2, -0.1)  # the exercise's numbers
     if _unanswered(signs_answer, confidences_answer):
-        return _verdict(False, "Replace both `...` with a class in 1..3.")
+        return _verdict(False, _("Replace both `...` with a class in 1..3."))
     confidences = np.asarray(confidences)
     signs = np.where(confidences > 0, 1, -1)
     expected = int(np.argmax(signs)) + 1, int(np.argmax(confidences)) + 1
     ok = (signs_answer, confidences_answer) == expected
-    why = (f"All three say -1, so the signs tie and the first class ({expected[0]}) is returned by default; the "
-           f"confidences still rank the classes: class {expected[1]} is the least negative.")
-    return _verdict(ok, why if ok else "Compare the signs first (a tie?), then compare the numbers themselves.")
+    why = (_("All three say -1, so the signs tie and the first class ({first}) is returned by default; "
+           "the confidences still rank the classes: class {best} is the least negative.").format(
+               first=expected[0], best=expected[1]))
+    return _verdict(ok, why if ok else _("Compare the signs first (a tie?), then compare the numbers themselves."))
 
 
 # ---------------------------------------------------------------- chapter 08
@@ -134,7 +139,7 @@ def check_hinge(loss, y_hat):
     """08, exercise 2 [M8, M12]: the generalised hinge l(w, (x, y)) and the loss-augmented y_hat
     for the multi-vector map (classes 1..3)."""
     if _unanswered(loss, y_hat):
-        return _verdict(False, "Replace both `...`: a number and a class in 1..3.")
+        return _verdict(False, _("Replace both `...`: a number and a class in 1..3."))
     e = HINGE_EXAMPLE
     W, x, Delta = np.asarray(e["W"]), np.asarray(e["x"]), np.asarray(e["Delta"])
     scores = (W @ x)[None]
@@ -142,9 +147,10 @@ def check_hinge(loss, y_hat):
     expected = float(value[0]), int(best[0]) + 1
     ok = np.isclose(loss, expected[0]) and y_hat == expected[1]
     terms = Delta[:, e["y"] - 1] + scores[0] - scores[0, e["y"] - 1]
-    why = (f"Scores <w_y', x> = {scores[0].tolist()}; Delta(y', y) + score(y') - score(y) = {terms.tolist()}: "
-           f"the maximum {expected[0]:g} is reached at y_hat = {expected[1]}.")
-    return _verdict(ok, why if ok else "For each y', add Delta(y', y) to the score difference, then take the largest.")
+    why = (_("Scores <w_y', x> = {scores}; Delta(y', y) + score(y') - score(y) = {terms}: "
+           "the maximum {loss:g} is reached at y_hat = {y_hat}.").format(
+               scores=scores[0].tolist(), terms=terms.tolist(), loss=expected[0], y_hat=expected[1]))
+    return _verdict(ok, why if ok else _("For each y', add Delta(y', y) to the score difference, then take the largest."))
 
 
 @_robust
@@ -153,7 +159,7 @@ def check_first_sgd_step(answer):
     w^(1) = 0 (multi-vector map, costs of HINGE_EXAMPLE; ties go to the first class)."""
     lam = 0.5  # the exercise's numbers
     if _unanswered(answer):
-        return _verdict(False, "Replace `...` with the six numbers of w^(2) as a list.")
+        return _verdict(False, _("Replace `...` with the six numbers of w^(2) as a list."))
     e = HINGE_EXAMPLE
     x, Delta, y = np.asarray(e["x"]), np.asarray(e["Delta"]), e["y"] - 1
     k = Delta.shape[0]
@@ -161,9 +167,10 @@ def check_first_sgd_step(answer):
     y_hat = int(np.argmax(Delta[:, y]))  # at w = 0 every score is 0
     expected = -(psi.psi(x, y_hat) - psi.psi(x, y)) / (2 * lam * 1)
     ok = np.allclose(np.asarray(answer, dtype=float).ravel(), expected) if np.size(answer) == expected.size else False
-    why = (f"At w = 0 the augmented scores are Delta(y', y) = {Delta[:, y].tolist()}, so y_hat = {y_hat + 1}; "
-           f"(1 - 1/1) w = 0 and w^(2) = -(Psi(x, y_hat) - Psi(x, y)) / (2 lambda) = {expected.tolist()}.")
-    return _verdict(ok, why if ok else "At t = 1 the factor (1 - 1/t) wipes w out; only the subgradient step remains.")
+    why = (_("At w = 0 the augmented scores are Delta(y', y) = {Delta}, so y_hat = {y_hat}; (1 "
+           "- 1/1) w = 0 and w^(2) = -(Psi(x, y_hat) - Psi(x, y)) / (2 lambda) = {w}.").format(
+               Delta=Delta[:, y].tolist(), y_hat=y_hat + 1, w=expected.tolist()))
+    return _verdict(ok, why if ok else _("At t = 1 the factor (1 - 1/t) wipes w out; only the subgradient step remains."))
 
 
 PAC_REASONS = (
@@ -187,17 +194,19 @@ def check_pac_sgd(T, eta, reason=None):
     PAC_REASONS) why T is the same for 3 classes and for 26."""
     B, rho, eps = 2.0, 1.0, 0.05  # the exercise's numbers
     if _unanswered(T, eta):
-        return _verdict(False, "Replace the `...` of T and eta with numbers.")
+        return _verdict(False, _("Replace the `...` of T and eta with numbers."))
     if any(isinstance(v, (str, bytes, bool, np.bool_)) or np.ndim(v) != 0 for v in (T, eta)):
-        return _verdict(False, "T and eta are single numbers (no quotes).")
+        return _verdict(False, _("T and eta are single numbers (no quotes)."))
     expected_T = sgd_iterations(B, rho, eps)
     expected_eta = float(sgd_eta(B, rho, expected_T))
     if not (T == expected_T and np.isclose(eta, expected_eta)):
-        return _verdict(False, "Plug B, rho and eps into the corollary's two formulas.")
+        return _verdict(False, _("Plug B, rho and eps into the corollary's two formulas."))
     why = check_reason(reason, PAC_REASONS)
-    numbers = (f"(B rho / eps)^2 = ({B:g} x {rho:g} / {eps:g})^2 = {expected_T}, and eta = B / (rho sqrt T) = "
-               f"{expected_eta:g}.")
-    return _verdict(why.correct, f"{numbers} {why.why}" if why else f"T and eta are right. Your reason: {why.why}")
+    numbers = (_("(B rho / eps)^2 = ({B:g} x {rho:g} / {eps:g})^2 = {expected_T}, "
+               "and eta = B / (rho sqrt T) = {expected_eta:g}.").format(
+                   B=B, rho=rho, eps=eps, expected_T=expected_T, expected_eta=expected_eta))
+    return _verdict(why.correct, f"{numbers} {why.why}" if why else _("T and eta are right. Your reason: {why}").format(
+        why=why.why))
 
 
 # ---------------------------------------------------------------- coding exercises
@@ -218,15 +227,15 @@ def _show_votes(case):
     pairs = [(i + 1, j + 1) for i in range(k) for j in range(i + 1, k)]
     row = case["decisions"][0]
     shown = ", ".join(f"h_{i}{j}: {v:+.2f}" for (i, j), v in zip(pairs, row))
-    return f"k = {k}, first row of decisions ({shown})"
+    return _("k = {k}, first row of decisions ({shown})").format(k=k, shown=shown)
 
 
 def check_all_pairs_votes(student_fn, seed=None):
     """07, coding exercise [M3]: votes(decisions, k), the (n, k) vote counts of the vote formula."""
     return check_function(
         student_fn, _vote_cases, lambda decisions, k: pairwise_votes(decisions, k), seed=seed, show=_show_votes,
-        hint="Loop over the pairs i < j in order (itertools.combinations(range(k), 2) gives them); "
-             "column c of decisions is h_ij: a decision >= 0 is a vote for i, < 0 a vote for j.")
+        hint=_("Loop over the pairs i < j in order (itertools.combinations(range(k), 2) gives them); "
+             "column c of decisions is h_ij: a decision >= 0 is a vote for i, < 0 a vote for j."))
 
 
 def _augmented_cases(rng, n_cases=15):
@@ -240,8 +249,9 @@ def _augmented_cases(rng, n_cases=15):
 
 
 def _show_augmented(case):
-    return (f"scores <w, Psi(x_i, y')> = {np.round(case['scores'], 2).tolist()}, y = {case['y'].tolist()} "
-            f"(class indices from 0), Delta = {case['Delta'].tolist()}")
+    return (_("scores <w, Psi(x_i, y')> = {scores}, y = {y} "
+            "(class indices from 0), Delta = {Delta}").format(
+                scores=np.round(case['scores'], 2).tolist(), y=case['y'].tolist(), Delta=case['Delta'].tolist()))
 
 
 def check_loss_augmented_argmax(student_fn, seed=None):
@@ -250,8 +260,8 @@ def check_loss_augmented_argmax(student_fn, seed=None):
     return check_function(
         student_fn, _augmented_cases, lambda scores, y, Delta: loss_augmented_argmax(scores, y, Delta)[0],
         seed=seed, show=_show_augmented,
-        hint="Delta[:, y_i] is the column of costs for the truth y_i; add it to the row of scores, "
-             "subtract the score of y_i, and take np.argmax (it keeps the first of ties).")
+        hint=_("Delta[:, y_i] is the column of costs for the truth y_i; add it to the row of scores, "
+             "subtract the score of y_i, and take np.argmax (it keeps the first of ties)."))
 
 
 def _sgd_step_cases(rng, n_cases=15):
@@ -276,8 +286,9 @@ def _sgd_step_reference(W, t, x, y, lam, Delta):
 
 
 def _show_sgd_step(case):
-    return (f"W = {case['W'].tolist()} (rows w_y', y' from 0), t = {case['t']}, x = {case['x'].tolist()}, "
-            f"y = {case['y']}, lambda = {case['lam']:g}, Delta = {case['Delta'].tolist()}")
+    return (_("W = {W} (rows w_y', y' from 0), t = {t}, x = {x}, "
+            "y = {y}, lambda = {lam:g}, Delta = {Delta}").format(
+                W=case['W'].tolist(), t=case['t'], x=case['x'].tolist(), y=case['y'], lam=case['lam'], Delta=case['Delta'].tolist()))
 
 
 def check_sgd_step(student_fn, seed=None):
@@ -285,8 +296,8 @@ def check_sgd_step(student_fn, seed=None):
     W^(t+1) = (1 - 1/t) W^(t) - 1/(2 lambda t) [Psi(x, y_hat) - Psi(x, y)] written on the rows of W."""
     return check_function(
         student_fn, _sgd_step_cases, _sgd_step_reference, seed=seed, show=_show_sgd_step,
-        hint="Find y_hat with your loss-augmented argmax on the scores W @ x; Psi(x, y_hat) - Psi(x, y) "
-             "is +x in row y_hat and -x in row y (nothing when y_hat = y). Scale W by (1 - 1/t) first.")
+        hint=_("Find y_hat with your loss-augmented argmax on the scores W @ x; Psi(x, y_hat) - Psi(x, y) "
+             "is +x in row y_hat and -x in row y (nothing when y_hat = y). Scale W by (1 - 1/t) first."))
 
 
 # -- concept questions (shown by `quiz(name)` in the chapter) -----------------------------------
@@ -301,8 +312,8 @@ def quiz(name):
 
 QUIZZES = {
     "pair_sizes": (
-        "With k = 10 classes and a training set of m examples spread evenly, how many examples does"
-        " each binary problem of all pairs train on, roughly?",
+        N_("With k = 10 classes and a training set of m examples spread evenly, how many examples does"
+        " each binary problem of all pairs train on, roughly?"),
         [
             Choice("m / 5",
                    True,
@@ -320,7 +331,7 @@ QUIZZES = {
         False,
     ),
     "why_confidences": (
-        "Why does one-vs-rest predict with the confidences <w_i, x> rather than with the signs?",
+        N_("Why does one-vs-rest predict with the confidences <w_i, x> rather than with the signs?"),
         [
             Choice("Because several h_i, or none, may say +1, and the signs then tie",
                    True,
@@ -341,7 +352,7 @@ QUIZZES = {
         False,
     ),
     "no_training_error": (
-        "On the 40/20/40 data, which of these makes no training error?",
+        N_("On the 40/20/40 data, which of these makes no training error?"),
         [
             Choice("argmax_i <w_i, x> with the slides' w_1, w_2, w_3",
                    True,
@@ -364,7 +375,7 @@ QUIZZES = {
         True,
     ),
     "vacuous_bound": (
-        "The multiclass SVM's PAC bound on OCR letters with B = 1 is above 1. What does it tell us?",
+        N_("The multiclass SVM's PAC bound on OCR letters with B = 1 is above 1. What does it tell us?"),
         [
             Choice("Nothing about this data: the 0-1 risk is at most 1 anyway, the bound is vacuous",
                    True,
@@ -385,8 +396,8 @@ QUIZZES = {
         False,
     ),
     "huge_label_sets": (
-        "Which of these are needed to learn when |Y| is huge (the slide 'Remarques sur les "
-        "garanties PAC')?",
+        N_("Which of these are needed to learn when |Y| is huge (the slide 'Remarques sur les "
+        "garanties PAC')?"),
         [
             Choice("An efficient argmax_y <w, Psi(x, y)>",
                    True,
@@ -404,8 +415,8 @@ QUIZZES = {
         True,
     ),
     "why_hinge": (
-        "Why does the multiclass SVM minimise the generalised hinge instead of the empirical "
-        "Delta-risk?",
+        N_("Why does the multiclass SVM minimise the generalised hinge instead of the empirical "
+        "Delta-risk?"),
         [
             Choice("Outside the realisable case, ERM for the Delta-risk is NP-hard; the hinge is a "
                    "convex upper bound",

@@ -9,6 +9,7 @@ import numpy as np
 
 from course_lib.exercises import Verdict
 from course_lib.exercises.harness import Choice, check_function, check_number, check_reason, robust
+from course_lib.i18n import N_, _
 from course_lib.perceptron import AveragedPerceptron, Perceptron, lazy_update
 
 # Exercise 1: three labels, three features, one example.
@@ -24,7 +25,7 @@ def _verdict(correct, why):
     return Verdict(correct, why)
 
 
-_robust = robust("I cannot read this answer: give numbers (or a dict of dicts of numbers).")
+_robust = robust(N_("I cannot read this answer: give numbers (or a dict of dicts of numbers)."))
 
 
 def _unanswered(answer):
@@ -39,7 +40,7 @@ def _as_dense(weights, labels, features):
 def check_multiclass_update(answer):
     """Exercise 1 [P1]: w after one perceptron step on (X_EXERCISE, GOLD_EXERCISE) from W_EXERCISE."""
     if _unanswered(answer) or not isinstance(answer, dict):
-        return _verdict(False, "Give the new weights as a dict of dicts {label: {feature: weight}}.")
+        return _verdict(False, _("Give the new weights as a dict of dicts {label: {feature: weight}}."))
     labels, features = sorted(W_EXERCISE), sorted(X_EXERCISE)
     w = _as_dense(W_EXERCISE, labels, features)
     x = np.array([X_EXERCISE[f] for f in features], dtype=float)
@@ -53,18 +54,19 @@ def check_multiclass_update(answer):
     got = _as_dense(answer, labels, features)
     if np.array_equal(got, expected):
         shown = ", ".join(f"{label}: {s:g}" for label, s in zip(labels, scores))
-        return _verdict(True, f"Scores <w_y | x> = {shown}, so y* = {y_star} (the first of the tied labels) "
-                              f"while the gold label is {GOLD_EXERCISE}: x is added to w_{GOLD_EXERCISE} and "
-                              f"subtracted from w_{y_star}.")
+        return _verdict(True, _("Scores <w_y | x> = {shown}, so y* = {y_star} (the first of the "
+                              "tied labels) while the gold label is {GOLD_EXERCISE}: x is added "
+                              "to w_{GOLD_EXERCISE} and subtracted from w_{y_star}.").format(
+                                  shown=shown, y_star=y_star, GOLD_EXERCISE=GOLD_EXERCISE))
     if np.array_equal(got, w):
-        return _verdict(False, "Nothing changed: compute the three scores <w_y | x> first. Is the predicted "
-                               "label the gold one?")
+        return _verdict(False, _("Nothing changed: compute the three scores <w_y | x> first. Is the predicted "
+                               "label the gold one?"))
     changed = [label for label, g, old in zip(labels, got, w) if not np.array_equal(g, old)]
     if len(changed) != 2 or GOLD_EXERCISE not in changed:
-        return _verdict(False, "An error changes exactly two weight vectors: the gold label's and the predicted "
-                               "label's. Recompute the scores, and mind how ties are resolved.")
-    return _verdict(False, "Two vectors changed, but not by the right amounts or not the right pair: the gold "
-                           "label gains x, the predicted label (ties go to the first label) loses x.")
+        return _verdict(False, _("An error changes exactly two weight vectors: the gold label's and the predicted "
+                               "label's. Recompute the scores, and mind how ties are resolved."))
+    return _verdict(False, _("Two vectors changed, but not by the right amounts or not the right pair: the gold "
+                           "label gains x, the predicted label (ties go to the first label) loses x."))
 
 
 AVERAGE_REASONS = (
@@ -95,19 +97,19 @@ def check_average(answer, reason=None):
 @_robust
 def _check_average_values(answer):
     if _unanswered(answer) or not isinstance(answer, dict):
-        return _verdict(False, "Give a as a dict of dicts {label: {feature: weight}}.")
+        return _verdict(False, _("Give a as a dict of dicts {label: {feature: weight}}."))
     X, y = SEQUENCE
     model = AveragedPerceptron(n_epochs=1, variant="naive", shuffle=False).fit(X, y)
     labels, features = list(model.classes_), ["x", "y"]
     expected = _as_dense(model.weights_, labels, features)
     got = _as_dense(answer, labels, features)
-    why = f"a = sum of w after each of the 4 examples = {model.weights_}."
+    why = _("a = sum of w after each of the 4 examples = {weights}.").format(weights=model.weights_)
     if np.array_equal(got, expected):
         return _verdict(True, why)
     last = _as_dense(Perceptron(n_epochs=1, shuffle=False).fit(X, y).weights_, labels, features)
     if np.array_equal(got, last):
-        return _verdict(False, "That is the last w (the plain perceptron). a adds up w after every example.")
-    return _verdict(False, "Run Algorithm 1 by hand: predict (ties -> A), update w on errors, then a <- a + w.")
+        return _verdict(False, _("That is the last w (the plain perceptron). a adds up w after every example."))
+    return _verdict(False, _("Run Algorithm 1 by hand: predict (ties -> A), update w on errors, then a <- a + w."))
 
 
 CATCH_UP_REASONS = (
@@ -142,10 +144,10 @@ def _check_catch_up_value(answer):
     return check_number(
         answer, expected,
         diagnoses=((a_value + (n_examples - last_update + 1) * w_value,
-                    "One too many: the example being processed has not ended yet; its w is added later."),
-                   (a_value + n_examples * w_value, "Since the stamp, not since the start: count from last_update."),
-                   ((n_examples - last_update) * w_value, "The catch-up adds to a: do not forget the old value of a.")),
-        hint="w[y][f] has not changed since the stamp: it should have been added once per example seen since then.",
+                    _("One too many: the example being processed has not ended yet; its w is added later.")),
+                   (a_value + n_examples * w_value, _("Since the stamp, not since the start: count from last_update.")),
+                   ((n_examples - last_update) * w_value, _("The catch-up adds to a: do not forget the old value of a."))),
+        hint=_("w[y][f] has not changed since the stamp: it should have been added once per example seen since then."),
         right=f"a = {a_value:g} + ({n_examples} - {last_update}) x {w_value:g} = {expected:g}.")
 
 
@@ -154,16 +156,17 @@ def check_accumulator_cost(answer_naive, answer_on_error):
     """Exercise 4 [P3]: how many full-matrix additions to a the naive and on-error variants do."""
     n, n_epochs, n_errors = 1000, 5, 120  # the exercise's numbers
     if _unanswered(answer_naive) or _unanswered(answer_on_error):
-        return _verdict(False, "Replace both `...` with numbers of additions.")
+        return _verdict(False, _("Replace both `...` with numbers of additions."))
     naive, on_error = n * n_epochs, n_errors + 1
-    first = check_number(answer_naive, naive, diagnoses=((n, "Naive adds w after every example of every epoch."),))
+    first = check_number(answer_naive, naive, diagnoses=((n, _("Naive adds w after every example of every epoch.")),))
     second = check_number(answer_on_error, on_error,
-                          diagnoses=((n_errors, "Almost: do not forget the catch-up at the end of training."),))
+                          diagnoses=((n_errors, _("Almost: do not forget the catch-up at the end of training.")),))
     if first and second:
-        return _verdict(True, f"Naive: {n} x {n_epochs} = {naive} additions; on error: {n_errors} errors plus "
-                              f"the final catch-up = {on_error}.")
-    parts = [f"naive: {first.why}" if not first else "naive: right", f"on error: {second.why}" if not second
-             else "on error: right"]
+        return _verdict(True, _("Naive: {n} x {n_epochs} = {naive} additions; on error: "
+                              "{n_errors} errors plus the final catch-up = {on_error}.").format(
+                                  n=n, n_epochs=n_epochs, naive=naive, n_errors=n_errors, on_error=on_error))
+    parts = [_("naive: {why}").format(why=first.why) if not first else _("naive: right"), _("on error: {why}").format(why=second.why) if not second
+             else _("on error: right")]
     return _verdict(False, "; ".join(parts))
 
 
@@ -198,7 +201,8 @@ def _compare_lazy(expected, got):
     names = ("a", "w", "last_update")
     for name, e, g in zip(names, expected, got):
         if e != g:
-            return f"after your update, {name} differs (e.g. {_first_difference(e, g)})"
+            return _("after your update, {name} differs (e.g. {difference})").format(
+                name=name, difference=_first_difference(e, g))
     return None
 
 
@@ -210,8 +214,10 @@ def _first_difference(e, g):
                 inner_e, inner_g = e.get(key) or {}, g.get(key) or {}
                 for f in sorted(set(inner_e) | set(inner_g)):
                     if inner_e.get(f, 0) != inner_g.get(f, 0):
-                        return f"entry [{key!r}][{f!r}]: yours is {_off(inner_e.get(f, 0), inner_g.get(f, 0))}"
-            return f"entry {key!r}: yours is {_off(e.get(key, 0), g.get(key, 0))}"
+                        return _("entry [{key!r}][{f!r}]: yours is {off}").format(
+                            key=key, f=f, off=_off(inner_e.get(f, 0), inner_g.get(f, 0)))
+            return _("entry {key!r}: yours is {off}").format(
+                key=key, off=_off(e.get(key, 0), g.get(key, 0)))
     return "?"
 
 
@@ -220,13 +226,14 @@ def _off(expected, got):
     try:
         gap = float(got) - float(expected)
     except (TypeError, ValueError):
-        return f"{got!r:.40}, not a number"
-    return f"{got}, too {'high' if gap > 0 else 'low'} by {abs(gap):g}"
+        return _("{got!r:.40}, not a number").format(got=got)
+    return (_("{got}, too high by {gap:g}") if gap > 0 else _("{got}, too low by {gap:g}")).format(got=got, gap=abs(gap))
 
 
 def _show_lazy(case):
-    return (f"x = {case['x']}, gold = {case['gold']}, pred = {case['pred']}, n_examples = {case['n_examples']}, "
-            f"a = {case['a']}, w = {case['w']}, last_update = {case['last_update']}")
+    return (_("x = {x}, gold = {gold}, pred = {pred}, n_examples = {n_examples}, "
+            "a = {a}, w = {w}, last_update = {last_update}").format(
+                x=case['x'], gold=case['gold'], pred=case['pred'], n_examples=case['n_examples'], a=case['a'], w=case['w'], last_update=case['last_update']))
 
 
 def check_lazy_update(student_fn, seed=None):
@@ -238,14 +245,14 @@ def check_lazy_update(student_fn, seed=None):
         return a, w, last_update  # read by `_compare_lazy`, after the call
 
     if not callable(student_fn):
-        return _verdict(False, "give the function itself (def my_update(a, w, last_update, x, gold, pred, "
-                               "n_examples): ...), not a value.")
+        return _verdict(False, _("give the function itself (def my_update(a, w, last_update, x, gold, pred, "
+                               "n_examples): ...), not a value."))
     run_student.__wrapped__ = student_fn  # the harness points at the student's lines in an error
     return check_function(run_student, _lazy_cases, _lazy_reference, seed=seed, compare=_compare_lazy,
                           show=_show_lazy,
-                          hint="For each feature f of x and each of the labels gold and pred: add "
+                          hint=_("For each feature f of x and each of the labels gold and pred: add "
                                "(n_examples - last_update.get((label, f), 0)) * w[label].get(f, 0) to a[label][f], "
-                               "stamp last_update[label, f] = n_examples; then w[gold][f] += x[f], w[pred][f] -= x[f].")
+                               "stamp last_update[label, f] = n_examples; then w[gold][f] += x[f], w[pred][f] -= x[f]."))
 
 
 # -- concept questions (shown by `quiz(name)` in the chapter) -----------------------------------
@@ -260,7 +267,7 @@ def quiz(name):
 
 QUIZZES = {
     "what_differs": (
-        "Training is the same for the plain and the averaged perceptron. What differs?",
+        N_("Training is the same for the plain and the averaged perceptron. What differs?"),
         [
             Choice("Only the weights used to predict after training: the last w, or the sum a",
                    True,
@@ -278,7 +285,7 @@ QUIZZES = {
         False,
     ),
     "where_averaging_paid": (
-        "Where did averaging clearly pay in this chapter?",
+        N_("Where did averaging clearly pay in this chapter?"),
         [
             Choice("On the OCR letters: about 0.71 held-out accuracy against 0.60-0.63 for the "
                    "plain perceptron",
@@ -299,7 +306,7 @@ QUIZZES = {
         False,
     ),
     "lazy_cheaper": (
-        "Why is the lazy update much cheaper than the naive one on text?",
+        N_("Why is the lazy update much cheaper than the naive one on text?"),
         [
             Choice("An error touches only the active features of x for two labels, not the whole "
                    "|V| x d matrix",

@@ -14,6 +14,7 @@ import numpy as np
 
 from course_lib.exercises import Verdict
 from course_lib.exercises.harness import Choice, check_function, check_number, is_the_data
+from course_lib.i18n import N_, _
 from course_lib.structured.learners import OneSlackSSVM, SubgradientSSVM
 from course_lib.structured.models import MulticlassModel, toy_hierarchy
 from course_lib.structured.ssvm_base import BaseSSVM
@@ -47,8 +48,9 @@ def _hinge_cases(rng, n=30):
 
 
 def _show(case):
-    return (f"x = {np.round(case['x'], 3)}, y = {case['y']}, w = {np.round(case['w'], 3)} "
-            "(4 classes cat, dog, car, bus; Delta = half the tree distance)")
+    return (_("x = {x}, y = {y}, w = {w} (4 classes cat, dog, "
+            "car, bus; Delta = half the tree distance)").format(
+                x=np.round(case['x'], 3), y=case['y'], w=np.round(case['w'], 3)))
 
 
 def _reference_hinge(model, x, y, w, rescaling):
@@ -63,10 +65,10 @@ def check_margin_hinge(margin_hinge, seed=None):
     return check_function(
         margin_hinge, _hinge_cases, lambda **c: _reference_hinge(**c, rescaling="margin"), seed=seed,
         allowed=_allowed(hierarchy_model()), show=_show,
-        hint="Loop over y' in range(4), keep the largest model.loss(y, y') + w @ model.joint_feature(x, y'), "
-             "then subtract w @ model.joint_feature(x, y). y' = y is one of the candidates.",
-        right="Your hinge agrees with the definition on 30 fresh random (x, y, w). It is >= Delta(y, y_hat): "
-              "y' = y_hat is one candidate of the max, and <w, Psi(x, y_hat)> >= <w, Psi(x, y)>.")
+        hint=_("Loop over y' in range(4), keep the largest model.loss(y, y') + w @ model.joint_feature(x, y'), "
+             "then subtract w @ model.joint_feature(x, y). y' = y is one of the candidates."),
+        right=_("Your hinge agrees with the definition on 30 fresh random (x, y, w). It is >= Delta(y, y_hat): "
+              "y' = y_hat is one candidate of the max, and <w, Psi(x, y_hat)> >= <w, Psi(x, y)>."))
 
 
 def check_slack_hinge(slack_hinge, seed=None):
@@ -74,9 +76,9 @@ def check_slack_hinge(slack_hinge, seed=None):
     return check_function(
         slack_hinge, _hinge_cases, lambda **c: _reference_hinge(**c, rescaling="slack"), seed=seed,
         allowed=_allowed(hierarchy_model()), show=_show,
-        hint="The loss multiplies the whole bracket 1 + <w, Psi(x, y')> - <w, Psi(x, y)>; at y' = y the term is 0.",
-        right="Your slack-rescaled hinge agrees on 30 fresh random cases: at y' = y_hat its term is "
-              "Delta(y, y_hat) (1 + a non-negative gap) >= Delta(y, y_hat).")
+        hint=_("The loss multiplies the whole bracket 1 + <w, Psi(x, y')> - <w, Psi(x, y)>; at y' = y the term is 0."),
+        right=_("Your slack-rescaled hinge agrees on 30 fresh random cases: at y' = y_hat its term is "
+              "Delta(y, y_hat) (1 + a non-negative gap) >= Delta(y, y_hat)."))
 
 
 def _plane_cases(rng, n_cases=12):
@@ -97,8 +99,8 @@ def _reference_plane(model, X, Y, w):
 
 
 def _show_plane(case):
-    return (f"n = {len(case['Y'])} examples with labels Y = {case['Y']}, "
-            f"w = {np.round(case['w'], 2)}")
+    return (_("n = {n} examples with labels "
+            "Y = {Y}, w = {w}").format(n=len(case['Y']), Y=case['Y'], w=np.round(case['w'], 2)))
 
 
 def check_cutting_plane(student_cutting_plane, seed=None):
@@ -108,10 +110,10 @@ def check_cutting_plane(student_cutting_plane, seed=None):
     return check_function(
         student_cutting_plane, _plane_cases, _reference_plane, seed=seed, allowed=_allowed(hierarchy_model()),
         show=_show_plane,
-        hint="For each example, y_bar_i maximises model.loss(y_i, c) + w @ model.joint_feature(x_i, c) over "
-             "c in range(4). a averages Psi(x_i, y_i) - Psi(x_i, y_bar_i) (truth minus oracle), b averages the losses.",
-        right="Your plane agrees with the one-slack learner's on 12 fresh random problems: "
-              "b - <a, w> is the mean hinge at w, and b - <a, v> <= the mean hinge at every v.")
+        hint=_("For each example, y_bar_i maximises model.loss(y_i, c) + w @ model.joint_feature(x_i, c) over "
+             "c in range(4). a averages Psi(x_i, y_i) - Psi(x_i, y_bar_i) (truth minus oracle), b averages the losses."),
+        right=_("Your plane agrees with the one-slack learner's on 12 fresh random problems: "
+              "b - <a, w> is the mean hinge at w, and b - <a, v> <= the mean hinge at every v."))
 
 
 # -- stochastic subgradient, the slides' Algorithm 2 ("en TME !") [S8] ---------------------------
@@ -134,8 +136,9 @@ def _reference_ssg(model, X, Y, C, n_epochs, seed):
 
 
 def _show_ssg(case):
-    return (f"n = {len(case['Y'])} examples, labels Y = {case['Y']}, C = {case['C']:g}, "
-            f"n_epochs = {case['n_epochs']}, seed = {case['seed']}")
+    return (_("n = {n} examples, labels Y = {Y}, C = {C:g}, "
+            "n_epochs = {n_epochs}, seed = {seed}").format(
+                n=len(case['Y']), Y=case['Y'], C=case['C'], n_epochs=case['n_epochs'], seed=case['seed']))
 
 
 def _compare_ssg(expected, got):
@@ -143,12 +146,13 @@ def _compare_ssg(expected, got):
 
     w, primal = expected
     if not isinstance(got, (tuple, list)) or len(got) != 2:
-        return "return a tuple of two values: (w, primal)"
+        return _("return a tuple of two values: (w, primal)")
     reason = default_compare(primal, got[1], atol=1e-8, rtol=1e-6)
     if reason:
-        return f"primal, the list P(w_0), P(w_1), ..., P(w_T) after each epoch: {reason}"
+        return _("primal, the list P(w_0), P(w_1), ..., P(w_T) after each epoch: {reason}").format(
+            reason=reason)
     reason = default_compare(w, got[0], atol=1e-8, rtol=1e-6)
-    return f"the final w: {reason}" if reason else None
+    return _("the final w: {reason}").format(reason=reason) if reason else None
 
 
 def check_stochastic_subgradient(student_ssg, seed=None):
@@ -159,13 +163,13 @@ def check_stochastic_subgradient(student_ssg, seed=None):
     Checked against the library's SubgradientSSVM on fresh random problems."""
     return check_function(
         student_ssg, _ssg_cases, _reference_ssg, seed=seed, compare=_compare_ssg, allowed=_allowed(hierarchy_model()),
-        show=_show_ssg, what="stochastic subgradient",
-        hint="rng = np.random.default_rng(seed) once; w = np.zeros(model.size_joint_feature); t = 0. Each epoch: "
+        show=_show_ssg, what=N_("stochastic subgradient"),
+        hint=_("rng = np.random.default_rng(seed) once; w = np.zeros(model.size_joint_feature); t = 0. Each epoch: "
              "for i in rng.permutation(n): y_bar = the loss-augmented argmax at w, g = Psi(x_i, y_bar) - Psi(x_i, y_i), "
              "t += 1, w = w - (1 / t) * (w + C * g). P(w) = 1/2 ||w||^2 + C * mean of your margin_hinge: "
-             "record it before the first epoch and after each one.",
-        right="Your Algorithm 2 gives the library's w and P(w) on every fresh problem. P(w) alone does not say "
-              "how far you are from the optimum: the next cell measures it against a certified lower bound.")
+             "record it before the first epoch and after each one."),
+        right=_("Your Algorithm 2 gives the library's w and P(w) on every fresh problem. P(w) alone does not say "
+              "how far you are from the optimum: the next cell measures it against a certified lower bound."))
 
 
 def certified_lower_bound(X, Y, C):
@@ -195,23 +199,24 @@ def check_certified_epochs(first_epoch, X, Y, C, seed, n_epochs):
         return Verdict(False, "The check is about the exercise's run: pass `X_gap, Y_gap, C=10.0, seed=0, n_epochs=30` "
                               "as the cell gives them.")
     if first_epoch is None or first_epoch is Ellipsis:
-        return Verdict(False, "Replace `...` with the epoch number (an integer), or None if no epoch reaches it.")
+        return Verdict(False, _("Replace `...` with the epoch number (an integer), or None if no epoch reaches it."))
     try:
         value = float(first_epoch)
     except (TypeError, ValueError):
-        return Verdict(False, "The answer is an epoch number: a whole number such as 7.")
+        return Verdict(False, _("The answer is an epoch number: a whole number such as 7."))
     if not math.isfinite(value) or value != int(value):
-        return Verdict(False, "The answer is an epoch number: a whole number such as 7.")
+        return Verdict(False, _("The answer is an epoch number: a whole number such as 7."))
     primal, lower = _certified_run()
     expected = int(np.flatnonzero(primal <= (1 + within) * lower)[0])
     if int(value) == expected:
-        return Verdict(True, f"Epoch {expected}: P(w) = {primal[expected]:.4f} <= {1 + within:g} x {lower:.4f}. "
-                             "The bound certifies the gap without knowing P*; P(w) itself goes up and down "
-                             "from one epoch to the next.")
+        return Verdict(True, _("Epoch {expected}: P(w) = {primal:.4f} <= {within:g} x {lower:.4f}. "
+                             "The bound certifies the gap without knowing P*; P(w) itself "
+                             "goes up and down from one epoch to the next.").format(
+                                 expected=expected, primal=primal[expected], within=1 + within, lower=lower))
     if int(value) > expected:
-        return Verdict(False, "An earlier epoch is already within the bound: find the first e with "
-                              "gap[e] <= 0.10.")
-    return Verdict(False, "That epoch is not yet within the bound: compare P(w_e) with 1.1 times the lower bound.")
+        return Verdict(False, _("An earlier epoch is already within the bound: find the first e with "
+                              "gap[e] <= 0.10."))
+    return Verdict(False, _("That epoch is not yet within the bound: compare P(w_e) with 1.1 times the lower bound."))
 
 
 def check_constraint_counts(log10_formulation_2, log10_formulation_3):
@@ -220,19 +225,20 @@ def check_constraint_counts(log10_formulation_2, log10_formulation_3):
     n, pixels, labels = 30, 100, 3  # the exercise's numbers
     log_y = pixels * math.log10(labels)
     f2 = check_number(log10_formulation_2, math.log10(n) + log_y, atol=0.01, rtol=0,
-                      diagnoses=((pixels * math.log10(2) + math.log10(n), "That is for 2 labels per pixel: |Y| = 3^100 here."),
-                                 (log_y, "That is |Y| alone: formulation 2 has one constraint per example *and* output.")),
-                      hint="|Y| = 3^100, so log10 |Y| = 100 log10 3; log10(n |Y|) = log10 n + log10 |Y|.")
+                      diagnoses=((pixels * math.log10(2) + math.log10(n), _("That is for 2 labels per pixel: |Y| = 3^100 here.")),
+                                 (log_y, _("That is |Y| alone: formulation 2 has one constraint per example *and* output."))),
+                      hint=_("|Y| = 3^100, so log10 |Y| = 100 log10 3; log10(n |Y|) = log10 n + log10 |Y|."))
     if not f2:
-        return Verdict(False, "Formulation 2: " + f2.why, f2._hint)
+        return Verdict(False, _("Formulation 2: ") + f2.why, f2._hint)
     f3 = check_number(log10_formulation_3, n * log_y, atol=0.01, rtol=0,
-                      diagnoses=((n + log_y, "You added the exponents (the slides' 10^177 slip): log10(|Y|^n) = n log10 |Y|."),
-                                 (math.log10(n) + log_y, "That is formulation 2 again: formulation 3 has |Y|^n constraints.")),
-                      hint="log10(|Y|^n) = n log10 |Y|.")
+                      diagnoses=((n + log_y, _("You added the exponents (the slides' 10^177 slip): log10(|Y|^n) = n log10 |Y|.")),
+                                 (math.log10(n) + log_y, _("That is formulation 2 again: formulation 3 has |Y|^n constraints."))),
+                      hint=_("log10(|Y|^n) = n log10 |Y|."))
     if not f3:
-        return Verdict(False, "Formulation 3: " + f3.why, f3._hint)
-    return Verdict(True, f"n |Y| = 10^{math.log10(n) + log_y:.2f} and |Y|^n = 10^{n * log_y:.2f}: only working "
-                          "sets make formulations 2 and 3 tractable.")
+        return Verdict(False, _("Formulation 3: ") + f3.why, f3._hint)
+    return Verdict(True, _("n |Y| = 10^{f2:.2f} and |Y|^n = 10^{f3:.2f}: only "
+                          "working sets make formulations 2 and 3 tractable.").format(
+                              f2=math.log10(n) + log_y, f3=n * log_y))
 
 
 # -- concept questions (shown by `quiz(name)` in the chapter) -----------------------------------
@@ -247,8 +253,8 @@ def quiz(name):
 
 QUIZZES = {
     "scaled_loss": (
-        "With margin rescaling, you multiply the task loss Delta by 10 and keep C. The trained "
-        "predictor is the one you would get with the original Delta and...",
+        N_("With margin rescaling, you multiply the task loss Delta by 10 and keep C. The trained "
+        "predictor is the one you would get with the original Delta and..."),
         [
             Choice("the same C: margin rescaling is scale invariant",
                    False,
@@ -269,8 +275,8 @@ QUIZZES = {
         False,
     ),
     "one_slack_stop": (
-        "The one-slack learner stops when the new plane is violated by at most tol beyond xi. What "
-        "do you know then?",
+        N_("The one-slack learner stops when the new plane is violated by at most tol beyond xi. What "
+        "do you know then?"),
         [
             Choice("P(w) <= min P + C tol, certified by the dual value of the working-set QP",
                    True,
@@ -291,8 +297,8 @@ QUIZZES = {
         False,
     ),
     "oracle_on_a_right_word": (
-        "A training word is read correctly by inference at the current w. Loss-augmented inference "
-        "on it returns...",
+        N_("A training word is read correctly by inference at the current w. Loss-augmented inference "
+        "on it returns..."),
         [
             Choice("always the true word, since the prediction is right",
                    False,
@@ -313,8 +319,8 @@ QUIZZES = {
         False,
     ),
     "stopped_early": (
-        "40 epochs of stochastic subgradient end 11% above the certified lower bound on P*. What "
-        "should the chapter say?",
+        N_("40 epochs of stochastic subgradient end 11% above the certified lower bound on P*. What "
+        "should the chapter say?"),
         [
             Choice("that the run stopped early, and report the gap",
                    True,

@@ -6,6 +6,7 @@ import numpy as np
 from course_lib import kernels
 from course_lib.exercises import Verdict
 from course_lib.exercises.harness import Choice, Quiz, check_function, check_number, check_reason
+from course_lib.i18n import N_, _
 from course_lib.svm_gradient import hinge_error, hinge_gradient, hinge_loss
 
 
@@ -28,8 +29,9 @@ def _gradient_cases(rng):
 
 
 def _show_case(case):
-    return (f"alpha = {case['alpha'].tolist()}, w0 = {case['w0']}, r = {case['r'].tolist()}, "
-            f"lambda = {case['lam']}, G = K(x^s, x^t) = {case['G'].tolist()}")
+    return (_("alpha = {alpha}, w0 = {w0}, r = {r}, "
+            "lambda = {lam}, G = K(x^s, x^t) = {G}").format(
+                alpha=case['alpha'].tolist(), w0=case['w0'], r=case['r'].tolist(), lam=case['lam'], G=case['G'].tolist()))
 
 
 def finite_differences(alpha, w0, G, r, lam, eps=1e-6):
@@ -52,10 +54,10 @@ def check_hinge_gradient(gradient, seed=None):
         seed=seed,
         show=_show_case,
         compare=lambda expected, got: _compare_gradient(expected, got),
-        hint="First h = G (alpha * r) + w0 and the set Y = {t : r^t h(x^t) < 1}. Then "
+        hint=_("First h = G (alpha * r) + w0 and the set Y = {t : r^t h(x^t) < 1}. Then "
         "dE/dalpha^s = -r^s sum_{t in Y} r^t G[s, t] + lambda alpha^s and dE/dw0 = -sum_{t in Y} r^t. "
-        "Return a tuple (array of N numbers, one number).",
-        what="gradient",
+        "Return a tuple (array of N numbers, one number)."),
+        what=N_("gradient"),
         right=_agrees_with_finite_differences,
     )
 
@@ -66,20 +68,21 @@ def _agrees_with_finite_differences(cases):
     for case in cases:
         exact, numeric = hinge_gradient(**case), finite_differences(**case)
         worst = max(worst, np.max(np.abs(exact[0] - numeric[0])), abs(float(exact[1]) - numeric[1]))
-    return (f"Your gradient agrees with the library on all {len(cases)} fresh random problems; on the same "
-            f"problems it agrees with central finite differences of E_hinge to {worst:.0e}.")
+    return (_("Your gradient agrees with the library on all {cases} fresh random problems; on the "
+            "same problems it agrees with central finite differences of E_hinge to {worst:.0e}.").format(
+                cases=len(cases), worst=worst))
 
 
 def _compare_gradient(expected, got):
     if not isinstance(got, (tuple, list)) or len(got) != 2:
-        return "return a tuple of two values: (dE/dalpha, dE/dw0)"
+        return _("return a tuple of two values: (dE/dalpha, dE/dw0)")
     from course_lib.exercises.harness import default_compare
 
     reason = default_compare(expected[0], got[0])
     if reason:
-        return f"dE/dalpha: {reason}"
+        return _("dE/dalpha: {reason}").format(reason=reason)
     reason = default_compare(np.float64(expected[1]), got[1])
-    return f"dE/dw0: {reason}" if reason else None
+    return _("dE/dw0: {reason}").format(reason=reason) if reason else None
 
 
 HINGE_REASONS = (
@@ -101,8 +104,9 @@ def check_hinge_losses(losses, reason=None):
     verdict = _check_hinge_values(losses, margins_yr)
     if not verdict:
         return verdict
-    why = check_reason(reason, HINGE_REASONS, hint="Compare y r = 0.5 with the margin the SVM asks for.")
-    return Verdict(why.correct, f"{verdict.why} {why.why}" if why else f"The losses are right. Your reason: {why.why}",
+    why = check_reason(reason, HINGE_REASONS, hint=_("Compare y r = 0.5 with the margin the SVM asks for."))
+    return Verdict(why.correct, f"{verdict.why} {why.why}" if why else _("The losses are right. Your reason: {why}").format(
+        why=why.why),
                    why._hint)
 
 
@@ -112,13 +116,13 @@ def _check_hinge_values(losses, margins_yr):
         losses,
         hinge_loss(m),
         diagnoses=(
-            ((m < 0).astype(float), "those are the 0/1 losses; the hinge also charges points inside the margin."),
-            (1 - m, "1 - y r is right only while y r < 1: beyond the margin the hinge is 0, never negative."),
-            (np.maximum(1 + m, 0), "the sign: the hinge is max(1 - y r, 0), it falls as the margin grows."),
+            ((m < 0).astype(float), _("those are the 0/1 losses; the hinge also charges points inside the margin.")),
+            (1 - m, _("1 - y r is right only while y r < 1: beyond the margin the hinge is 0, never negative.")),
+            (np.maximum(1 + m, 0), _("the sign: the hinge is max(1 - y r, 0), it falls as the margin grows.")),
         ),
-        hint="For each y r: 1 - y r if y r < 1, else 0.",
-        right="max(1 - y r, 0): a point with 0 < y r < 1 is well classified but still pays (it is inside "
-        "the margin).",
+        hint=_("For each y r: 1 - y r if y r < 1, else 0."),
+        right=_("max(1 - y r, 0): a point with 0 < y r < 1 is well classified but still pays (it is inside "
+        "the margin)."),
     )
 
 
@@ -129,10 +133,10 @@ GD_R = np.array([-1.0, 1.0, 1.0])
 def check_first_step(alpha, w0):
     """Exercise [K19]: one gradient step of the kernel hinge SVM from alpha = 0, w0 = 0."""
     eta, sigma = 0.1, 1.0  # the exercise's numbers; lambda's term of the gradient is 0 at alpha = 0
-    hint = ("At alpha = 0, w0 = 0 every h is 0, so every point is in Y: dE/dalpha^s = -r^s sum_t r^t K(x^s, x^t), "
+    hint = _("At alpha = 0, w0 = 0 every h is 0, so every point is in Y: dE/dalpha^s = -r^s sum_t r^t K(x^s, x^t), "
             "dE/dw0 = -sum_t r^t. Step, then clip the negative alphas to 0.")
     if any(value is Ellipsis or value is None for value in (alpha, w0)):
-        return Verdict(False, "Replace both `...` with the new alpha (three numbers) and w0.", hint)
+        return Verdict(False, _("Replace both `...` with the new alpha (three numbers) and w0."), hint)
     try:
         answer = np.r_[np.asarray(alpha, dtype=float).reshape(-1), np.asarray(w0, dtype=float).reshape(-1)]
     except (TypeError, ValueError):
@@ -147,13 +151,13 @@ def check_first_step(alpha, w0):
         atol=1e-4,
         rtol=1e-3,
         diagnoses=(
-            (np.r_[unclipped, step], "apply the constraint: an alpha that would become negative is set to 0."),
-            (np.r_[np.maximum(-unclipped, 0), -step], "the sign of the step: Delta = -eta dE/d(.)."),
-            (np.r_[np.maximum(unclipped, 0), 0.0], "w0 moves too: Delta w0 = -eta dE/dw0 = eta sum_t r^t."),
+            (np.r_[unclipped, step], _("apply the constraint: an alpha that would become negative is set to 0.")),
+            (np.r_[np.maximum(-unclipped, 0), -step], _("the sign of the step: Delta = -eta dE/d(.).")),
+            (np.r_[np.maximum(unclipped, 0), 0.0], _("w0 moves too: Delta w0 = -eta dE/dw0 = eta sum_t r^t.")),
         ),
         hint=hint,
-        right="Every point starts inside the margin; the step is eta r^s sum_t r^t K(x^s, x^t), and the "
-        "negative one is clipped to 0.",
+        right=_("Every point starts inside the margin; the step is eta r^s sum_t r^t K(x^s, x^t), and the "
+        "negative one is clipped to 0."),
     )
 
 
@@ -165,7 +169,7 @@ def quiz(name):
 
 QUIZZES = {
     "step": (
-        "Gradient descent on $E_{hinge}$ with a constant $\\eta = 0.02$ and $\\lambda = 100$. What happens to the $\\alpha$?",
+        N_("Gradient descent on $E_{hinge}$ with a constant $\\eta = 0.02$ and $\\lambda = 100$. What happens to the $\\alpha$?"),
         [
             Choice("They all go to 0: strong regularisation", False,
                    "That is what an even epoch shows. The $\\lambda$ part of the step is $(1 - \\eta\\lambda)\\alpha = -\\alpha$: "
@@ -178,7 +182,7 @@ QUIZZES = {
         ],
     ),
     "lambda_zero": (
-        "With $\\lambda = 0$ and the Gaussian kernel on 40 distinct, overlapping training points, the $\\alpha$ ...",
+        N_("With $\\lambda = 0$ and the Gaussian kernel on 40 distinct, overlapping training points, the $\\alpha$ ..."),
         [
             Choice("grow without bound, forever", False,
                    "The Gaussian kernel separates any distinct points: once every point is beyond the margin "
@@ -190,7 +194,7 @@ QUIZZES = {
         ],
     ),
     "large_lambda": (
-        "With a very large $\\lambda$ (and balanced classes), the trained $h(\\mathbf{x})$ ...",
+        N_("With a very large $\\lambda$ (and balanced classes), the trained $h(\\mathbf{x})$ ..."),
         [
             Choice("is the constant $w_0$: all $\\alpha$ are 0", False,
                    "The $\\alpha$ shrink like $1/\\lambda$ but stay positive for most points."),
@@ -201,7 +205,7 @@ QUIZZES = {
         ],
     ),
     "sparse": (
-        "Are the $\\alpha$ of $E_{hinge}$ (with $\\frac{\\lambda}{2}\\sum_s(\\alpha^s)^2$) sparse like the dual SVM's?",
+        N_("Are the $\\alpha$ of $E_{hinge}$ (with $\\frac{\\lambda}{2}\\sum_s(\\alpha^s)^2$) sparse like the dual SVM's?"),
         [
             Choice("Yes: only the support vectors get $\\alpha > 0$", False,
                    "That holds for the dual of $\\frac{1}{2}\\|\\mathbf{w}\\|^2 + C\\sum\\xi$. Here the penalty is "

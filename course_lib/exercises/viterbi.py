@@ -11,6 +11,7 @@ import numpy as np
 
 from course_lib.exercises import Verdict as _verdict
 from course_lib.exercises.harness import Choice, check_function, check_reason
+from course_lib.i18n import N_, _
 from course_lib.structured import viterbi as _library
 
 UNARY = np.array([[2.0, 1.0], [0.0, 3.0], [1.0, 1.0]])  # UNARY[t, s]: score of letter s at t
@@ -64,8 +65,9 @@ def _viterbi_reference(unary, pairwise):
 def _show_chain(case):
     unary, pairwise = case["unary"], case["pairwise"]
     r, q = unary.shape
-    return (f"r = {r} positions, q = {q} letters ({', '.join(LETTERS[:q])}), unary[t, s] (row t = 1..{r}) = "
-            f"{unary.tolist()}, pairwise[s', s] (s follows s') = {pairwise.tolist()}")
+    return (_("r = {r} positions, q = {q} letters ({letters}), unary[t, s] (row t = "
+            "1..{r}) = {unary}, pairwise[s', s] (s follows s') = {pairwise}").format(
+                r=r, q=q, letters=', '.join(LETTERS[:q]), unary=unary.tolist(), pairwise=pairwise.tolist()))
 
 
 def _compare_tables(expected, got):
@@ -74,34 +76,38 @@ def _compare_tables(expected, got):
     y, M, I = expected
     q, r = M.shape
     if not isinstance(got, (tuple, list)) or len(got) != 3:
-        return "return the three results (y, M, I) as a tuple"
+        return _("return the three results (y, M, I) as a tuple")
     try:
         y_got, M_got, I_got = (np.asarray(part, dtype=float) for part in got)
     except (TypeError, ValueError):
-        return "y, M and I must be arrays of numbers"
+        return _("y, M and I must be arrays of numbers")
     if M_got.shape != (q, r):
-        transposed = " (transposed? one row per letter s, one column per position tau)" if M_got.shape == (r, q) else ""
-        return f"M must have shape (q, r) = ({q}, {r}){transposed}, yours has shape {M_got.shape}"
+        transposed = _(" (transposed? one row per letter s, one column per position tau)") if M_got.shape == (r, q) else ""
+        return _("M must have shape (q, r) = ({q}, {r}){transposed}, yours has shape {shape}").format(
+            q=q, r=r, transposed=transposed, shape=M_got.shape)
     if I_got.shape != (q, r):
-        return f"I must have shape (q, r) = ({q}, {r}), yours has shape {I_got.shape}"
+        return _("I must have shape (q, r) = ({q}, {r}), yours has shape {shape}").format(
+            q=q, r=r, shape=I_got.shape)
     if y_got.shape != (r,):
-        return f"y must hold r = {r} letters, yours has shape {y_got.shape}"
+        return _("y must hold r = {r} letters, yours has shape {shape}").format(r=r, shape=y_got.shape)
     wrong = np.argwhere(~np.isclose(M_got, M, rtol=1e-9, atol=1e-9))
     if len(wrong):
         s, tau = (int(v) for v in wrong[np.argsort(wrong[:, 1], kind="stable")][0])
-        where = "M[s, 1] is the unary score of s at position 1" if tau == 0 else \
-            "M[s, tau] = max over s' of M[s', tau-1] + pairwise[s', s], plus unary[tau, s]"
+        where = _("M[s, 1] is the unary score of s at position 1") if tau == 0 else \
+            _("M[s, tau] = max over s' of M[s', tau-1] + pairwise[s', s], plus unary[tau, s]")
         gap = M_got[s, tau] - M[s, tau]
-        return (f"M[{LETTERS[s]}, {tau + 1}] is wrong: yours is {M_got[s, tau]:.4g}, too {'high' if gap > 0 else 'low'} "
-                f"by {abs(gap):.4g} ({where})")
+        return ((_("M[{s}, {tau}] is wrong: yours is {yours:.4g}, too high by {gap:.4g} ({where})") if gap > 0
+                 else _("M[{s}, {tau}] is wrong: yours is {yours:.4g}, too low by {gap:.4g} ({where})"))
+                .format(s=LETTERS[s], tau=tau + 1, yours=M_got[s, tau], gap=abs(gap), where=where))
     wrong = np.argwhere(I_got[:, 1:] != I[:, 1:])
     if len(wrong):
         s, tau = (int(v) for v in wrong[np.argsort(wrong[:, 1], kind="stable")][0])
-        return (f"I[{LETTERS[s]}, {tau + 2}] is wrong (yours is {I_got[s, tau + 1]:g}): it is the s' reaching the "
-                f"max for M[{LETTERS[s]}, {tau + 2}]")
+        return (_("I[{s}, {tau}] is wrong (yours is {yours:g}): it "
+                "is the s' reaching the max for M[{s}, {tau}]").format(
+                    s=LETTERS[s], tau=tau + 2, yours=I_got[s, tau + 1]))
     if not np.array_equal(y_got, y):
-        return ("M and I are right but the reading y is not: y_r = argmax_s M[s, r], then "
-                "y_(tau-1) = I[y_tau, tau] going back (letters as 0-based indices)")
+        return (_("M and I are right but the reading y is not: y_r = argmax_s M[s, r], then "
+                "y_(tau-1) = I[y_tau, tau] going back (letters as 0-based indices)"))
     return None
 
 
@@ -110,12 +116,12 @@ def check_viterbi_tables(student_fn, seed=None):
     checked on random chains against the library, without calling it."""
     return check_function(
         student_fn, _viterbi_cases, _viterbi_reference, seed=seed, compare=_compare_tables, show=_show_chain,
-        hint="Fill M column by column: M[:, 0] = unary[0]; for tau >= 1 the candidates "
+        hint=_("Fill M column by column: M[:, 0] = unary[0]; for tau >= 1 the candidates "
              "M[s', tau-1] + pairwise[s', s] form a q x q array (rows s', columns s); its max over "
              "the rows plus unary[tau] is M[:, tau], its argmax I[:, tau]. Then back-track from the "
-             "last column.",
-        right="Your Viterbi gives the same readings and the same tables M and I as the library on "
-              "all the random chains.")
+             "last column."),
+        right=_("Your Viterbi gives the same readings and the same tables M and I as the library on "
+              "all the random chains."))
 
 
 def check_counts(n_sequences, n_candidates):
@@ -123,25 +129,26 @@ def check_counts(n_sequences, n_candidates):
     force scores, and the number of candidates M[s', tau-1] + <w, phi(x, s, s')> Viterbi forms."""
     r, q = 8, 26  # the exercise's numbers
     if _unanswered(n_sequences, n_candidates):
-        return _verdict(False, "Replace both `...` with your two counts.")
+        return _verdict(False, _("Replace both `...` with your two counts."))
     n_sequences, n_candidates = _integer(n_sequences), _integer(n_candidates)
     if n_sequences is None or n_candidates is None:
-        return _verdict(False, "Not yet: both answers must be whole numbers, e.g. 1000 or 26 ** 2.")
+        return _verdict(False, _("Not yet: both answers must be whole numbers, e.g. 1000 or 26 ** 2."))
     sequences, candidates = q ** r, (r - 1) * q * q
     right = (n_sequences == sequences, n_candidates == candidates)
-    why = (f"q^r = {q}^{r} = {sequences:,} sequences; Viterbi forms q^2 = {q * q} candidates for each of "
-           f"the r - 1 = {r - 1} positions tau >= 2, so {candidates:,} (about {sequences / candidates:.1e} "
-           "times fewer).")
+    why = (_("q^r = {q}^{r} = {sequences:,} sequences; Viterbi forms q^2 = "
+           "{q2} candidates for each of the r - 1 = {r1} positions tau >= "
+           "2, so {candidates:,} (about {ratio:.1e} times fewer).").format(
+               q=q, r=r, sequences=sequences, q2=q * q, r1=r - 1, candidates=candidates, ratio=sequences / candidates))
     if all(right):
         return _verdict(True, why)
     if not right[0]:
         if n_sequences == r ** q:
-            return _verdict(False, "That is r^q: each of the r positions takes one of q letters, so q^r.")
-        return _verdict(False, "Each of the r positions independently takes one of q letters.")
+            return _verdict(False, _("That is r^q: each of the r positions takes one of q letters, so q^r."))
+        return _verdict(False, _("Each of the r positions independently takes one of q letters."))
     if n_candidates in (r * q * q, r * q):
-        return _verdict(False, "Close: the first position has no predecessor (M[s, 1] is direct), and for "
-                        "each tau >= 2 there are q values of s times q values of s'.")
-    return _verdict(False, "For each tau >= 2 and each letter s, the max runs over the q letters s'.")
+        return _verdict(False, _("Close: the first position has no predecessor (M[s, 1] is direct), and for "
+                        "each tau >= 2 there are q values of s times q values of s'."))
+    return _verdict(False, _("For each tau >= 2 and each letter s, the max runs over the q letters s'."))
 
 
 M_REASONS = (
@@ -164,31 +171,36 @@ def check_M_table(M, reason=None):
     verdict = _check_M_values(M, unary, pairwise)
     if not verdict:
         return verdict
-    why = check_reason(reason, M_REASONS, hint="Write the two candidates M[s', 1] + pairwise[s', b] for s' = a and b.")
-    return _verdict(why.correct, f"{verdict.why} {why.why}" if why else f"The table is right. Your reason: {why.why}",
+    why = check_reason(reason, M_REASONS, hint=_("Write the two candidates M[s', 1] + pairwise[s', b] for s' = a and b."))
+    return _verdict(why.correct, f"{verdict.why} {why.why}" if why else _("The table is right. Your reason: {why}").format(
+        why=why.why),
                     why._hint)
 
 
 def _check_M_values(M, unary, pairwise):
     if _unanswered(M):
-        return _verdict(False, "Replace the first `...` with your 2 x 3 table M, one row per letter.")
-    _, expected, _ = _library.viterbi(unary, pairwise, return_tables=True)
+        return _verdict(False, _("Replace the first `...` with your 2 x 3 table M, one row per letter."))
+    expected = _library.viterbi(unary, pairwise, return_tables=True)[1]
     M = _table(M, expected.shape)
     if M is None:
-        return _verdict(False, "Not yet: M must be a table of numbers, e.g. [[1, 2, 3], [4, 5, 6]].")
+        return _verdict(False, _("Not yet: M must be a table of numbers, e.g. [[1, 2, 3], [4, 5, 6]]."))
     if M.shape != expected.shape:
         if M.shape == expected.T.shape:
-            return _verdict(False, "Transposed: the slides' M has one row per letter s and one column per "
-                            f"position tau, shape {expected.shape}.")
-        return _verdict(False, f"M must have shape {expected.shape} (letters x positions).")
+            return _verdict(False, _("Transposed: the slides' M has one row per letter "
+                            "s and one column per position tau, shape {shape}.").format(
+                                shape=expected.shape))
+        return _verdict(False, _("M must have shape {shape} (letters x positions).").format(
+            shape=expected.shape))
     if np.allclose(M, expected):
-        return _verdict(True, f"M = {expected.tolist()}: the best score is max_s M[s, r] = {expected[:, -1].max():g}.")
+        return _verdict(True, _("M = {M}: the best score is max_s M[s, r] = {best:g}.").format(
+            M=expected.tolist(), best=expected[:, -1].max()))
     wrong = np.argwhere(~np.isclose(M, expected))[0]
     s, tau = int(wrong[0]), int(wrong[1])
     if tau == 0:
-        return _verdict(False, "The first column is the unary scores: M[s, 1] = <w, phi~(x, s)>.")
-    return _verdict(False, f"Check M[{'ab'[s]}, {tau + 1}]: max over s' of M[s', {tau}] + pairwise[s', "
-                    f"{'ab'[s]}], plus the unary score of {'ab'[s]} at position {tau + 1}.")
+        return _verdict(False, _("The first column is the unary scores: M[s, 1] = <w, phi~(x, s)>."))
+    return _verdict(False, _("Check M[{s}, {tau}]: max over s' of M[s', {previous}] + pairwise[s', "
+                    "{s}], plus the unary score of {s} at position {tau}.").format(
+                        s='ab'[s], tau=tau + 1, previous=tau))
 
 
 BACKTRACK_REASONS = (
@@ -215,25 +227,28 @@ def check_backtrack(y, reason=None):
     if not verdict:
         return verdict
     why = check_reason(reason, BACKTRACK_REASONS,
-                       hint="Add up the score of the letters-alone reading with its transitions, then that of yours.")
-    return _verdict(why.correct, f"{verdict.why} {why.why}" if why else f"The reading is right. Your reason: {why.why}",
+                       hint=_("Add up the score of the letters-alone reading with its transitions, then that of yours."))
+    return _verdict(why.correct, f"{verdict.why} {why.why}" if why else _("The reading is right. Your reason: {why}").format(
+        why=why.why),
                     why._hint)
 
 
 def _check_backtrack_word(y, unary, pairwise):
     if _unanswered(y):
-        return _verdict(False, "Replace the first `...` with the decoded word, e.g. 'aab'.")
+        return _verdict(False, _("Replace the first `...` with the decoded word, e.g. 'aab'."))
     expected, M, I = _library.viterbi(unary, pairwise, return_tables=True)
     word = "".join("ab"[s] for s in expected)
     if not isinstance(y, str) or len(y) != len(word) or set(y) - set("ab"):
-        return _verdict(False, f"Not yet: write the reading as a string of {len(word)} letters 'a' or 'b', e.g. 'aab'.")
+        return _verdict(False, _("Not yet: write the reading as a string of {n} letters 'a' or 'b', e.g. 'aab'.").format(
+            n=len(word)))
     if str(y) == word:
-        return _verdict(True, f"y_3 = argmax_s M[s, 3] = '{word[2]}', then y_2 = I[y_3, 3] = '{word[1]}' "
-                        f"and y_1 = I[y_2, 2] = '{word[0]}'.")
+        return _verdict(True, _("y_3 = argmax_s M[s, 3] = '{y3}', then y_2 = I[y_3, "
+                        "3] = '{y2}' and y_1 = I[y_2, 2] = '{y1}'.").format(
+                            y3=word[2], y2=word[1], y1=word[0]))
     if str(y) == "".join("ab"[s] for s in np.argmax(M, axis=0)):
-        return _verdict(False, "That takes the best letter of each column of M separately: follow the "
-                        "back-pointers I from y_r = argmax_s M[s, r] instead.")
-    return _verdict(False, "Start at y_r = argmax_s M[s, r], then y_{tau-1} = I[y_tau, tau].")
+        return _verdict(False, _("That takes the best letter of each column of M separately: follow the "
+                        "back-pointers I from y_r = argmax_s M[s, r] instead."))
+    return _verdict(False, _("Start at y_r = argmax_s M[s, r], then y_{tau-1} = I[y_tau, tau]."))
 
 
 AUGMENTED_REASONS = (
@@ -268,17 +283,17 @@ def check_loss_augmented_unary(augmented, reason=None):
 def _check_augmented_values(augmented):
     y, unary = (0, 1, 1), UNARY  # the exercise's numbers
     if _unanswered(augmented):
-        return _verdict(False, "Replace `...` with your 3 x 2 array of augmented unary scores.")
+        return _verdict(False, _("Replace `...` with your 3 x 2 array of augmented unary scores."))
     expected = unary + _library.hamming_unary(np.asarray(y), unary.shape[1])
     augmented = _table(augmented, expected.shape)
     if augmented is None:
-        return _verdict(False, "Not yet: write a 3 x 2 table of numbers.")
+        return _verdict(False, _("Not yet: write a 3 x 2 table of numbers."))
     if augmented.shape == expected.shape and np.allclose(augmented, expected):
-        return _verdict(True, "Delta(y, y') = sum_t 1[y'_t != y_t] is a sum over positions, so it adds 1 to "
-                        "every unary score of a letter different from y_t; Viterbi then runs unchanged.")
+        return _verdict(True, _("Delta(y, y') = sum_t 1[y'_t != y_t] is a sum over positions, so it adds 1 to "
+                        "every unary score of a letter different from y_t; Viterbi then runs unchanged."))
     if augmented.shape == expected.shape and np.allclose(augmented, unary + 1 - _library.hamming_unary(np.asarray(y), 2)):
-        return _verdict(False, "Reversed: the loss rewards the letters that *differ* from y_t.")
-    return _verdict(False, "Add 1 to unary[t, s] for every letter s different from y_t; leave s = y_t as is.")
+        return _verdict(False, _("Reversed: the loss rewards the letters that *differ* from y_t."))
+    return _verdict(False, _("Add 1 to unary[t, s] for every letter s different from y_t; leave s = y_t as is."))
 
 
 # -- concept questions (shown by `quiz(name)` in the chapter) -----------------------------------
@@ -293,7 +308,7 @@ def quiz(name):
 
 QUIZZES = {
     "cost": (
-        "Viterbi on a word of r letters over q letters costs about...",
+        N_("Viterbi on a word of r letters over q letters costs about..."),
         [
             Choice("q^r operations",
                    False,
@@ -315,7 +330,7 @@ QUIZZES = {
         False,
     ),
     "hamming": (
-        "Why can loss-augmented inference with the Hamming loss reuse Viterbi unchanged?",
+        N_("Why can loss-augmented inference with the Hamming loss reuse Viterbi unchanged?"),
         [
             Choice("Because the Hamming loss is a sum over positions, so it adds to the unary "
                    "scores",
@@ -337,8 +352,8 @@ QUIZZES = {
         False,
     ),
     "potts": (
-        "The Potts transition of the slides has two weights (same letter, change of letter). On the"
-        " words, compared with the 26 x 26 transitions it...",
+        N_("The Potts transition of the slides has two weights (same letter, change of letter). On the"
+        " words, compared with the 26 x 26 transitions it..."),
         [
             Choice("cannot say which letter tends to follow which, e.g. that 'q' is followed by 'u'",
                    True,
@@ -355,8 +370,8 @@ QUIZZES = {
         False,
     ),
     "validation": (
-        "This chapter chooses C with fold 2 and reports accuracy on the eight other folds. Choosing"
-        " C by the best test accuracy instead would...",
+        N_("This chapter chooses C with fold 2 and reports accuracy on the eight other folds. Choosing"
+        " C by the best test accuracy instead would..."),
         [
             Choice("report an optimistic accuracy: the test folds would have taken part in training"
                    " decisions",

@@ -11,6 +11,7 @@ from matplotlib.patches import Circle, Rectangle
 from scipy import ndimage
 
 from course_lib import basis, data, kernels
+from course_lib.i18n import _
 from course_lib.kernel_knn import KernelKNN
 from course_lib.model_selection import grid_search
 from course_lib.plotting.margins import draw_svm
@@ -59,7 +60,7 @@ def draw_xor_points(ax=None):
     ax.set_aspect("equal")
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
-    ax.set_title("XOR: not linearly separable")
+    ax.set_title(_("XOR: not linearly separable"))
     return fig
 
 
@@ -89,7 +90,7 @@ def draw_xor_3d(ax=None):
         ax.plot([z[0], z[0]], [z[1], z[1]], [z[2], on_plane], color=BLACK, ls=":", lw=1.5)
     for label, colour, marker in [(1, BLUE, "o"), (-1, VERMILLION, "s")]:
         m = r == label
-        side = "below the plane" if label * w[2] < 0 else "above the plane"
+        side = _("below the plane") if label * w[2] < 0 else _("above the plane")
         ax.scatter(
             *Z[m].T,
             s=160,
@@ -114,8 +115,8 @@ def draw_xor_3d(ax=None):
     ax.view_init(elev=12, azim=-35)
     ax.set_box_aspect(None, zoom=0.88)  # room for the z3 label
     ax.set_title(
-        f"plane $\\mathbf{{w}}^\\top\\mathbf{{z}} + w_0 = 0$, $\\mathbf{{w}} = ({w[0]:.0f}, {w[1]:.0f}, {w[2]:.0f})$, "
-        f"$w_0 = {w0:.0f}$",
+        _("plane $\\mathbf{{w}}^\\top\\mathbf{{z}} + w_0 = 0$, $\\mathbf{{w}} "
+        "= ({w1:.0f}, {w2:.0f}, {w3:.0f})$, $w_0 = {w0:.0f}$").format(w1=w[0], w2=w[1], w3=w[2], w0=w0),
         fontsize=12,
     )
     ax.legend(loc="upper left", fontsize=10)
@@ -143,7 +144,7 @@ def draw_projection(axes=None):
     axes[0].set_yticks([])
     axes[0].set_ylim(-1, 1)
     axes[0].set_xlabel("$x$")
-    axes[0].set_title("in 1-D: no single threshold;\nthe 2-D line is two (dashed)", fontsize=12)
+    axes[0].set_title(_("in 1-D: no single threshold;\nthe 2-D line is two (dashed)"), fontsize=12)
     grid = np.linspace(-3.2, 3.2, 200)
     axes[1].plot(grid, grid**2, color=GREY, lw=1, label="$z_2 = z_1^2$")
     plot_points(axes[1], Z, r)
@@ -154,12 +155,12 @@ def draw_projection(axes=None):
         (-3.3, 3.3),
         (-0.8, 11),
         color=BLACK,
-        label="SVM line in $(x, x^2)$",
+        label=_("SVM line in $(x, x^2)$"),
     )
     axes[1].set_xlabel("$z_1 = x$")
     axes[1].set_ylabel("$z_2 = x^2$")
     axes[1].legend(loc="upper center", fontsize=10)
-    axes[1].set_title("after $\\phi(x) = (x, x^2)$: separable", fontsize=12)
+    axes[1].set_title(_("after $\\phi(x) = (x, x^2)$: separable"), fontsize=12)
     return fig
 
 
@@ -224,7 +225,7 @@ def draw_rbf_network(ax=None, K=6, s=0.6):
         color=ORANGE,
         edgecolor=BLACK,
         zorder=5,
-        label="centres $\\mathbf{m}_i$",
+        label=_("centres $\\mathbf{m}_i$"),
     )
     for m in net.centres_:
         ax.add_patch(_circle(m, s))
@@ -232,7 +233,8 @@ def draw_rbf_network(ax=None, K=6, s=0.6):
     ax.set_aspect("equal")
     accuracy = np.mean(net.predict(X) == r)
     ax.set_title(
-        f"RBF network, $K = {K}$, $s = {s}$: training accuracy {accuracy:.2f}", fontsize=12
+        _("RBF network, $K = {K}$, $s = {s}$: training accuracy {accuracy:.2f}").format(
+            K=K, s=s, accuracy=accuracy), fontsize=12
     )
     return fig
 
@@ -292,14 +294,15 @@ def draw_kernel_svm(
     if kernel == "linear":  # draw_svm draws the band of a line; shade its two sides here
         plot_decision_regions(ax, svm.decision_function, xlim, ylim, steps=2, margins=False)
     if bayes and legend:  # an entry for the dotted contour drawn below
-        ax.plot([], [], color=BLACK, lw=1.5, ls="dotted", label="Bayes boundary")
+        ax.plot([], [], color=BLACK, lw=1.5, ls="dotted", label=_("Bayes boundary"))
     draw_svm(ax, svm, X, r, steps=steps, show_slacks=False, legend=legend)
     if bayes:
         draw_bayes_boundary(ax, ax.get_xlim(), ax.get_ylim(), steps=steps)
     error = np.mean(svm.predict(X) != r)
     detail = {"gaussian": f", σ = {sigma:.3g}", "polynomial": f", q = {degree}"}.get(kernel, "")
     ax.set_title(
-        f"{kernel}{detail}, C = {C:.3g}: {len(svm.support_)} SV, training error {error:.2f}",
+        _("{kernel}{detail}, C = {C:.3g}: {support} SV, training error {error:.2f}").format(
+            kernel=_(kernel), detail=detail, C=C, support=len(svm.support_), error=error),
         fontsize=11,
     )
     return svm
@@ -355,8 +358,8 @@ def draw_kernel_density(axes=None, sigma=1.0):
     plot_points(axes[1], X, r)
     error = np.mean(density.predict(X) != r)
     axes[1].set_title(
-        f"$h(\\mathbf{{x}}) = \\sum_t r^t K(\\mathbf{{x}}^t, \\mathbf{{x}})$: "
-        f"training error {error:.2f}",
+        _("$h(\\mathbf{{x}}) = \\sum_t r^t K(\\mathbf{{x}}^t, "
+        "\\mathbf{{x}})$: training error {error:.2f}").format(error=error),
         fontsize=11,
     )
     return fig
@@ -385,10 +388,11 @@ def draw_grid_search(ax, result):
             fontweight="bold" if best else "normal",
             color="white" if e < 0.35 else "black",
         )
-    ax.figure.colorbar(image, ax=ax, label="validation error", shrink=0.85)
+    ax.figure.colorbar(image, ax=ax, label=_("validation error"), shrink=0.85)
     ax.set_title(
-        f"best (orange box): $C = {result.best_C:g}$, $\\sigma = {result.best_sigma:.3f}$, "
-        f"validation error {result.errors[i, j]:.2f}",
+        _("best (orange box): $C = {best_C:g}$, $\\sigma "
+        "= {best_sigma:.3f}$, validation error {error:.2f}").format(
+            best_C=result.best_C, best_sigma=result.best_sigma, error=result.errors[i, j]),
         fontsize=12,
     )
 
@@ -419,13 +423,13 @@ def draw_loss_criteria(ax=None):
     }
     for name, loss in LOSS_CRITERIA.items():
         ax.plot(m, loss(m), label=name, **styles[name])
-    ax.axvline(1, color=GREY, lw=1, ls=":", label="margin $y^t r^t = 1$")
+    ax.axvline(1, color=GREY, lw=1, ls=":", label=_("margin $y^t r^t = 1$"))
     ax.axvline(0, color=GREY, lw=0.8)
     ax.set_ylim(-0.1, 4)
-    ax.set_xlabel("margin $y^t r^t$ (wrong side < 0 < right side)")
-    ax.set_ylabel("loss")
+    ax.set_xlabel(_("margin $y^t r^t$ (wrong side < 0 < right side)"))
+    ax.set_ylabel(_("loss"))
     ax.legend(fontsize=10)
-    ax.set_title("loss criteria against the margin")
+    ax.set_title(_("loss criteria against the margin"))
     return fig
 
 
@@ -449,10 +453,11 @@ def draw_hinge_regions(ax, model, X, r, steps=70):
     xlim, ylim = grid_limits(X, 0.6)
     plot_decision_regions(ax, model.decision_function, xlim, ylim, steps=steps)
     error = np.mean(model.predict(X) != r)
-    state = "converged" if model.converged_ else "not converged"
+    state = _("converged") if model.converged_ else _("not converged")
     ax.set_title(
-        f"λ = {model.lam:.3g}: training error {error:.2f}\n{model.n_epochs} epochs, {state} "
-        f"(duality gap {model.duality_gap_:.2g})",
+        _("λ = {lam:.3g}: training error {error:.2f}\n{n_epochs} "
+        "epochs, {state} (duality gap {duality_gap:.2g})").format(
+            lam=model.lam, error=error, n_epochs=model.n_epochs, state=state, duality_gap=model.duality_gap_),
         fontsize=11,
     )
 
@@ -477,7 +482,7 @@ def update_hinge_gd(axes, X, r, model, steps=70):
 
 
 def alpha_peak_label(model):
-    return f"max α, λ = {model.lam:.3g}"
+    return _("max α, λ = {lam:.3g}").format(lam=model.lam)
 
 
 def draw_alpha_history(ax, model, free=None):
@@ -493,12 +498,12 @@ def draw_alpha_history(ax, model, free=None):
             color=VERMILLION,
             ls="--",
             lw=2.5,
-            label="max α, λ = 0",
+            label=_("max α, λ = 0"),
         )
-    ax.set_xlabel("epoch")
+    ax.set_xlabel(_("epoch"))
     ax.set_ylabel("$\\alpha^t$")
     ax.legend(loc="upper left", fontsize=10)
-    ax.set_title("every $\\alpha^t$ at every epoch", fontsize=12)
+    ax.set_title(_("every $\\alpha^t$ at every epoch"), fontsize=12)
 
 
 @slide_figure(
@@ -523,7 +528,7 @@ def draw_kernel_knn(ax, X, r, k, kernel="gaussian", sigma=1.0, degree=2, steps=7
         ax, lambda Q: model.predict(Q).astype(float), xlim, ylim, steps=steps, margins=False
     )
     plot_points(ax, X, r)
-    ax.set_title(title or f"{k}-NN, {kernel} kernel", fontsize=11)
+    ax.set_title(title or _("{k}-NN, {kernel} kernel").format(k=k, kernel=_(kernel)), fontsize=11)
     return model
 
 
@@ -539,11 +544,12 @@ def draw_kernel_knn_figure(axes=None, sigma=1.0, k=3, degree=2):
     fig, axes = figure_for(axes, ncols=3, width=5, height=5)
     X, r = curved_overlap_data()
     draw_kernel_knn(
-        axes[0], X, r, k, sigma=sigma, title=f"{k}-NN, Gaussian σ = {sigma:g} (= Euclidean)"
+        axes[0], X, r, k, sigma=sigma, title=_("{k}-NN, Gaussian σ = {sigma:g} (= Euclidean)").format(
+            k=k, sigma=sigma)
     )
     draw_kernel_knn(
         axes[1], X, r, k, kernel="polynomial", degree=degree,
-        title=f"{k}-NN, polynomial q = {degree} (other neighbours)",
+        title=_("{k}-NN, polynomial q = {degree} (other neighbours)").format(k=k, degree=degree),
     )
     sv = fit_kernel_svm(X, r, "gaussian", sigma=sigma).support_
     draw_kernel_knn(
@@ -552,7 +558,7 @@ def draw_kernel_knn_figure(axes=None, sigma=1.0, k=3, degree=2):
         r[sv],
         1,
         sigma=sigma,
-        title=f"1-NN on the {len(sv)} support vectors (prototypes)",
+        title=_("1-NN on the {sv} support vectors (prototypes)").format(sv=len(sv)),
     )
     return fig
 
@@ -566,8 +572,8 @@ def draw_gram(axes=None, sigma=1.0):
     X, r = X[order], r[order]
     by_class = np.argsort(-r, kind="stable")
     for ax, index, title in [
-        (axes[0], np.arange(len(X)), "in data order"),
-        (axes[1], by_class, "sorted by class"),
+        (axes[0], np.arange(len(X)), _("in data order")),
+        (axes[1], by_class, _("sorted by class")),
     ]:
         G = kernels.gram(X[index], "gaussian", sigma=sigma)
         image = ax.imshow(G, cmap="cividis", vmin=0, vmax=1)
@@ -597,10 +603,10 @@ def draw_svm_scale(ax, models):
         ax.plot(n, [row["seconds"] for row in rows], marker=marker, color=colour, lw=2, label=name)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("number of training points $N$")
-    ax.set_ylabel("fit time (s)")
+    ax.set_xlabel(_("number of training points $N$"))
+    ax.set_ylabel(_("fit time (s)"))
     ax.legend(fontsize=9, loc="upper left")
-    ax.set_title("fit time against N (one fit each, shared machine)", fontsize=12)
+    ax.set_title(_("fit time against N (one fit each, shared machine)"), fontsize=12)
 
 
 def gaussian_h_on_grid(svm, xlim, ylim, steps, reach=5.0):
@@ -664,9 +670,10 @@ def draw_islands(ax, X, r, sigma=0.1, C=OVERLAP_C, xlim=None, ylim=None, cells_p
     ax.set_ylim(ylim)
     ax.set_aspect("equal")
     if title:
-        n_regions, alone, _ = island_counts(svm, X, xlim, ylim, cells_per_sigma)
-        ax.set_title(f"σ = {sigma:g}, C = {C:g}: {len(svm.support_)} SV of {len(X)}, {n_regions} regions, "
-                     f"{alone} holding a single point", fontsize=10)
+        n_regions, alone = island_counts(svm, X, xlim, ylim, cells_per_sigma)[:2]
+        ax.set_title(_("σ = {sigma:g}, C = {C:g}: {support} SV of {n}, {n_regions} "
+                     "regions, {alone} holding a single point").format(
+                         sigma=sigma, C=C, support=len(svm.support_), n=len(X), n_regions=n_regions, alone=alone), fontsize=10)
     return svm
 
 
@@ -682,6 +689,6 @@ def draw_small_sigma_figure(axes=None, sigma=0.1):
     X, r = curved_overlap_data()
     draw_islands(axes[0], X, r, sigma=sigma)
     draw_islands(axes[1], X, r, sigma=sigma, xlim=(-1.0, 2.0), ylim=(-1.2, 1.8), title=False)
-    axes[1].set_title(f"σ = {sigma:g}, zoomed on the tight class", fontsize=10)
+    axes[1].set_title(_("σ = {sigma:g}, zoomed on the tight class").format(sigma=sigma), fontsize=10)
     axes[1].legend(loc="lower left", fontsize=8)
     return fig

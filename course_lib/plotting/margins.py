@@ -36,7 +36,7 @@ def draw_margin_band(ax, w, w0, xlim, ylim, label_margin=True):
         ax.text(
             0.02,
             0.02,
-            f"margin ρ = 1/‖w‖ = {rho:.3f}",
+            _("margin ρ = 1/‖w‖ = {rho:.3f}").format(rho=rho),
             transform=ax.transAxes,
             fontsize=11,
             bbox=dict(facecolor="white", alpha=0.8, edgecolor="none"),

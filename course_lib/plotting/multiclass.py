@@ -9,6 +9,7 @@ from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import ListedColormap, to_rgba
 
 from course_lib.data import forty_twenty_forty, three_blobs
+from course_lib.i18n import N_, _
 from course_lib.linear import LeastSquaresClassifier
 from course_lib.multiclass import (
     AllPairs,
@@ -31,10 +32,10 @@ from course_lib.plotting.style import BLACK, GREY, PALETTE, new_figure
 
 MARKERS = ("o", "s", "^", "D", "v", "P")
 SLIDES_W = np.array([[-1.0, 1.0], [0.0, np.sqrt(2.0)], [1.0, 1.0]]) / np.sqrt(2.0)
-REDUCTIONS = ("one-vs-rest (confidences)", "one-vs-rest (signs)", "all pairs (votes)")
+REDUCTIONS = (N_("one-vs-rest (confidences)"), N_("one-vs-rest (signs)"), N_("all pairs (votes)"))
 LEARNERS = {  # binary learners wrapped by the reductions
-    "least squares": LeastSquaresClassifier,
-    "Gaussian SVM (C = 1, sigma = 1.5)": lambda: SVM(C=1.0, kernel="gaussian", sigma=1.5),
+    N_("least squares"): LeastSquaresClassifier,
+    N_("Gaussian SVM (C = 1, sigma = 1.5)"): lambda: SVM(C=1.0, kernel="gaussian", sigma=1.5),
 }
 BOX = dict(xlim=(-3.2, 3.2), ylim=(-1.2, 2.6))
 
@@ -50,7 +51,7 @@ def plot_classes(ax, X, y, classes, size=40):
             [], [], s=size, color=PALETTE[k], marker=MARKERS[k % len(MARKERS)], edgecolor="black",
             linewidth=0.5, zorder=3))
         points.set_offsets(X[mask])
-        points.set_label(f"class {label}")
+        points.set_label(_("class {label}").format(label=label))
 
 
 @lru_cache(maxsize=8)
@@ -123,7 +124,7 @@ def draw_vectors(ax, W, labels=None):
 
 def mark_errors(ax, X, wrong):
     errors = kept(ax, "errors", lambda: ax.scatter([], [], s=70, color=BLACK, marker="x", linewidth=1.5,
-                                                   zorder=4, label="error"))
+                                                   zorder=4, label=_("error")))
     errors.set_offsets(X[wrong])
 
 
@@ -150,7 +151,8 @@ def slides_argmax_panel(ax, share=0.2, seed=0):
     draw_regions(ax, lambda P: P @ SLIDES_W.T, 3, **BOX)
     draw_vectors(ax, SLIDES_W)
     plot_classes(ax, X, y, [1, 2, 3])
-    ax.set_title(f"argmax$_i \\langle w_i, x\\rangle$ (slides' $w$): error {error:.0%}", fontsize=12)
+    ax.set_title(_("argmax$_i \\langle w_i, x\\rangle$ (slides' $w$): error {error:.0%}").format(
+        error=error), fontsize=12)
     return error
 
 
@@ -161,14 +163,16 @@ def ovr_halfspace_panel(ax, share=0.2, seed=0):
     ovr = _ovr_halfspaces(share, seed)
     wrong = ovr.predict(X) != y
     draw_regions(ax, ovr.decision_function, 3, **BOX)
-    draw_vectors(ax, [e.w_ for e in ovr.estimators_], labels=[f"$w_{i}$ (ERM)" for i in (1, 2, 3)])
+    draw_vectors(ax, [e.w_ for e in ovr.estimators_], labels=[_("$w_{i}$ (ERM)").format(
+        i=i) for i in (1, 2, 3)])
     plot_classes(ax, X, y, [1, 2, 3])
     mark_errors(ax, X, wrong)
     rest = (1.0 - share) / 2
     legend = kept(ax, "legend", lambda: ax.legend(loc="upper center", ncol=4, fontsize=9, title=" ",
                                                    title_fontsize=9, columnspacing=0.8, handletextpad=0.3))
-    legend.set_title(f"shares {rest:.0%} / {share:.0%} / {rest:.0%}")
-    ax.set_title(f"one-vs-rest, best halfspaces: error {np.mean(wrong):.0%}", fontsize=12)
+    legend.set_title(_("shares {rest:.0%} / {share:.0%} / {rest:.0%}").format(rest=rest, share=share))
+    ax.set_title(_("one-vs-rest, best halfspaces: error {error:.0%}").format(
+        error=np.mean(wrong)), fontsize=12)
     return float(np.mean(wrong))
 
 
@@ -217,7 +221,8 @@ def reduction_panel(ax, reduction=REDUCTIONS[0], spread=1.3, seed=0, learner="le
     accuracy = float(np.mean(predict(X) == y))  # of the rule drawn: the signs' argmax for the signs panel
     draw_regions(ax, region_of, 3, xlim=(-5.5, 5.5), ylim=(-5, 6))
     plot_classes(ax, X, y, model.classes_)
-    ax.set_title(f"{reduction}, {learner.split(' (')[0]}:\ntraining accuracy {accuracy:.1%}", fontsize=12)
+    ax.set_title(_("{reduction}, {learner}:\ntraining accuracy {accuracy:.1%}").format(
+        reduction=_(reduction), learner=_(learner).split(' (')[0], accuracy=accuracy), fontsize=12)
     return accuracy
 
 
@@ -237,13 +242,13 @@ def linear_multiclass_figure():
     w = np.array([1.0, 0.6])
     draw_regions(axes[0], lambda P: np.c_[-(P @ w), P @ w], 2, xlim=(-2.5, 2.5), ylim=(-2.5, 2.5))
     draw_vectors(axes[0], [-w, w], labels=["$-w$ (y = -1)", "$+w$ (y = +1)"])
-    axes[0].set_title("binary: argmax$_{y=\\pm 1}\\langle w, yx\\rangle$ = sign$\\langle w, x\\rangle$", fontsize=12)
+    axes[0].set_title(_("binary: argmax$_{y=\\pm 1}\\langle w, yx\\rangle$ = sign$\\langle w, x\\rangle$"), fontsize=12)
     X, y = noisy_forty_twenty_forty()
     model = MulticlassSVM(lam=0.005, n_iter=3000, seed=0).fit(X, y)
     draw_regions(axes[1], model.decision_function, 3, **BOX)
     draw_vectors(axes[1], model.coef_)
     plot_classes(axes[1], X, y, model.classes_)
-    axes[1].set_title("three classes: argmax$_y\\langle w, \\Psi(x, y)\\rangle$", fontsize=12)
+    axes[1].set_title(_("three classes: argmax$_y\\langle w, \\Psi(x, y)\\rangle$"), fontsize=12)
     return fig
 
 
@@ -257,15 +262,16 @@ def multi_vector_figure(x=(0.8, -0.5, 1.2), n_classes=4):
     limit = np.abs(rows).max()
     image = ax.imshow(rows, cmap="PuOr", vmin=-limit, vmax=limit, aspect="auto")
     for (i, j), value in np.ndenumerate(rows):
-        r, g, b, _ = image.cmap(image.norm(value))
+        r, g, b = image.cmap(image.norm(value))[:3]
         dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5  # white text on dark cells
         ax.text(j, i, f"{value:g}", ha="center", va="center", fontsize=11, color="white" if dark else BLACK)
     for b in range(1, n_classes):
         ax.axvline(b * len(x) - 0.5, color=BLACK, lw=2)
     ax.set_yticks(range(n_classes), [f"$\\Psi(x, {y + 1})$" for y in range(n_classes)])
     ax.set_xticks([b * len(x) + (len(x) - 1) / 2 for b in range(n_classes)],
-                  [f"block {b + 1} ($w_{b + 1}$)" for b in range(n_classes)])
-    ax.set_title(f"x = {tuple(x.tolist())}: dim $\\Psi$ = n|Y| = {len(x)} x {n_classes} = {psi.dimension_}", fontsize=12)
+                  [_("block {b} ($w_{b}$)").format(b=b + 1) for b in range(n_classes)])
+    ax.set_title(_("x = {x}: dim $\\Psi$ = n|Y| = {n} x {n_classes} = {dimension}").format(
+        x=tuple(x.tolist()), n=len(x), n_classes=n_classes, dimension=psi.dimension_), fontsize=12)
     return fig
 
 
@@ -283,8 +289,8 @@ def draw_cost_matrix(ax, Delta, names):
         ax.text(j, i, f"{value:g}", ha="center", va="center", fontsize=14)
     ax.set_xticks(range(len(names)), names)
     ax.set_yticks(range(len(names)), names)
-    ax.set_xlabel("truth $y$")
-    ax.set_ylabel("prediction $y'$")
+    ax.set_xlabel(_("truth $y$"))
+    ax.set_ylabel(_("prediction $y'$"))
 
 
 @slide_figure("M7_cost_matrix", slide="Fonction de perte sensible aux coûts")
@@ -293,9 +299,9 @@ def cost_matrix_figure():
     names, Delta = CAT_DOG_WHALE
     fig, axes = new_figure(ncols=2, width=4.2, height=3.8)
     draw_cost_matrix(axes[0], Delta, names)
-    axes[0].set_title("$\\Delta(y', y)$: a cat is not a whale", fontsize=12)
+    axes[0].set_title(_("$\\Delta(y', y)$: a cat is not a whale"), fontsize=12)
     draw_cost_matrix(axes[1], zero_one_cost(3), names)
-    axes[1].set_title("0-1 loss $1[y' \\neq y]$", fontsize=12)
+    axes[1].set_title(_("0-1 loss $1[y' \\neq y]$"), fontsize=12)
     return fig
 
 
@@ -320,16 +326,16 @@ def hinge_bound_figure():
     s = np.linspace(-6, 6, 1201)
     task, hinge = hinge_along_a_line(x, y, base, direction, Delta, s)
     fig, ax = new_figure(width=7, height=4.2)
-    ax.plot(s, hinge, color=PALETTE[0], label="generalised hinge $\\ell(w, (x, y))$")
+    ax.plot(s, hinge, color=PALETTE[0], label=_("generalised hinge $\\ell(w, (x, y))$"))
     ax.plot(s, task, color=PALETTE[1], drawstyle="steps-mid", label="$\\Delta(h_w(x), y)$")
     zero = s[np.argmax(hinge <= 0)]
     ax.axvline(zero, color=GREY, ls="--", lw=1.5)
-    ax.text(zero + 0.2, hinge.max() * 0.6, "every margin\n$\\geq \\Delta(y', y)$", color=GREY, fontsize=11)
+    ax.text(zero + 0.2, hinge.max() * 0.6, _("every margin\n$\\geq \\Delta(y', y)$"), color=GREY, fontsize=11)
     for where, text in ((-4.6, "whale"), (-1.0, "dog"), (2.5, "cat")):
         ax.text(where, -1.2, f"$h_w(x)$ = {text}", ha="center", fontsize=10)
-    ax.set_xlabel("$s$: scores cat $s$, dog $1$, whale $-s-2$")
-    ax.set_ylabel("loss")
-    ax.set_title(f"true class {names[y]}, cat-dog-whale costs", fontsize=12)
+    ax.set_xlabel(_("$s$: scores cat $s$, dog $1$, whale $-s-2$"))
+    ax.set_ylabel(_("loss"))
+    ax.set_title(_("true class {y}, cat-dog-whale costs").format(y=names[y]), fontsize=12)
     ax.legend()
     return fig
 
@@ -408,17 +414,20 @@ def draw_sgd_model(ax, model):
     training accuracy."""
     X, y = noisy_forty_twenty_forty()
     if isinstance(model, MulticlassSVM):
-        name = f"multiclass SVM, $\\lambda$ = {model.lam:.3g}, objective {model.objective(X, y):.3f}"
+        name = _("multiclass SVM, $\\lambda$ = {lam:.3g}, objective {objective:.3f}").format(
+            lam=model.lam, objective=model.objective(X, y))
     else:
-        name = f"SGD on the hinge risk, $\\eta$ = {model.eta:.3g}, risk {model.hinge_losses(X, y).mean():.3f}"
+        name = _("SGD on the hinge risk, $\\eta$ = {eta:.3g}, risk {risk:.3f}").format(
+            eta=model.eta, risk=model.hinge_losses(X, y).mean())
     draw_regions(ax, model.decision_function, 3, **BOX)
     W = model.coef_
     scale = 2.0 / max(np.abs(W).max(), 1e-12)
     draw_vectors(ax, W * min(scale, 1.0))
     plot_classes(ax, X, y, model.classes_)
     accuracy = np.mean(model.predict(X) == y)
-    shrink = "" if scale >= 1 else f", arrows x{scale:.2g}"
-    ax.set_title(f"{name}\naveraged $\\bar w$: training accuracy {accuracy:.0%}{shrink}", fontsize=11)
+    shrink = "" if scale >= 1 else _(", arrows x{scale:.2g}").format(scale=scale)
+    ax.set_title(_("{name}\naveraged $\\bar w$: training accuracy {accuracy:.0%}{shrink}").format(
+        name=name, accuracy=accuracy, shrink=shrink), fontsize=11)
 
 
 def sgd_panel(ax, learner="svm", rate=0.05, n_iter=2000, seed=0, cost_on_two=1.0):
@@ -447,11 +456,12 @@ def pac_bounds_figure(rho=2.0, Bs=(0.5, 1.0, 2.0), eps=0.1):
         T = sgd_iterations(B, rho, eps)
         axes[1].plot([T], [eps], "o", color=PALETTE[k])
     axes[1].axhline(eps, color=GREY, ls="--", lw=1.2)
-    axes[0].set_xlabel("number of examples m")
-    axes[0].set_title("multiclass SVM: $\\sqrt{8\\rho^2B^2/m}$", fontsize=12)
-    axes[1].set_xlabel("number of SGD iterations T")
-    axes[1].set_title(f"SGD: $B\\rho/\\sqrt{{T}}$; dots at $T = (B\\rho/\\epsilon)^2$, $\\epsilon$ = {eps:g}", fontsize=12)
+    axes[0].set_xlabel(_("number of examples m"))
+    axes[0].set_title(_("multiclass SVM: $\\sqrt{8\\rho^2B^2/m}$"), fontsize=12)
+    axes[1].set_xlabel(_("number of SGD iterations T"))
+    axes[1].set_title(_("SGD: $B\\rho/\\sqrt{{T}}$; dots at $T = (B\\rho/\\epsilon)^2$, $\\epsilon$ = {eps:g}").format(
+        eps=eps), fontsize=12)
     for ax in axes:
-        ax.set_ylabel("excess over $\\min_{\\|u\\|\\leq B} L^{g-hinge}_D(u)$")
-        ax.legend(title=f"$\\rho$ = {rho:g}")
+        ax.set_ylabel(_("excess over $\\min_{\\|u\\|\\leq B} L^{g-hinge}_D(u)$"))
+        ax.legend(title=_("$\\rho$ = {rho:g}").format(rho=rho))
     return fig

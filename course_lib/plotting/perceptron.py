@@ -9,6 +9,7 @@ from matplotlib.colors import to_rgba
 
 from course_lib._validation import check_int
 from course_lib.data import load_ocr_letters, three_blobs, zipf_sparse
+from course_lib.i18n import N_, _
 from course_lib.perceptron import (AveragedPerceptron, accuracy_by_epoch, averaging_work, sparse_rows,
                                    weights_by_epoch)
 from course_lib.plotting.artists import argmax_polygons, kept, region_edges, replace
@@ -18,10 +19,17 @@ from course_lib.plotting.style import BLACK, BLUE, GREY, ORANGE, PALETTE, VERMIL
 
 MARKERS = ("o", "s", "^", "D", "v", "P")
 VARIANT_STYLE = {
-    "naive": dict(color=VERMILLION, marker="s", label="naive (a <- a + w every example)"),
-    "on_error": dict(color=ORANGE, marker="^", label="on error (a <- a + n w)"),
-    "lazy": dict(color=BLUE, marker="o", label="lazy (stamps + final flush)"),
+    "naive": dict(color=VERMILLION, marker="s", label=N_("naive (a <- a + w every example)")),
+    "on_error": dict(color=ORANGE, marker="^", label=N_("on error (a <- a + n w)")),
+    "lazy": dict(color=BLUE, marker="o", label=N_("lazy (stamps + final flush)")),
 }
+
+
+def _variant_style(variant):
+    """VARIANT_STYLE[variant] with its label in the language of course_lib."""
+    style = dict(VARIANT_STYLE[variant])
+    text = style.pop("label")
+    return dict(style, label=_(text))
 
 
 def with_bias(X):
@@ -64,7 +72,7 @@ def draw_regions(ax, weights, classes, X, y, xlim=(-5.5, 5.5), ylim=(-5, 6), tit
             [], [], s=28, color=colours[k], marker=MARKERS[k % len(MARKERS)], edgecolor="black",
             linewidth=0.5, zorder=3))
         points.set_offsets(X[mask])
-        points.set_label(f"label {label}")
+        points.set_label(_("label {label}").format(label=label))
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     ax.set_xlabel("$x_1$")
@@ -90,15 +98,16 @@ def _draw_weights(ax, classes, weights, which, n_epochs, seed, data_seed):
     X, y, X_held, y_held = blob_split(data_seed)
     accuracy = held_out_accuracy(weights, classes, X_held, y_held)
     draw_regions(ax, weights, classes, X, y,
-                 title=f"{which}, {n_epochs} epochs, shuffle seed {seed}: held-out {accuracy:.1%}")
+                 title=_("{which}, {n_epochs} epochs, shuffle seed {seed}: held-out {accuracy:.1%}").format(
+                     which=_(which), n_epochs=n_epochs, seed=seed, accuracy=accuracy))
 
 
 def draw_plain_vs_averaged(axes, n_epochs=5, seed=0, data_seed=0):
     """Two panels: the plain perceptron's last w and the average a after n_epochs (shuffle `seed`)."""
     n_epochs = check_int(n_epochs, "n_epochs", minimum=1)
     classes, w, a = blob_epochs(seed, max(30, n_epochs), data_seed)[n_epochs - 1]
-    _draw_weights(axes[0], classes, w, "plain w", n_epochs, seed, data_seed)
-    _draw_weights(axes[1], classes, a, "averaged a", n_epochs, seed, data_seed)
+    _draw_weights(axes[0], classes, w, N_("plain w"), n_epochs, seed, data_seed)
+    _draw_weights(axes[1], classes, a, N_("averaged a"), n_epochs, seed, data_seed)
 
 
 def draw_one_of_both(ax, n_epochs=5, seed=0, which="averaged a", data_seed=0):
@@ -121,12 +130,13 @@ def plain_vs_averaged_figure(n_epochs=5, seeds=(0, 1, 2)):
 def draw_accuracy_by_epoch(ax, plain, averaged, chosen=None, title=None):
     """Held-out accuracy after each epoch, plain vs averaged; a dotted line at the chosen MAX_EPOCH."""
     epochs = np.arange(1, len(plain) + 1)
-    ax.plot(epochs, plain, color=VERMILLION, marker="s", label="plain perceptron (last w)")
-    ax.plot(epochs, averaged, color=BLUE, marker="o", label="averaged perceptron (a)")
+    ax.plot(epochs, plain, color=VERMILLION, marker="s", label=_("plain perceptron (last w)"))
+    ax.plot(epochs, averaged, color=BLUE, marker="o", label=_("averaged perceptron (a)"))
     if chosen is not None:
-        ax.axvline(chosen, color=GREY, linestyle=":", linewidth=2, label=f"MAX_EPOCH = {chosen}")
-    ax.set_xlabel("epochs")
-    ax.set_ylabel("held-out accuracy")
+        ax.axvline(chosen, color=GREY, linestyle=":", linewidth=2, label=_("MAX_EPOCH = {chosen}").format(
+            chosen=chosen))
+    ax.set_xlabel(_("epochs"))
+    ax.set_ylabel(_("held-out accuracy"))
     ax.legend(loc="lower right")
     if title:
         ax.set_title(title, fontsize=12)
@@ -142,20 +152,20 @@ def speedup_figure(sizes, seconds):
     """Training time of each variant against the number of features (log-log), `seconds[variant][k]`."""
     fig, axes = new_figure(ncols=2, width=5.8, height=4.5)
     for variant, times in seconds.items():
-        axes[0].plot(sizes, times, **VARIANT_STYLE[variant])
+        axes[0].plot(sizes, times, **_variant_style(variant))
     axes[0].set_xscale("log")
     axes[0].set_yscale("log")
-    axes[0].set_xlabel("number of features")
-    axes[0].set_ylabel("training time (s)")
+    axes[0].set_xlabel(_("number of features"))
+    axes[0].set_ylabel(_("training time (s)"))
     axes[0].legend(fontsize=9, loc="upper left")
     for variant in ("on_error", "lazy"):
         ratio = np.asarray(seconds["naive"]) / np.asarray(seconds[variant])
-        axes[1].plot(sizes, ratio, **VARIANT_STYLE[variant])
+        axes[1].plot(sizes, ratio, **_variant_style(variant))
     axes[1].axhline(1, color=BLACK, linewidth=1)
     axes[1].set_xscale("log")
-    axes[1].set_xlabel("number of features")
-    axes[1].set_ylabel("speed-up over naive (x)")
-    axes[1].set_title("same run, same averaged weights", fontsize=12)
+    axes[1].set_xlabel(_("number of features"))
+    axes[1].set_ylabel(_("speed-up over naive (x)"))
+    axes[1].set_title(_("same run, same averaged weights"), fontsize=12)
     return fig
 
 
@@ -193,15 +203,16 @@ def ocr_plain_vs_averaged_figure(seeds=(0, 1, 2, 3, 4), max_epoch=10):
     fig, ax = new_figure(width=7.5, height=4.6)
     for k in range(len(seeds)):
         ax.plot(epochs, plain[k], color=VERMILLION, marker="s", lw=1.5, alpha=0.8,
-                label="plain perceptron (last w)" if k == 0 else None)
+                label=_("plain perceptron (last w)") if k == 0 else None)
         ax.plot(epochs, averaged[k], color=BLUE, marker="o", lw=1.5, alpha=0.8,
-                label="averaged perceptron (a)" if k == 0 else None)
-    ax.set_xlabel("epochs")
-    ax.set_ylabel("held-out accuracy")
+                label=_("averaged perceptron (a)") if k == 0 else None)
+    ax.set_xlabel(_("epochs"))
+    ax.set_ylabel(_("held-out accuracy"))
     ax.set_xticks(epochs)
     ax.set_ylim(min(plain.min(), averaged.min()) - 0.03, max(plain.max(), averaged.max()) + 0.05)
     ax.legend(loc="upper left", ncol=2, fontsize=10)
-    ax.set_title(f"OCR letters, one line per shuffle seed ({len(seeds)} seeds)", fontsize=12)
+    ax.set_title(_("OCR letters, one line per shuffle seed ({seeds} seeds)").format(
+        seeds=len(seeds)), fontsize=12)
     return fig
 
 
@@ -223,22 +234,23 @@ def cost_of_averaging_figure(sizes=(1_000, 10_000, 100_000, 200_000)):
     results = work_by_size(tuple(sizes))
     fig, axes = new_figure(ncols=2, width=5.8, height=4.5)
     for variant in ("naive", "on_error", "lazy"):
-        axes[0].plot(sizes, [r[0][variant] for r in results], **VARIANT_STYLE[variant])
+        axes[0].plot(sizes, [r[0][variant] for r in results], **_variant_style(variant))
     axes[0].set_xscale("log")
     axes[0].set_yscale("log")
-    axes[0].set_xlabel("number of features d")
-    axes[0].set_ylabel("additions to entries of a")
+    axes[0].set_xlabel(_("number of features d"))
+    axes[0].set_ylabel(_("additions to entries of a"))
     axes[0].legend(fontsize=9, loc="upper left")
     errors = [r[1] for r in results]
-    axes[0].set_title(f"{results[0][2]:,} examples, one epoch, {min(errors):,}-{max(errors):,} errors", fontsize=12)
+    axes[0].set_title(_("{n:,} examples, one epoch, {fewest:,}-{most:,} errors").format(
+        n=results[0][2], fewest=min(errors), most=max(errors)), fontsize=12)
     for variant in ("on_error", "lazy"):
-        axes[1].plot(sizes, [r[0]["naive"] / r[0][variant] for r in results], **VARIANT_STYLE[variant])
+        axes[1].plot(sizes, [r[0]["naive"] / r[0][variant] for r in results], **_variant_style(variant))
     axes[1].axhline(1, color=BLACK, linewidth=1)
     axes[1].set_xscale("log")
     axes[1].set_yscale("log")
-    axes[1].set_xlabel("number of features d")
-    axes[1].set_ylabel("naive work / variant's work")
-    axes[1].set_title("same averaged weights, less work", fontsize=12)
+    axes[1].set_xlabel(_("number of features d"))
+    axes[1].set_ylabel(_("naive work / variant's work"))
+    axes[1].set_title(_("same averaged weights, less work"), fontsize=12)
     return fig
 
 

@@ -8,6 +8,7 @@ from matplotlib.patches import Circle, Rectangle
 
 from course_lib._validation import check_int, check_non_negative, check_positive
 from course_lib.data import ALPHABET, letters_to_string, load_ocr_letters
+from course_lib.i18n import _
 from course_lib.plotting.artists import kept
 from course_lib.plotting.cache import cached
 from course_lib.plotting.registry import slide_figure
@@ -73,9 +74,9 @@ def plot_word_matrix(ax, x):
     x = np.asarray(x, dtype=float)
     ax.imshow(x.T, cmap="Greys", vmin=0, vmax=1, aspect="auto", interpolation="nearest")
     ax.set_xticks(range(len(x)), [str(t + 1) for t in range(len(x))])
-    ax.set_xlabel("letter t")
-    ax.set_ylabel("pixel i")
-    ax.set_title(f"x: an n x r = {x.shape[1]} x {x.shape[0]} matrix")
+    ax.set_xlabel(_("letter t"))
+    ax.set_ylabel(_("pixel i"))
+    ax.set_title(_("x: an n x r = {n} x {r} matrix").format(n=x.shape[1], r=x.shape[0]))
 
 
 def plot_tables(ax_M, ax_I, M, I, y, letters=ALPHABET):
@@ -89,16 +90,16 @@ def plot_tables(ax_M, ax_I, M, I, y, letters=ALPHABET):
             ax_I.text(tau, s, letters[I[s, tau]], ha="center", va="center", fontsize=8,
                       color=VERMILLION if on_path else GREY, fontweight="bold" if on_path else None)
     ax_I.imshow(np.zeros((q, r)), aspect="auto", cmap="Greys", vmin=0, vmax=1)
-    titles = ("M[s, tau]: best score ending in s", "I[s, tau]: best previous letter")
+    titles = (_("M[s, tau]: best score ending in s"), _("I[s, tau]: best previous letter"))
     for ax, name in zip((ax_M, ax_I), titles):
         for tau, s in enumerate(y):
             ax.add_patch(Rectangle((tau - 0.5, s - 0.5), 1, 1, fill=False, edgecolor=VERMILLION,
                                    lw=2.5))
         ax.set_xticks(range(r), [str(t + 1) for t in range(r)])
         ax.set_yticks(range(q), list(letters[:q]), fontsize=8)
-        ax.set_xlabel("position tau")
+        ax.set_xlabel(_("position tau"))
         ax.set_title(name, fontsize=12)
-    ax_M.set_ylabel("letter s")
+    ax_M.set_ylabel(_("letter s"))
 
 
 def plot_transitions(ax, W_pair, letters=ALPHABET, colorbar=True, label_every=1):
@@ -113,9 +114,9 @@ def plot_transitions(ax, W_pair, letters=ALPHABET, colorbar=True, label_every=1)
     q = len(W_pair)
     ax.set_xticks(range(q), list(letters[:q]), fontsize=8)
     ax.set_yticks(range(q), [letters[j] if j % label_every == 0 else "" for j in range(q)], fontsize=8)
-    ax.set_xlabel("next letter b")
-    ax.set_ylabel("previous letter a")
-    ax.set_title("transition weights W_pair[a, b]")
+    ax.set_xlabel(_("next letter b"))
+    ax.set_ylabel(_("previous letter a"))
+    ax.set_title(_("transition weights W_pair[a, b]"))
     if colorbar:
         kept(ax, "colorbar", lambda: ax.figure.colorbar(image, ax=ax, shrink=0.8).ax)
 
@@ -157,7 +158,7 @@ def plot_templates(ax, W_unary, letters=ALPHABET, ncols=13):
     kept(ax, ("names", ncols, letters[:len(W_unary)]), names)
     ax.set_xticks([])
     ax.set_yticks([])
-    ax.set_title("letter templates W_unary[j] (16 x 8)")
+    ax.set_title(_("letter templates W_unary[j] (16 x 8)"))
 
 
 def plot_chain_graph(ax, x, y):
@@ -179,8 +180,8 @@ def plot_chain_graph(ax, x, y):
     ax.set_ylim(-2.0, 1.5)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.set_title("emissions f_e(x_t, y_t) (blue), transitions f_t(y_{t-1}, y_t) (green)\n"
-                 "transitions: q x q weights (here), or Potts: one for 'same letter', one for 'change'",
+    ax.set_title(_("emissions f_e(x_t, y_t) (blue), transitions f_t(y_{t-1}, y_t) (green)\n"
+                 "transitions: q x q weights (here), or Potts: one for 'same letter', one for 'change'"),
                  fontsize=11)
 
 
@@ -201,7 +202,8 @@ def handwritten_word_figure(index=None):
     """A handwritten word of the OCR letters, as letter images and as the n x r pixel matrix."""
     x, y = example_word(index)
     fig, (ax_word, ax_matrix) = new_figure(ncols=2, width=5.0, height=3.6)
-    plot_word(ax_word, x, y, title=f"the word '{letters_to_string(y)}', r = {len(x)} letters")
+    plot_word(ax_word, x, y, title=_("the word '{word}', r = {r} letters").format(
+        word=letters_to_string(y), r=len(x)))
     plot_word_matrix(ax_matrix, x)
     return fig
 
@@ -227,8 +229,9 @@ def viterbi_tables_figure(index=None, C=None):
     y_hat, M, I = viterbi(*model.chain_scores(x, w), return_tables=True)
     fig, (ax_M, ax_I) = new_figure(ncols=2, width=4.6, height=8.0)
     plot_tables(ax_M, ax_I, M, I, y_hat)
-    fig.suptitle(f"Viterbi on '{letters_to_string(y)}' (chain SSVM, C = {C:g}): "
-                 f"decoded '{letters_to_string(y_hat)}'")
+    fig.suptitle(_("Viterbi on '{y}' (chain SSVM, "
+                 "C = {C:g}): decoded '{y_hat}'").format(
+                     y=letters_to_string(y), C=C, y_hat=letters_to_string(y_hat)))
     return fig
 
 
@@ -249,7 +252,7 @@ def letter_templates_figure(C=None):
     model, w, C = cached_weights(C)
     fig, ax = new_figure(width=11, height=2.8)
     plot_templates(ax, model.unpack(w)[0])
-    ax.set_title(f"letter templates W_unary[j] learned by the chain SSVM (C = {C:g})")
+    ax.set_title(_("letter templates W_unary[j] learned by the chain SSVM (C = {C:g})").format(C=C))
     return fig
 
 
@@ -260,7 +263,7 @@ def transition_weights_figure(C=None):
     model, w, C = cached_weights(C)
     fig, ax = new_figure(width=6.8, height=5.8)
     plot_transitions(ax, model.unpack(w)[1])
-    ax.set_title(f"transition weights W_pair[a, b] (C = {C:g})")
+    ax.set_title(_("transition weights W_pair[a, b] (C = {C:g})").format(C=C))
     return fig
 
 
@@ -268,20 +271,21 @@ def plot_accuracy_vs_C(ax, models, C=None):
     """Letter accuracy of the cached chain and per-letter models against C on the training fold
     (thin, dashed) and on the validation fold (thick: where C is chosen); with C, the test folds'
     accuracy at that C only (stars), since the test folds take no part in the choice."""
-    for kind, colour, marker, label in (("chain", BLUE, "o", "chain (Viterbi)"),
-                                        ("letters", VERMILLION, "s", "each letter alone")):
+    for kind, colour, marker, label in (("chain", BLUE, "o", _("chain (Viterbi)")),
+                                        ("letters", VERMILLION, "s", _("each letter alone"))):
         ax.semilogx(models["C"], 100 * models[f"validation_accuracy_{kind}"], marker + "-", color=colour,
-                    label=f"{label}, validation")
+                    label=_("{label}, validation").format(label=label))
         ax.semilogx(models["C"], 100 * models[f"train_accuracy_{kind}"], marker + "--", color=colour,
-                    lw=1, mfc="none", label=f"{label}, training")
+                    lw=1, mfc="none", label=_("{label}, training").format(label=label))
         if C is not None:
             index = validated_index(models, kind)
             ax.plot(models["C"][index], 100 * models[f"test_accuracy_{kind}"][index], "*", ms=16,
-                    color=colour, mec="black", label=f"{label}, test (at its chosen C)")
+                    color=colour, mec="black", label=_("{label}, test (at its chosen C)").format(
+                        label=label))
     if C is not None:
         ax.axvline(C, color=GREY, lw=1.5)
-    ax.set_xlabel("C (models trained to their optimum)")
-    ax.set_ylabel("letter accuracy (%)")
+    ax.set_xlabel(_("C (models trained to their optimum)"))
+    ax.set_ylabel(_("letter accuracy (%)"))
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=2, fontsize=9)
 
 
@@ -305,8 +309,8 @@ def chain_vs_letters_figure(C=None, n_words=4):
     found = words_fixed_by_the_chain(C, n_words)
     fig, axes = new_figure(ncols=2, nrows=len(found), width=4.8, height=1.7)
     for row, (x, y, y_letters, y_chain) in enumerate(found):
-        plot_word(axes[2 * row], x, y, y_letters, title="each letter alone" if row == 0 else None)
-        plot_word(axes[2 * row + 1], x, y, y_chain, title="chain + Viterbi" if row == 0 else None)
+        plot_word(axes[2 * row], x, y, y_letters, title=_("each letter alone") if row == 0 else None)
+        plot_word(axes[2 * row + 1], x, y, y_chain, title=_("chain + Viterbi") if row == 0 else None)
     return fig
 
 
@@ -322,10 +326,11 @@ def draw_chain_model(axes, C, models=None):
     plot_templates(ax_templates, W_unary, ncols=7)
     plot_transitions(ax_pair, W_pair, label_every=2)
     chain, alone = models["validation_accuracy_chain"][index], models["validation_accuracy_letters"][index]
-    chosen = " (chosen)" if index == validated_index(models) else ""
-    ax_templates.set_title(f"C = {C:g}{chosen}: templates\nvalidation accuracy {100 * chain:.1f} %",
+    chosen = _(" (chosen)") if index == validated_index(models) else ""
+    ax_templates.set_title(_("C = {C:g}{chosen}: templates\nvalidation accuracy {chain:.1f} %").format(
+        C=C, chosen=chosen, chain=100 * chain),
                            fontsize=12)
-    ax_templates.set_xlabel(f"each letter alone: {100 * alone:.1f} %", fontsize=12)
+    ax_templates.set_xlabel(_("each letter alone: {alone:.1f} %").format(alone=100 * alone), fontsize=12)
 
 
 def C_extremes_figure(Cs=None):
@@ -343,7 +348,7 @@ def C_extremes_figure(Cs=None):
 def draw_reading(ax, word=0, scale=1.0, C=None):
     """Test word number `word` (of `distinct_test_words`) read by Viterbi with the learned
     transition weights multiplied by `scale`: 0 reads each letter alone, 1 is the chain SSVM."""
-    words, labels, _ = _ocr_letters()
+    words, labels = _ocr_letters()[:2]
     choices = distinct_test_words()
     word = check_int(word, "word", 0)
     if word >= len(choices):
@@ -355,5 +360,5 @@ def draw_reading(ax, word=0, scale=1.0, C=None):
     unary, pairwise = model.chain_scores(x, w)
     y_hat = viterbi(unary, scale * pairwise)
     right = int(np.sum(y_hat == y))
-    plot_word(ax, x, y, y_hat, title=f"transitions x {scale:g}")
-    ax.set_xlabel(f"{right} of {len(y)} letters right")
+    plot_word(ax, x, y, y_hat, title=_("transitions x {scale:g}").format(scale=scale))
+    ax.set_xlabel(_("{right} of {n} letters right").format(right=right, n=len(y)))

@@ -7,6 +7,7 @@ import numpy as np
 from matplotlib.colors import ListedColormap
 from matplotlib.patches import Circle, Ellipse, Rectangle
 
+from course_lib.i18n import _
 from course_lib.plotting.artists import kept
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import (
@@ -78,9 +79,9 @@ def class_tree_figure(tree=TREE):
     model = HierarchicalModel(tree)
     fig, (left, right) = new_figure(ncols=2, width=5.0, height=4.0)
     draw_class_tree(left, tree, highlight=("cat", "animal", "root", "vehicle", "bus"))
-    left.set_title(r"cat $\to$ bus: 4 edges, $\Delta = 2$")
+    left.set_title(_(r"cat $\to$ bus: 4 edges, $\Delta = 2$"))
     draw_delta_matrix(right, model.delta_matrix(), model.classes_,
-                      title=r"$\Delta(y, y') = \frac{1}{2}$ tree distance")
+                      title=_(r"$\Delta(y, y') = \frac{1}{2}$ tree distance"))
     return fig
 
 
@@ -90,28 +91,28 @@ def draw_roc(ax, r, scores, label, color=BLUE):
     fpr, tpr = roc_curve(r, scores)
     curve = kept(ax, ("roc", label), lambda: ax.plot(fpr, tpr, color=color)[0])
     curve.set_data(fpr, tpr)
-    curve.set_label(f"{label}: AUC = {auc(r, scores):.3f}")
+    curve.set_label(_("{label}: AUC = {auc:.3f}").format(label=label, auc=auc(r, scores)))
     kept(ax, ("diagonal", label), lambda: ax.plot([0, 1], [0, 1], color=GREY, lw=1, ls="--")[0])
-    ax.set_xlabel("false positive rate")
-    ax.set_ylabel("true positive rate")
+    ax.set_xlabel(_("false positive rate"))
+    ax.set_ylabel(_("true positive rate"))
     ax.set_aspect("equal")
     ax.legend(loc="lower right")
 
 
 @lru_cache(maxsize=64)
 def _ranking_weights(C, seed):
-    X, R, _ = toy_ranking_queries(n_queries=8, seed=seed)
+    X, R = toy_ranking_queries(n_queries=8, seed=seed)[:2]
     return OneSlackSSVM(RankingModel(), C=C).fit(X, R).w_
 
 
 def draw_ranking_fit(ax, C=10.0, seed=0):
     """Train a ranking SSVM (one-slack, 8 queries) and draw the ROC of a held-out query
     before (w = 1) and after training."""
-    X, R, _ = toy_ranking_queries(n_queries=8, seed=seed)
-    X_test, R_test, _ = toy_ranking_queries(n_queries=1, n_items=40, seed=seed + 100)
+    X, R = toy_ranking_queries(n_queries=8, seed=seed)[:2]
+    X_test, R_test = toy_ranking_queries(n_queries=1, n_items=40, seed=seed + 100)[:2]
     w = _ranking_weights(float(C), seed)
-    draw_roc(ax, R_test[0], X_test[0] @ np.ones(X[0].shape[1]), "before, w = 1", GREY)
-    draw_roc(ax, R_test[0], X_test[0] @ w, "after training", BLUE)
+    draw_roc(ax, R_test[0], X_test[0] @ np.ones(X[0].shape[1]), _("before, w = 1"), GREY)
+    draw_roc(ax, R_test[0], X_test[0] @ w, _("after training"), BLUE)
 
 
 @slide_figure("S17_roc_auc_training",
@@ -120,7 +121,7 @@ def ranking_roc_figure(C=10.0, seed=0):
     """ROC curve of a held-out query before (w = 1) and after structured SVM training"""
     fig, ax = new_figure(width=4.8, height=4.6)
     draw_ranking_fit(ax, C, seed)
-    ax.set_title(r"$\Delta = 1 - \mathrm{AUC}$ on a held-out query")
+    ax.set_title(_(r"$\Delta = 1 - \mathrm{AUC}$ on a held-out query"))
     return fig
 
 
@@ -135,7 +136,7 @@ def draw_metric_ranking(ax, query, items, r, W, title):
         ax.scatter(*items[r == label].T, edgecolor="black", s=50, zorder=3, **style)
     ax.scatter(*query, marker="*", s=300, c=YELLOW, edgecolor="black", zorder=4)
     scores = mahalanobis_features(query, items) @ W.ravel()
-    ax.set_title(f"{title}\nAUC = {auc(r, scores):.3f}")
+    ax.set_title(_("{title}\nAUC = {auc:.3f}").format(title=title, auc=auc(r, scores)))
     ax.set_xlim(-3, 3)
     ax.set_ylim(-5, 5)
     ax.set_aspect("equal")
@@ -145,11 +146,11 @@ def draw_metric_ranking(ax, query, items, r, W, title):
 def metric_figure(lam=0.01, tol=1e-2, seed=0):
     """Euclidean vs learned (PSD) Mahalanobis distance ranking the items of a query"""
     X, R = toy_metric_queries(seed=seed)
-    W, _ = learn_metric(X, R, lam=lam, psd=True, tol=tol)
+    W = learn_metric(X, R, lam=lam, psd=True, tol=tol)[0]
     (query, items), r = X[0], R[0]
     fig, axes = new_figure(ncols=2, width=4.0, height=5.0)
-    draw_metric_ranking(axes[0], query, items, r, np.eye(2), "Euclidean, W = I")
-    draw_metric_ranking(axes[1], query, items, r, W, "learned W (PSD)")
+    draw_metric_ranking(axes[0], query, items, r, np.eye(2), _("Euclidean, W = I"))
+    draw_metric_ranking(axes[1], query, items, r, W, _("learned W (PSD)"))
     return fig
 
 
@@ -183,9 +184,10 @@ def draw_box_inference(ax, w_object=1.0, w_background=-1.0, seed=1):
     model = LocalisationModel()
     y_hat = model.inference(X[0], np.array([w_object, w_object, w_background, w_background]))
     kept(ax, ("words", seed), lambda: draw_words(ax, X[0]))
-    _kept_box(ax, "true", Y[0], GREEN, "true")
-    _kept_box(ax, "found", y_hat, VERMILLION, "found", ls="--")
-    ax.set_title(rf"$\Delta(y, \hat y)$ = {model.loss(Y[0], y_hat):.2f}", fontsize=12)
+    _kept_box(ax, "true", Y[0], GREEN, _("true"))
+    _kept_box(ax, "found", y_hat, VERMILLION, _("found"), ls="--")
+    ax.set_title(_("$\\Delta(y, \\hat y)$ = {delta:.2f}").format(
+        delta=model.loss(Y[0], y_hat)), fontsize=12)
 
 
 @lru_cache(maxsize=4)
@@ -204,9 +206,10 @@ def localisation_figure(C=10.0, n_show=3):
     fig, axes = new_figure(ncols=n_show, width=3.4, height=3.8)
     for ax, x, y, y_hat in zip(np.atleast_1d(axes), X_test, Y_test, ssvm.predict(X_test)):
         draw_words(ax, x)
-        draw_box(ax, y, GREEN, "true")
-        draw_box(ax, y_hat, VERMILLION, "found", ls="--")
-        ax.set_title(rf"$\Delta(y, \hat y)$ = {model.loss(y, y_hat):.2f}", fontsize=12)
+        draw_box(ax, y, GREEN, _("true"))
+        draw_box(ax, y_hat, VERMILLION, _("found"), ls="--")
+        ax.set_title(_("$\\Delta(y, \\hat y)$ = {delta:.2f}").format(
+            delta=model.loss(y, y_hat)), fontsize=12)
     np.atleast_1d(axes)[0].legend(loc="lower left", fontsize=9)
     return fig
 
@@ -223,7 +226,7 @@ def overlap_figure(y=(1, 1, 6, 5), y_hat=(3, 2, 8, 8), size=9):
     draw_box(ax, y, GREEN, "$y$")
     draw_box(ax, y_hat, VERMILLION, "$y'$", ls="--")
     iou = float(overlap(np.array(y), np.array(y_hat)))
-    ax.set_title(rf"overlap = {iou:.3f}, $\Delta$ = {1 - iou:.3f}")
+    ax.set_title(_("overlap = {iou:.3f}, $\\Delta$ = {delta:.3f}").format(iou=iou, delta=1 - iou))
     ax.legend(loc="lower left")
     ax.set_xticks([])
     ax.set_yticks([])
@@ -241,7 +244,7 @@ def integral_image_figure(box=(2, 1, 5, 4), seed=0):
     for (i, j), v in np.ndenumerate(x):
         left.text(j, i, v, ha="center", va="center")
     draw_box(left, box, VERMILLION)
-    left.set_title(f"x: box sum = {x[r0:r1, c0:c1].sum()}")
+    left.set_title(_("x: box sum = {total}").format(total=x[r0:r1, c0:c1].sum()))
     right.imshow(S, cmap="Greys", vmin=-20, vmax=S.max() * 1.5)
     for (i, j), v in np.ndenumerate(S):
         right.text(j, i, f"{v:g}", ha="center", va="center", fontsize=10)
@@ -264,15 +267,15 @@ def draw_segmentation(axes, image, y, y_hat=None):
     shown = kept(axes[0], ("image", drawing), lambda: axes[0].imshow(image, cmap="Greys_r"))
     shown.set_data(image)
     shown.autoscale()  # grey levels over this image's range, as a new imshow would
-    axes[0].set_title("image $x$")
+    axes[0].set_title(_("image $x$"))
     kept(axes[1], ("mask", drawing), lambda: axes[1].imshow(y, cmap=MASK_COLOURS, vmin=0, vmax=1)).set_data(y)
-    axes[1].set_title("true mask $y$")
+    axes[1].set_title(_("true mask $y$"))
     if y_hat is not None:
         kept(axes[2], "mask", lambda: axes[2].imshow(y_hat, cmap=MASK_COLOURS, vmin=0, vmax=1)).set_data(y_hat)
         rows, cols = np.nonzero(y_hat != y)
         wrong = kept(axes[2], "wrong", lambda: axes[2].scatter(cols, rows, marker="x", c=VERMILLION, s=25))
         wrong.set_offsets(np.c_[cols, rows])
-        axes[2].set_title(rf"prediction, $\Delta$ = {np.mean(y_hat != y):.3f}")
+        axes[2].set_title(_("prediction, $\\Delta$ = {delta:.3f}").format(delta=np.mean(y_hat != y)))
     for ax in axes:
         ax.set_xticks([])
         ax.set_yticks([])
@@ -299,28 +302,30 @@ def draw_segmentation_fit(axes, C=1000.0, noise=0.5, potts=False):
 def segmentation_figure(C=100.0, noise=1.0, n_held_out=10):
     """A noisy image, its mask, and the masks predicted per pixel and with a Potts term"""
     fig, axes = new_figure(ncols=4, width=3.4, height=4.2)
-    X_test, Y_test, _ = toy_segmentation(n=n_held_out, noise=noise, seed=100)
-    for panels, potts, name in ((axes[:3], False, "per pixel"), ((axes[0], axes[1], axes[3]), True, "Potts (rows)")):
+    X_test, Y_test = toy_segmentation(n=n_held_out, noise=noise, seed=100)[:2]
+    for panels, potts, name in ((axes[:3], False, _("per pixel")), ((axes[0], axes[1], axes[3]), True, _("Potts (rows)"))):
         draw_segmentation_fit(panels, C, noise, potts=potts)
         model = PottsSegmentationModel(2) if potts else SegmentationModel(2)
         w = _segmentation_weights(float(C), float(noise), potts)
         mean = np.mean([model.loss(y, model.inference(x, w)) for x, y in zip(X_test, Y_test)])
-        panels[2].set_title(f"{name}: {panels[2].get_title().split(', ')[1]}\n"
-                            f"mean over {n_held_out} held-out: {mean:.3f}", fontsize=11)
+        panels[2].set_title(_("{name}: {detail}\nmean over {n_held_out} "
+                            "held-out: {mean:.3f}").format(
+                                name=name, detail=panels[2].get_title().split(', ')[1], n_held_out=n_held_out, mean=mean), fontsize=11)
     return fig
 
 
 @slide_figure("S19_hamming_loss", slide=r"Segmentation sémantique d'images : $\Delta(y_i, y) = ?$")
 def hamming_figure(flip=((3, 3), (3, 4), (8, 8), (0, 11))):
     """Delta(y_i, y) = fraction of wrong pixels"""
-    _, Y, images = toy_segmentation(n=1, seed=0)
+    Y, images = toy_segmentation(n=1, seed=0)[1:]
     y_hat = Y[0].copy()
     for p in flip:
         y_hat[p] = 1 - y_hat[p]
     fig, axes = new_figure(ncols=3, width=3.4, height=3.6)
     draw_segmentation(axes, images[0], Y[0], y_hat)
     delta = len(flip) / y_hat.size
-    axes[2].set_title(rf"$y$: {len(flip)} / {y_hat.size} wrong, $\Delta$ = {delta:.3f}")
+    axes[2].set_title(_("$y$: {flip} / {size} wrong, $\\Delta$ = {delta:.3f}").format(
+        flip=len(flip), size=y_hat.size, delta=delta))
     return fig
 
 
@@ -345,11 +350,12 @@ def pose_figure(seed=0):
     independent = [int(np.argmin(u)) for u in unary]
     best, energy = star_model_dp(unary, pairwise)
     fig, axes = new_figure(ncols=2, width=4.4, height=4.4)
-    for ax, locations, title in ((axes[0], independent, "each part alone: argmin unary"),
-                                 (axes[1], best, f"star model (DP): E = {energy:.2f}")):
+    for ax, locations, title in ((axes[0], independent, _("each part alone: argmin unary")),
+                                 (axes[1], best, _("star model (DP): E = {energy:.2f}").format(
+                                     energy=energy))):
         ax.imshow(unary[2].reshape(grid, grid), cmap="Greys", alpha=0.6)
-        draw_pose(ax, coords, true, GREEN, "true pose", marker="s")
-        draw_pose(ax, coords, locations, VERMILLION, "found")
+        draw_pose(ax, coords, true, GREEN, _("true pose"), marker="s")
+        draw_pose(ax, coords, locations, VERMILLION, _("found"))
         for name, p in zip(PART_NAMES, coords[list(locations)]):
             ax.annotate(name, (p[1], p[0]), xytext=(6, 6), textcoords="offset points")
         ax.set_title(title, fontsize=12)

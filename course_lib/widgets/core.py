@@ -36,6 +36,7 @@ from collections import OrderedDict
 import ipywidgets as widgets
 from matplotlib.text import Text
 
+from course_lib.i18n import N_, _
 from course_lib.plotting.canvas import GlyphCacheCanvas
 from course_lib.plotting.style import SHOWN_DPI, describe, encode_png, new_figure
 
@@ -47,8 +48,8 @@ FRAME_CACHE_SIZE = 64  # frames kept per demo (about 0.1 MB each at PIXEL_RATIO 
 # The slides' symbol for a control's name, in static grids' panel titles.
 SYMBOLS = {
     "lam": "λ", "lambda": "λ", "eta": "η", "sigma": "σ", "degree": "q", "n_iter": "T",
-    "cost_on_two": "Δ(y', 2)", "n_epochs": "epochs", "distance": "far point at",
-    "scale": "transitions ×", "share": "share of class 2", "w_object": "w_object",
+    "cost_on_two": "Δ(y', 2)", "n_epochs": N_("epochs"), "distance": N_("far point at"),
+    "scale": N_("transitions ×"), "share": N_("share of class 2"), "w_object": "w_object",
     "w_background": "w_background",
 }
 
@@ -57,7 +58,7 @@ def log_slider(name, value, low, high, step=0.1, continuous_update=True, descrip
     """A slider over 10**low .. 10**high (for C, sigma, lambda, eta), named after its symbol."""
     return widgets.FloatLogSlider(
         value=value, base=10, min=low, max=high, step=step,
-        description=description or SYMBOLS.get(name, name),
+        description=description or _(SYMBOLS.get(name, name)),
         continuous_update=continuous_update, readout_format=".3g",
         style={"description_width": "initial"}, layout=widgets.Layout(width="360px"),
     )
@@ -284,7 +285,7 @@ def panel_title(drawn, values, symbols=None):
     """A static grid panel's title: the drawing's own title (with its numbers) preceded by the
     settings it does not already show, named by the slides' symbols."""
     symbols = {**SYMBOLS, **(symbols or {})}
-    missing = [f"{symbols.get(name, name)} = {_short(value)}" for name, value in values.items()
+    missing = [f"{_(symbols.get(name, name))} = {_short(value)}" for name, value in values.items()
                if _short(value) not in drawn]
     if not drawn:
         return ", ".join(missing)
@@ -320,4 +321,4 @@ def static_grid(draw, settings, ncols=3, width=4.2, height=3.6, title=None, symb
 
 
 def _short(value):
-    return f"{value:.3g}" if isinstance(value, float) else str(value)
+    return f"{value:.3g}" if isinstance(value, float) else _(value) if isinstance(value, str) else str(value)

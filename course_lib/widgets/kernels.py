@@ -6,6 +6,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from course_lib.kernels import kernel_params
+from course_lib.i18n import N_, _
 from course_lib.plotting.kernels import (
     curved_overlap_data, draw_hinge_gd, draw_kernel_svm, overlapping_data, update_hinge_gd,
 )
@@ -25,7 +26,8 @@ def draw_soft_margin_panel(ax, C, X, r):
     svm = SVM(C=C, kernel="linear").fit(X, r)
     draw_svm(ax, svm, X, r, legend=False, shade=True)
     ax.set_title(
-        f"C = {C:.3g}: {len(svm.support_)} support vectors, ‖w‖ = {(svm.w_ @ svm.w_) ** 0.5:.2f}",
+        _("C = {C:.3g}: {n} support vectors, ‖w‖ = {norm:.2f}").format(
+            C=C, n=len(svm.support_), norm=(svm.w_ @ svm.w_) ** 0.5),
         fontsize=12,
     )
 
@@ -48,14 +50,14 @@ def kernel_controls(kernel="gaussian", C=1.0, sigma=1.0, degree=2):
     Gaussian kernel, degree only under the polynomial one (the only kernels they change)."""
     controls = {
         "kernel": widgets.Dropdown(
-            options=["linear", "polynomial", "gaussian", "sigmoid"],
+            options=[(_(name), name) for name in (N_("linear"), N_("polynomial"), N_("gaussian"), N_("sigmoid"))],
             value=kernel,
-            description="kernel",
+            description=_("kernel"),
         ),
         "C": log_slider("C", C, *C_RANGE, step=0.1),
         "sigma": log_slider("sigma", sigma, *SIGMA_RANGE, step=0.05, continuous_update=False),
         "degree": widgets.IntSlider(
-            value=degree, min=1, max=3, description="degree q",
+            value=degree, min=1, max=3, description=_("degree q"),
             style={"description_width": "initial"},
         ),
     }

@@ -8,6 +8,7 @@ them and updates the figure's artists."""
 import ipywidgets as widgets
 import numpy as np
 
+from course_lib.i18n import _
 from course_lib.plotting.multiclass import (
     LEARNERS,
     REDUCTIONS,
@@ -61,7 +62,7 @@ class SGDPaths:
 def forty_twenty_forty_demo():
     """Slider over the share of class 2 (classes 1 and 3 split the rest): one-vs-rest errs on
     the whole of class 2 as long as "always no" is its best halfspace; the argmax never errs."""
-    controls = {"share": widgets.FloatSlider(value=0.2, min=0.05, max=0.6, step=0.05, description="share of class 2",
+    controls = {"share": widgets.FloatSlider(value=0.2, min=0.05, max=0.6, step=0.05, description=_("share of class 2"),
                                              continuous_update=False, layout=LAYOUT, style=STYLE)}
 
     def draw(axes, share):
@@ -74,11 +75,13 @@ def reduction_demo():
     """Choose the reduction (one-vs-rest with confidences or signs, all pairs), the binary learner
     and the spread of three blobs; grey marks where the signs leave the class undecided."""
     controls = {
-        "learner": widgets.Dropdown(options=list(LEARNERS), value="least squares", description="learner",
+        "learner": widgets.Dropdown(options=[(_(name), name) for name in LEARNERS], value="least squares",
+                                    description=_("learner"),
                                     layout=LAYOUT),
-        "reduction": widgets.Dropdown(options=REDUCTIONS, value=REDUCTIONS[1], description="reduction",
+        "reduction": widgets.Dropdown(options=[(_(name), name) for name in REDUCTIONS], value=REDUCTIONS[1],
+                                      description=_("reduction"),
                                       layout=LAYOUT),
-        "spread": widgets.FloatSlider(value=1.3, min=0.3, max=3.0, step=0.1, description="spread",
+        "spread": widgets.FloatSlider(value=1.3, min=0.3, max=3.0, step=0.1, description=_("spread"),
                                       continuous_update=False, layout=LAYOUT),
     }
 

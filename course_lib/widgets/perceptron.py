@@ -2,6 +2,7 @@
 
 import ipywidgets as widgets
 
+from course_lib.i18n import _
 from course_lib.plotting.perceptron import blob_epochs, draw_plain_vs_averaged
 from course_lib.widgets.core import Demo
 
@@ -13,9 +14,9 @@ def plain_vs_averaged_demo(max_epochs=30):
     a slider updates the figure's artists."""
     layout = widgets.Layout(width="360px")
     controls = {
-        "n_epochs": widgets.IntSlider(value=5, min=1, max=max_epochs, description="epochs",
+        "n_epochs": widgets.IntSlider(value=5, min=1, max=max_epochs, description=_("epochs"),
                                       layout=layout),
-        "seed": widgets.IntSlider(value=0, min=0, max=9, description="shuffle seed", layout=layout,
+        "seed": widgets.IntSlider(value=0, min=0, max=9, description=_("shuffle seed"), layout=layout,
                                   style={"description_width": "initial"}),
     }
 

@@ -190,8 +190,8 @@ class PointsDemo(Demo):
     def remove(self, index):
         """Remove point `index` and redraw, unless its class would drop below the minimum."""
         if np.sum(self.r == self.r[index]) <= self.minimum_per_class:
-            self.note.value = (f"<small>Each class keeps at least {self.minimum_per_class} "
-                               f"point(s): this one stays.</small>")
+            self.note.value = "<small>" + _("Each class keeps at least {n} point(s): this one stays.").format(
+                n=self.minimum_per_class) + "</small>"
             return
         self.X, self.r = np.delete(self.X, index, axis=0), np.delete(self.r, index)
         self._redraw()
@@ -237,8 +237,8 @@ def draw_kernel_points(ax, X, r, xlim, ylim, kernel, C, sigma, degree, steps=70)
     draw_svm(ax, svm, X, r, steps=steps, show_slacks=False, xlim=xlim, ylim=ylim, legend=False)
     error = np.mean(svm.predict(X) != r)
     detail = {"gaussian": f", σ = {sigma:.3g}", "polynomial": f", q = {degree}"}.get(kernel, "")
-    ax.set_title(f"{kernel}{detail}, C = {C:.3g}: {len(svm.support_)} SV, "
-                 f"training error {error:.2f}", fontsize=12)
+    ax.set_title(_("{kernel}{detail}, C = {C:.3g}: {support} SV, training error {error:.2f}").format(
+        kernel=_(kernel), detail=detail, C=C, support=len(svm.support_), error=error), fontsize=12)
 
 
 def kernel_points_demo(kernel="gaussian", C=1.0, sigma=1.0, degree=2):

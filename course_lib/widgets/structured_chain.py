@@ -4,6 +4,7 @@ the models at each C were trained by tools/train_ocr_chain.py)."""
 
 import ipywidgets as widgets
 
+from course_lib.i18n import _
 from course_lib.plotting.structured_chain import distinct_test_words, draw_chain_model, draw_reading
 from course_lib.structured.chain import load_ocr_chain_models, validated_index
 from course_lib.widgets.core import Demo
@@ -26,10 +27,10 @@ def transition_scale_demo(word=3):
     to 5 times their learned value."""
     n_words = len(distinct_test_words())
     controls = {
-        "word": widgets.IntSlider(value=word, min=0, max=n_words - 1, description="word",
+        "word": widgets.IntSlider(value=word, min=0, max=n_words - 1, description=_("word"),
                                   continuous_update=True, layout=widgets.Layout(width="360px")),
         "scale": widgets.FloatSlider(value=1.0, min=0.0, max=5.0, step=0.25,
-                                     description="transitions x", continuous_update=True,
+                                     description=_("transitions x"), continuous_update=True,
                                      style={"description_width": "initial"},
                                      layout=widgets.Layout(width="360px")),
     }

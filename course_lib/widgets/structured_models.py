@@ -3,6 +3,7 @@ inference at chosen weights (S16, S17, S19)."""
 
 import ipywidgets as widgets
 
+from course_lib.i18n import _
 from course_lib.plotting.structured_models import (
     draw_box_inference, draw_ranking_fit, draw_segmentation_fit,
 )
@@ -34,7 +35,7 @@ def segmentation_demo():
     """C and the image noise: the per-pixel segmentation SSVM and its Hamming loss."""
     controls = {
         "C": log_slider("C", 1000.0, -1, 4),
-        "noise": widgets.FloatSlider(value=0.5, min=0.1, max=1.5, step=0.1, description="noise",
+        "noise": widgets.FloatSlider(value=0.5, min=0.1, max=1.5, step=0.1, description=_("noise"),
                                      layout=LAYOUT, style=STYLE),
     }
     return Demo(lambda axes, C, noise: draw_segmentation_fit(axes, C=C, noise=noise), controls,
