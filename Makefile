@@ -92,7 +92,8 @@ french: $(STAMP)
 	$(BIN)/python tools/refresh_notebooks.py notebooks/fr/*.ipynb notebooks/fr/solutions/*.ipynb
 
 # make site                 every notebook executed, as static HTML with its figures, into site/,
-#                           with a full-text search (Pagefind) that works offline once served
+#                           with a full-text search (Pagefind) that works offline once served;
+#                           the French edition (notebooks/fr/, its manifest's chapters) in site/fr/
 # make class [NB=notebooks/03_soft_margins.ipynb]   one notebook as a dashboard (Voila) for a
 #                           projector: large text and controls, no code, exercises hidden,
 #                           nothing loaded from another host; default chapter 01. Voila serves

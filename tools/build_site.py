@@ -2,8 +2,16 @@
 an index by chapter and by syllabus ID. The site works offline: no page loads anything from
 another host (MathJax is copied from the installed jupyter-server-mathjax package).
 
-    python tools/build_site.py                      # every notebook, into site/
+    python tools/build_site.py                      # every notebook, both languages, into site/
     python tools/build_site.py NB.ipynb --out DIR   # only these
+    python tools/build_site.py --stored-outputs     # the notebooks' stored outputs (quick)
+
+Two languages: the English notebooks at the site's root, the French edition (notebooks/fr/,
+the notebooks locale/fr/manifest.toml lists as translated) under fr/. Each page has its
+<html lang>, its language's index and search (Pagefind indexes each language apart, by that
+attribute) and a link to the same page in the other language, or to that language's index
+when the page has no twin there; the French index lists the chapters not translated yet,
+linked to their English page.
 
 A live widget cannot run in a static page, so each Demo is shown as what it draws at its
 initial values (its figure, taken from the saved widget state, and the values of its
