@@ -60,7 +60,7 @@ TEXT = {
         "figure_of": "Figure of the section {}", "the_notebook": "the notebook",
         "exercise": "Your answer goes in this cell", "checked": "Checked: ", "code_hint": "code",
         "check_code": "Code of this check", "code": "Code", "claim_markers": ["# claim"],
-        "search_text": "Search the text",
+        "search_text": "Search the text", "colon": ": ",
     },
     "fr": {
         "language": "Français", "index": "Index des chapitres", "search": "Recherche", "previous": "Précédent : ",
@@ -70,7 +70,7 @@ TEXT = {
         "figure_of": "Figure de la section {}", "the_notebook": "le notebook",
         "exercise": "Votre réponse va dans cette cellule", "checked": "Vérifié : ", "code_hint": "code",
         "check_code": "Code de cette vérification", "code": "Code", "claim_markers": ["# affirmation", "# claim"],
-        "search_text": "Rechercher dans le texte",
+        "search_text": "Rechercher dans le texte", "colon": " : ",
     },
 }
 TEMPLATES = ROOT / "tools" / "site_templates"  # course_site/: the lab template, code folded
@@ -208,7 +208,7 @@ def freeze_widgets(notebook, language="en"):
             images, controls = _freeze(view["model_id"], models)
             caption = TEXT[language]["frozen"]
             if controls:
-                caption += ": " + html.escape(", ".join(controls))
+                caption += TEXT[language]["colon"] + html.escape(", ".join(controls))
             outputs.append(nbformat.v4.new_output("display_data", data={
                 "text/html": f"<p class='course-frozen-demo'><em>{caption}.</em></p>"}))
             for image, alt in images:
