@@ -23,7 +23,8 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 # The project's Jupyter settings and templates, in the layout of an installation prefix:
 # etc/jupyter/labconfig/default_setting_overrides.json (JupyterLab: no news, no update check),
-# share/jupyter/voila/templates/course/ (the class mode). Added to Jupyter's search paths, so a
+# share/jupyter/voila/templates/course/ (the class mode), share/jupyter/labextensions/course-companion-style/
+# (JupyterLab's style: links in the text underlined). Added to Jupyter's search paths, so a
 # user's own settings still apply; an image (repo2docker) can copy both folders into its prefix.
 JUPYTER_ENV := JUPYTER_CONFIG_PATH="$(CURDIR)/etc/jupyter" JUPYTER_PATH="$(CURDIR)/share/jupyter"
 
@@ -92,9 +93,11 @@ french: $(STAMP)
 	$(BIN)/python tools/refresh_notebooks.py notebooks/fr/*.ipynb notebooks/fr/solutions/*.ipynb
 
 # make site                 every notebook executed, as static HTML with its figures, into site/,
-#                           with a full-text search (Pagefind) that works offline once served
+#                           with a full-text search (Pagefind) that works offline once served;
+#                           the French edition (notebooks/fr/, its manifest's chapters) in site/fr/
 # make class [NB=notebooks/03_soft_margins.ipynb]   one notebook as a dashboard (Voila) for a
-#                           projector: large text and controls, no code, exercises hidden,
+#                           projector (NB=notebooks/fr/03_soft_margins.ipynb: in French, a
+#                           chapter of notebooks/fr/): large text and controls, no code, exercises hidden,
 #                           nothing loaded from another host; default chapter 01. Voila serves
 #                           the whole notebooks/ folder, so the chapter's links (glossary,
 #                           solutions) open as dashboards too; each page runs its notebook when
@@ -111,7 +114,8 @@ site: $(STAMP) search-deps
 
 class: $(STAMP)
 	@test -n "$(NB)" && test -f "$(NB)" && test "$(CLASS_PAGE)" != "$(NB)" || { \
-	  echo "no notebook '$(NB)' in notebooks/: make class NB=notebooks/NN_name.ipynb"; exit 2; }
+	  echo "no notebook '$(NB)' in notebooks/: make class NB=notebooks/NN_name.ipynb" \
+	    "(in French NB=notebooks/fr/NN_name.ipynb, a chapter of notebooks/fr/)"; exit 2; }
 	@echo "class mode: $(CLASS_URL)"
 	@(sleep 4; $(BIN)/python -m webbrowser -t "$(CLASS_URL)" >/dev/null 2>&1) &
 	$(JUPYTER_ENV) $(BIN)/voila notebooks --template=course --Voila.ip=127.0.0.1 --port=$(CLASS_PORT) \

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from test_site import broken_links
+from test_site import broken_links, build_site
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = [pytest.mark.slow,
@@ -61,6 +61,9 @@ def test_make_site_builds_a_site_whose_every_link_opens(clone):
     for chapter in chapters:
         assert (site / chapter.with_suffix(".html").name).is_file(), chapter.name
     assert (site / "index.html").is_file() and (site / "glossary.html").is_file()
+    for stem in build_site.translated(clone / "locale" / "fr" / "manifest.toml"):  # the French edition
+        assert (site / "fr" / f"{stem}.html").is_file(), f"fr/{stem}"
+    assert (site / "fr" / "index.html").is_file()
     broken, checked = broken_links(site)
     assert broken == [], f"{len(broken)} of {checked} links do not open:\n" + "\n".join(broken[:40])
     assert checked > 10 * len(chapters)
@@ -81,9 +84,11 @@ def test_make_figures_regenerates_every_figure_of_the_index(clone):
 
 
 @pytest.mark.timeout(600)
-def test_make_class_serves_the_chapter_as_a_dashboard(clone):
-    """`make class NB=...`: the URL it prints answers with the chapter rendered, no code shown."""
-    chapter = "notebooks/03_soft_margins.ipynb"
+@pytest.mark.parametrize("chapter,title,language", [("notebooks/03_soft_margins.ipynb", "soft margin", "en"),
+                                                    ("notebooks/fr/03_soft_margins.ipynb", "marges douces", "fr")])
+def test_make_class_serves_the_chapter_as_a_dashboard(clone, chapter, title, language):
+    """`make class NB=...`, in English or French: the URL it prints answers with the chapter
+    rendered in its language, no code shown."""
     sys.path.insert(0, str(Path(__file__).parent / "browser"))
     from servers import free_port
     port = free_port()
@@ -91,7 +96,7 @@ def test_make_class_serves_the_chapter_as_a_dashboard(clone):
                                env=newcomer_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True, start_new_session=True)
     try:
-        url = f"http://127.0.0.1:{port}/voila/render/03_soft_margins.ipynb"
+        url = f"http://127.0.0.1:{port}/voila/render/{chapter.removeprefix('notebooks/')}"
         page, deadline = None, time.monotonic() + 420
         while page is None and time.monotonic() < deadline and process.poll() is None:
             try:
@@ -101,7 +106,7 @@ def test_make_class_serves_the_chapter_as_a_dashboard(clone):
                 time.sleep(1)
         assert process.poll() is None, f"make class stopped:\n{process.stdout.read()[-3000:]}"
         assert page is not None, f"{url} did not answer within 7 min"
-        assert "Soft margins" in page or "soft margin" in page.lower()
+        assert title in page.lower() and f'<html lang="{language}">' in page
         assert "def " not in re.sub(r"<script.*?</script>", "", page, flags=re.S), "class mode shows code"
     finally:
         os.killpg(process.pid, signal.SIGTERM)

@@ -277,3 +277,56 @@ def test_solutions_take_the_chapters_links_from_their_own_folder():
         "Worked solutions: [solutions/05_solutions.ipynb](05_solutions.ipynb), the "
         "[glossary](../glossary.ipynb#K9), [sklearn](https://scikit-learn.org/), [above](#Top), "
         '<img src="../../figures/K9.png" alt="K9">')
+
+
+# --- the French edition -----------------------------------------------------------------------------
+
+def _chapter(path, title, text, link=None):
+    notebook = new_notebook(cells=[new_markdown_cell(f"# {title}\n\n{text}" + (f" [glossaire]({link})" if link else "")),
+                                   new_code_cell("# affirmation : deux et deux font quatre\nassert 2 + 2 == 4",
+                                                 metadata={"tags": ["claim"]})])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(notebook, path)
+    return path
+
+
+def test_french_pages_come_from_the_manifest_with_their_lang_and_language_switch(tmp_path):
+    folder = tmp_path / "nb"
+    english = [_chapter(folder / "97_one.ipynb", "97 · One", "A kernel."),
+               _chapter(folder / "98_two.ipynb", "98 · Two", "Not translated yet."),
+               _chapter(folder / "glossary.ipynb", "Glossary", "Kernel: noyau.")]
+    _chapter(folder / "fr" / "97_one.ipynb", "97 · Un", "Un noyau.", link="glossary.ipynb")
+    _chapter(folder / "fr" / "98_two.ipynb", "98 · Deux", "Une traduction que le manifeste ne liste pas.")
+    _chapter(folder / "fr" / "glossary.ipynb", "Glossaire", "Noyau : kernel.")
+    manifest = tmp_path / "manifest.toml"
+    manifest.write_text('translated = ["glossary", "97_one"]\nnot_yet = ["98_two"]\n')
+    french = build_site.french(folder, manifest)
+    assert [p.relative_to(folder).as_posix() for p in french] == ["fr/97_one.ipynb", "fr/glossary.ipynb"]
+    out = tmp_path / "site"
+    build_site.build(english + french, out, execute_notebooks=False, search=False)
+
+    page = (out / "fr" / "97_one.html").read_text(encoding="utf-8")
+    assert '<html lang="fr">' in page and '<html lang="en">' in (out / "97_one.html").read_text(encoding="utf-8")
+    assert "<a class='course-language' href='../97_one.html' hreflang='en' lang='en'>English</a>" in page
+    assert "href='index.html'>Index des chapitres" in page and 'href="glossary.html"' in page
+    assert "<summary>Vérifié : deux et deux font quatre" in page
+    assert "href='fr/97_one.html' hreflang='fr'" in (out / "97_one.html").read_text(encoding="utf-8")
+    # A chapter without French: its switch leads to the French index, which links its English page.
+    assert "href='fr/index.html' hreflang='fr' lang='fr'>Français : Index des chapitres" in (
+        out / "98_two.html").read_text(encoding="utf-8")
+    index = (out / "fr" / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="fr">' in index and "href='../98_two.html' hreflang='en'" in index
+    table = index[index.index("<h2>Chapitres</h2>"):]
+    assert table.index("97_one.html") < table.index("98_two.html") < table.index("glossary.html")
+    assert not (out / "fr" / "98_two.html").exists()
+    broken, checked = broken_links(out)
+    assert broken == [] and checked >= 10
+
+
+def test_a_translated_chapter_missing_from_the_french_folder_stops_the_build(tmp_path):
+    (tmp_path / "fr").mkdir()
+    manifest = tmp_path / "manifest.toml"
+    manifest.write_text('translated = ["97_one"]\n')
+    with pytest.raises(RuntimeError, match="97_one.*make french"):
+        build_site.french(tmp_path, manifest)

@@ -2,8 +2,16 @@
 an index by chapter and by syllabus ID. The site works offline: no page loads anything from
 another host (MathJax is copied from the installed jupyter-server-mathjax package).
 
-    python tools/build_site.py                      # every notebook, into site/
+    python tools/build_site.py                      # every notebook, both languages, into site/
     python tools/build_site.py NB.ipynb --out DIR   # only these
+    python tools/build_site.py --stored-outputs     # the notebooks' stored outputs (quick)
+
+Two languages: the English notebooks at the site's root, the French edition (notebooks/fr/,
+the notebooks locale/fr/manifest.toml lists as translated) under fr/. Each page has its
+<html lang>, its language's index and search (Pagefind indexes each language apart, by that
+attribute) and a link to the same page in the other language, or to that language's index
+when the page has no twin there; the French index lists the chapters not translated yet,
+linked to their English page.
 
 A live widget cannot run in a static page, so each Demo is shown as what it draws at its
 initial values (its figure, taken from the saved widget state, and the values of its
@@ -29,6 +37,7 @@ import struct
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import nbformat
@@ -37,6 +46,33 @@ from nbconvert import HTMLExporter
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
+# The French edition: notebooks/fr/ (built by tools/french.py), the chapters listed as translated
+# in its manifest; its pages go into the site's fr/ folder, beside the English ones.
+MANIFEST = ROOT / "locale" / "fr" / "manifest.toml"
+LANGUAGES = ("en", "fr")  # the first is the site's root, each other one its own folder
+# The words of the site around the notebooks' own text, in each language.
+TEXT = {
+    "en": {
+        "language": "English", "index": "Index of the chapters", "search": "Search", "previous": "Previous: ",
+        "next": "Next: ", "contents": "Contents of this chapter", "chapters_nav": "Chapters",
+        "frozen": "Interactive in JupyterLab (<code>make lab</code>) or in class (<code>make class</code>); "
+                  "here at its initial values",
+        "figure_of": "Figure of the section {}", "the_notebook": "the notebook",
+        "exercise": "Your answer goes in this cell", "checked": "Checked: ", "code_hint": "code",
+        "check_code": "Code of this check", "code": "Code", "claim_markers": ["# claim"],
+        "search_text": "Search the text", "colon": ": ",
+    },
+    "fr": {
+        "language": "Français", "index": "Index des chapitres", "search": "Recherche", "previous": "Précédent : ",
+        "next": "Suivant : ", "contents": "Sommaire de ce chapitre", "chapters_nav": "Chapitres",
+        "frozen": "Interactif dans JupyterLab (<code>make lab</code>) ou en classe (<code>make class</code>) ; "
+                  "ici à ses valeurs initiales",
+        "figure_of": "Figure de la section {}", "the_notebook": "le notebook",
+        "exercise": "Votre réponse va dans cette cellule", "checked": "Vérifié : ", "code_hint": "code",
+        "check_code": "Code de cette vérification", "code": "Code", "claim_markers": ["# affirmation", "# claim"],
+        "search_text": "Rechercher dans le texte", "colon": " : ",
+    },
+}
 TEMPLATES = ROOT / "tools" / "site_templates"  # course_site/: the lab template, code folded
 # Pagefind, pinned in tools/search/package-lock.json and installed by `make search-deps`.
 PAGEFIND = ROOT / "tools" / "search" / "node_modules" / ".bin" / "pagefind"
@@ -59,10 +95,34 @@ MATHJAX_FONTS = '"HTML-CSS": {availableFonts: [], webFont: "STIX-Web", imageFont
 
 def discover(folder=NOTEBOOKS):
     """The chapters (NN_name.ipynb), then the solutions, then the other notebooks of the
-    folder (the glossary)."""
+    folder (the glossary); then the same of the French edition, folder/fr/, for the
+    notebooks its manifest lists as translated."""
     chapters = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
     others = sorted(set(folder.glob("*.ipynb")) - set(chapters))
-    return chapters + sorted(folder.glob("solutions/*.ipynb")) + others
+    return chapters + sorted(folder.glob("solutions/*.ipynb")) + others + french(folder)
+
+
+def translated(manifest=MANIFEST):
+    """The stems of the notebooks the French manifest lists as translated."""
+    if not manifest.exists():
+        return []
+    return list(tomllib.loads(manifest.read_text(encoding="utf-8")).get("translated", []))
+
+
+def french(folder=NOTEBOOKS, manifest=MANIFEST):
+    """The French notebooks of the site, in the order of discover(): the translated chapters
+    (the manifest's list), their solutions when translated, then the other translated notebooks.
+    A chapter the manifest does not list has no French page: the French index links its English
+    page. A listed notebook missing from folder/fr/ stops the build (`make french` builds it)."""
+    stems = translated(manifest)
+    missing = [stem for stem in stems if not (folder / "fr" / f"{stem}.ipynb").exists()]
+    if missing:
+        raise RuntimeError(f"{manifest.relative_to(ROOT) if manifest.is_relative_to(ROOT) else manifest} lists "
+                           f"{', '.join(missing)} as translated, but notebooks/fr/ lacks them: `make french` builds them")
+    chapters = [folder / "fr" / f"{s}.ipynb" for s in stems if re.match(r"\d\d_", s)]
+    solutions = [folder / "fr" / "solutions" / f"{p.name[:2]}_solutions.ipynb" for p in chapters]
+    others = [folder / "fr" / f"{s}.ipynb" for s in stems if not re.match(r"\d\d_", s)]
+    return sorted(chapters) + sorted(p for p in solutions if p.exists()) + sorted(others)
 
 
 CELL_TIMEOUT = 1800  # seconds a cell may take: the slowest trains for minutes on a busy machine
@@ -129,9 +189,9 @@ def _png_width(base64_png):
     return struct.unpack(">I", base64.b64decode(base64_png[:44])[16:20])[0]
 
 
-def freeze_widgets(notebook):
+def freeze_widgets(notebook, language="en"):
     """Replace every widget view by its figure at the initial values; drop the widget state
-    (it would make the page load the widget manager from a CDN)."""
+    (it would make the page load the widget manager from a CDN). The caption is in `language`."""
     models = _widget_models(notebook)
     for cell in notebook.cells:
         if cell.cell_type != "code":
@@ -146,10 +206,9 @@ def freeze_widgets(notebook):
                 outputs.append(static_output(output))
                 continue
             images, controls = _freeze(view["model_id"], models)
-            caption = ("Interactive in JupyterLab (<code>make lab</code>) or in class "
-                       "(<code>make class</code>); here at its initial values")
+            caption = TEXT[language]["frozen"]
             if controls:
-                caption += ": " + html.escape(", ".join(controls))
+                caption += TEXT[language]["colon"] + html.escape(", ".join(controls))
             outputs.append(nbformat.v4.new_output("display_data", data={
                 "text/html": f"<p class='course-frozen-demo'><em>{caption}.</em></p>"}))
             for image, alt in images:
@@ -165,10 +224,10 @@ STATIC_FIGURE = re.compile(r'<img class="course-static-figure" alt="(?P<alt>[^"]
                            r'[^"]*" src="data:image/png;base64,(?P<png>[^"]+)">')
 
 
-def describe_images(notebook):
+def describe_images(notebook, language="en"):
     """Give every PNG output alt text: the figure's own description (its titles, stored by
     CourseFigure or a Demo's image), else the section it is in. The image becomes HTML."""
-    section = "the notebook"
+    section = TEXT[language]["the_notebook"]
     for cell in notebook.cells:
         if cell.cell_type == "markdown":
             found = re.findall(r"^#{1,3}\s+(.+)$", cell.source, re.M)
@@ -186,7 +245,7 @@ def describe_images(notebook):
                 shown = output.get("metadata", {}).get("image/png", {})
             else:
                 continue
-            alt = shown.get("alt") or f"Figure of the section {section}"
+            alt = shown.get("alt") or TEXT[language]["figure_of"].format(section)
             # Wider than the text column when the figure is (a grid of panels), centred on the
             # page, never wider than the window: its text keeps its size on a large screen.
             width = (f' style="width: min({int(shown["width"])}px, max(100%, 96vw - 2rem))"'
@@ -198,12 +257,15 @@ def describe_images(notebook):
     return notebook
 
 
-def render(notebook, mathjax_url, source_dir=None):
+def render(notebook, mathjax_url, source_dir=None, language="en"):
+    """The page of `notebook` in `language` (its <html lang> and the site's words around it)."""
     exporter = HTMLExporter(template_name="course_site", extra_template_basedirs=[str(TEMPLATES)],
-                            embed_images=True, mathjax_url=mathjax_url,
+                            embed_images=True, mathjax_url=mathjax_url, language_code=language,
                             require_js_url="", exclude_input_prompt=True, exclude_output_prompt=True)
-    resources = {"metadata": {"path": str(source_dir)}} if source_dir else None
-    body, _ = exporter.from_notebook_node(describe_images(notebook), resources=resources)
+    resources = {"course_text": TEXT[language]}
+    if source_dir:
+        resources["metadata"] = {"path": str(source_dir)}
+    body, _ = exporter.from_notebook_node(describe_images(notebook, language), resources=resources)
     # Scripts left without a source: require.js (no widgets left), MathJax when not installed.
     body = re.sub(r'<script src="">\s*</script>', "", body)
     if mathjax_url:  # the packaged MathJax has the STIX-Web fonts only
@@ -292,8 +354,9 @@ a, .jp-RenderedHTMLCommon a, .jp-RenderedHTMLCommon a:link, .jp-RenderedHTMLComm
 """
 
 
-def _link(entry, anchor=None):
-    return html.escape(entry["href"] + (f"#{anchor}" if anchor else ""), quote=True)
+def _link(entry, anchor=None, here="index.html"):
+    """The link to `entry` (at `anchor`) from the site page `here`."""
+    return html.escape(_relative(entry["href"], here) + (f"#{anchor}" if anchor else ""), quote=True)
 
 
 def _relative(target, page):
@@ -349,30 +412,58 @@ class Links:
         return LOCAL_LINK.sub(replace, page_html)
 
 
-def navigation(entries, index):
-    """The bar at the top of page `index`: the index, previous and next page (by chapter
-    order, solutions after the chapters), and its table of contents with syllabus IDs."""
+def folder_of(language):
+    """The site folder of a language's pages: the root for the first, else its code + "/"."""
+    return "" if language == LANGUAGES[0] else f"{language}/"
+
+
+def language_switch(here, language, twins):
+    """The link from site page `here` (in `language`) to the same page in each other language,
+    or to that language's index when the page has no twin there. `twins`: every page's path."""
+    links = []
+    for other in LANGUAGES:
+        if other == language or f"{folder_of(other)}index.html" not in twins:
+            continue  # the site has no page in that language
+        relative = here.removeprefix(folder_of(language))
+        twin = folder_of(other) + relative
+        words = TEXT[other]
+        if twin in twins:
+            text = words["language"]
+        else:
+            twin, text = folder_of(other) + "index.html", f"{words['language']}{' :' if other == 'fr' else ':'} {words['index']}"
+        links.append(f"<a class='course-language' href='{_relative(twin, here)}' hreflang='{other}' "
+                     f"lang='{other}'>{html.escape(text)}</a>")
+    return "".join(links)
+
+
+def navigation(entries, index, twins=()):
+    """The bar at the top of page `index` of `entries` (the pages of one language): the index,
+    previous and next page (by chapter order, solutions after the chapters), the same page in
+    the other language, and its table of contents with syllabus IDs."""
     entry = entries[index]
-    here = entry["href"]
-    links = [f"<a href='{_relative('index.html', here)}'>Index of the chapters</a>",
-             f"<a href='{_relative('index.html', here)}#search'>Search</a>"]
+    here, language = entry["href"], entry["language"]
+    words = TEXT[language]
+    home = folder_of(language) + "index.html"
+    links = [f"<a href='{_relative(home, here)}'>{words['index']}</a>",
+             f"<a href='{_relative(home, here)}#search'>{words['search']}</a>"]
     if index > 0:
         previous = entries[index - 1]
-        links.append(f"<a rel='prev' href='{_relative(previous['href'], here)}'>Previous: "
+        links.append(f"<a rel='prev' href='{_relative(previous['href'], here)}'>{words['previous']}"
                      f"{html.escape(previous['title'])}</a>")
     if index + 1 < len(entries):
         following = entries[index + 1]
-        links.append(f"<a rel='next' href='{_relative(following['href'], here)}'>Next: "
+        links.append(f"<a rel='next' href='{_relative(following['href'], here)}'>{words['next']}"
                      f"{html.escape(following['title'])}</a>")
+    links.append(language_switch(here, language, twins))
     items = []
     for level, text, anchor, ids in entry["headings"][1:]:
         tag = f" <span class='course-ids'>[{', '.join(ids)}]</span>" if ids and f"[{', '.join(ids)}]" not in text else ""
         items.append(f"<li class='level{level}'><a href='#{html.escape(anchor, quote=True)}'>"
                      f"{html.escape(text)}</a>{tag}</li>")
-    toc = (f"<details class='course-toc' open><summary>Contents of this chapter</summary>"
+    toc = (f"<details class='course-toc' open><summary>{words['contents']}</summary>"
            f"<ol>{''.join(items)}</ol></details>") if items else ""
-    return (f"<nav class='course-nav' aria-label='Chapters'>{''.join(links)}</nav>"
-            f"<nav aria-label='Contents of this chapter'>{toc}</nav>")
+    return (f"<nav class='course-nav' aria-label='{words['chapters_nav']}'>{''.join(links)}</nav>"
+            f"<nav aria-label='{words['contents']}'>{toc}</nav>")
 
 
 # A block that scrolls sideways (a wide table printed by a cell, a long formula) can be reached
@@ -407,12 +498,13 @@ def add_navigation(page_html, bar, title):
     return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + bar, page_html, count=1)
 
 
-def search_entries(entries):
-    """What the index's search looks through: one record per section (title, IDs, link)."""
+def search_entries(entries, here="index.html"):
+    """What the index's search looks through: one record per section (title, IDs, link from
+    the index page at site path `here`)."""
     records = []
     for entry in entries:
         for level, text, anchor, ids in entry["headings"]:
-            records.append({"t": text, "i": ids, "h": entry["href"] + (f"#{anchor}" if level > 1 else ""),
+            records.append({"t": text, "i": ids, "h": _relative(entry["href"], here) + (f"#{anchor}" if level > 1 else ""),
                             "c": entry["title"]})
     return records
 
@@ -422,6 +514,7 @@ SEARCH_SCRIPT = """
   var records = JSON.parse(document.getElementById('course-search-data').textContent);
   var input = document.getElementById('course-search'), list = document.getElementById('course-results');
   var status = document.getElementById('course-search-status');
+  var found1 = status.dataset.one, foundN = status.dataset.many;
   function fold(s) { return s.normalize('NFD').replace(/[\\u0300-\\u036f]/g, '').toLowerCase(); }
   function show() {
     var words = fold(input.value).split(/\\s+/).filter(Boolean);
@@ -436,7 +529,7 @@ SEARCH_SCRIPT = """
       a.href = r.h; a.textContent = r.t + (r.i.length && r.t.indexOf(r.i[0]) < 0 ? ' [' + r.i.join(', ') + ']' : '');
       li.appendChild(a); li.appendChild(document.createTextNode(' (' + r.c + ')')); list.appendChild(li);
     });
-    status.textContent = found.length + (found.length === 1 ? ' section found' : ' sections found');
+    status.textContent = found.length + ' ' + (found.length === 1 ? found1 : foundN);
   }
   input.addEventListener('input', show);
   show();
@@ -444,48 +537,116 @@ SEARCH_SCRIPT = """
 """
 
 
-TEXT_SEARCH = """<h2 id="search">Search the text</h2>
-<p>Every word of the chapters, the solutions and the glossary, in English or in the slides'
-French (<code>noyau</code>, <code>marge douce</code>, <code>Viterbi</code>). The index is in
-<code>pagefind/</code> beside this page: the search runs in the browser, without a network, once
-the folder is served (<code>python3 -m http.server -d site</code>, then
-<code>http://localhost:8000</code>); opened as a file, only the search of section titles below works.</p>
-<div id="course-text-search"></div>
-<link href="pagefind/pagefind-ui.css" rel="stylesheet">
-<script src="pagefind/pagefind-ui.js"></script>
-<script>
-if (window.PagefindUI) {
-  new PagefindUI({element: "#course-text-search", showSubResults: true, showImages: false,
-                  baseUrl: new URL(".", location.href).pathname,
-                  resetStyles: false, translations: {placeholder: "Search the text"}});
-  (function name() {  // the field's name for a screen reader (Pagefind gives it a title only)
-    var input = document.querySelector(".pagefind-ui__search-input");
-    if (input) input.setAttribute("aria-label", "Search the text"); else setTimeout(name, 50);
-  })();
+# The index page's words, by language.
+INDEX_TEXT = {
+    "en": {
+        "title": "Course companion: the notebooks",
+        "heading": "Course companion: kernels, multiclass and structured prediction",
+        "intro": "Every chapter notebook, executed, with its figures. The sliders are live in JupyterLab "
+                 "(<code>make lab</code>) and in class (<code>make class</code>); here each demo shows its initial "
+                 "figure, and the static grid beside it shows other settings.",
+        "search_intro": "Every word of the chapters, the solutions and the glossary, in English or in the slides' "
+                        "French (<code>noyau</code>, <code>marge douce</code>, <code>Viterbi</code>).",
+        "served": "The index is in <code>pagefind/</code> at the site's root: the search runs in the browser, "
+                  "without a network, once the folder is served (<code>python3 -m http.server -d site</code>, then "
+                  "<code>http://localhost:8000</code>); opened as a file, only the search of section titles below works.",
+        "titles": "Search the section titles",
+        "titles_label": "Words of a section title or a syllabus ID (e.g. <code>K9</code>, <code>Viterbi</code>):",
+        "one": "section found", "many": "sections found",
+        "chapters": "Chapters", "columns": ("notebook", "title", "sections"),
+        "by_id": "By syllabus ID", "id_columns": ("ID", "where"),
+        "untranslated": "",
+    },
+    "fr": {
+        "title": "Compagnon du cours : les notebooks",
+        "heading": "Compagnon du cours : noyaux, classification multi-classes et prédiction structurée",
+        "intro": "Chaque notebook de chapitre, exécuté, avec ses figures. Les curseurs sont interactifs dans "
+                 "JupyterLab (<code>make lab</code>) et en classe (<code>make class</code>) ; ici chaque démonstration "
+                 "montre sa figure initiale, et la grille statique à côté montre d'autres réglages.",
+        "search_intro": "Chaque mot des chapitres traduits, de leurs solutions et du glossaire, en français "
+                        "(<code>noyau</code>, <code>marges douces</code>, <code>Viterbi</code>).",
+        "served": "L'index est dans <code>pagefind/</code> à la racine du site : la recherche se fait dans le "
+                  "navigateur, sans réseau, une fois le dossier servi (<code>python3 -m http.server -d site</code>, "
+                  "puis <code>http://localhost:8000/fr/</code>) ; ouvert comme fichier, seule la recherche dans les "
+                  "titres des sections ci-dessous fonctionne.",
+        "titles": "Rechercher dans les titres des sections",
+        "titles_label": "Mots d'un titre de section ou identifiant du plan de cours (p. ex. <code>K9</code>, "
+                        "<code>Viterbi</code>) :",
+        "one": "section trouvée", "many": "sections trouvées",
+        "chapters": "Chapitres", "columns": ("notebook", "titre", "sections"),
+        "by_id": "Par identifiant du plan de cours", "id_columns": ("identifiant", "où"),
+        "untranslated": "pas encore traduit : la version anglaise",
+    },
 }
+
+
+def text_search(language, here):
+    """The full-text search (Pagefind) of the index page at site path `here`: Pagefind's files
+    are at the site's root; it searches the pages of the language of the page (its lang)."""
+    words, root = INDEX_TEXT[language], _relative(".", here) + "/"
+    root = "" if root == "./" else root
+    label = TEXT[language]["search_text"]
+    return f"""<h2 id="search">{label}</h2>
+<p>{words['search_intro']} {words['served']}</p>
+<div id="course-text-search"></div>
+<link href="{root}pagefind/pagefind-ui.css" rel="stylesheet">
+<script src="{root}pagefind/pagefind-ui.js"></script>
+<script>
+if (window.PagefindUI) {{
+  new PagefindUI({{element: "#course-text-search", showSubResults: true, showImages: false,
+                  baseUrl: new URL("{root or './'}", location.href).pathname,
+                  bundlePath: new URL("{root}pagefind/", location.href).pathname,
+                  resetStyles: false, translations: {{placeholder: "{label}"}}}});
+  (function name() {{  // the field's name for a screen reader (Pagefind gives it a title only)
+    var input = document.querySelector(".pagefind-ui__search-input");
+    if (input) input.setAttribute("aria-label", "{label}"); else setTimeout(name, 50);
+  }})();
+}}
 </script>
 """
 
 
-def index_page(entries, mathjax_url="", text_search=True):
-    """The table of contents: the full-text search (Pagefind), a search over section titles
-    and syllabus IDs that works over file:// too, chapters with their sections, then every
-    syllabus ID."""
+def _index_order(entries):
+    """The sort key of the index's rows: the pages in their order, a chapter not translated
+    (an English page) just before the first chapter that follows it."""
+    def key(entry):
+        if entry in entries:
+            return (entries.index(entry), 0)
+        name = entry["href"].rsplit("/", 1)[-1]
+        after = [i for i, e in enumerate(entries) if "/" not in e["stem"] and e["href"].rsplit("/", 1)[-1] > name]
+        return (after[0] if after else len(entries), -1)
+    return key
+
+
+def index_page(entries, mathjax_url="", text_search_on=True, language="en", twins=(), untranslated=()):
+    """The table of contents of one language's pages: the full-text search (Pagefind), a
+    search over section titles and syllabus IDs that works over file:// too, chapters with
+    their sections (and, in a translation, the chapters not translated yet, linked to their
+    English page), then every syllabus ID. `mathjax_url` is relative to the site's root."""
+    here = folder_of(language) + "index.html"
+    words = INDEX_TEXT[language]
     rows, by_id = [], {}
-    for entry in entries:
+    for entry in sorted([*entries, *untranslated], key=_index_order(entries)):
+        if entry in untranslated:
+            rows.append(f"<tr><td><a href='{_link(entry, None, here)}' hreflang='en'>{html.escape(entry['stem'])}</a></td>"
+                        f"<td lang='en'>{html.escape(entry['title'])}</td><td>({words['untranslated']})</td></tr>")
+            continue
         sections = []
         for level, text, anchor, ids in entry["headings"][1:]:
-            sections.append(f"<li class='level{level}'><a href='{_link(entry, anchor)}'>{html.escape(text)}</a></li>")
+            sections.append(f"<li class='level{level}'><a href='{_link(entry, anchor, here)}'>{html.escape(text)}</a></li>")
             for syllabus_id in ids:
                 by_id.setdefault(syllabus_id, []).append(
-                    f"<a href='{_link(entry, anchor)}'>{html.escape(entry['stem'])}: {html.escape(text)}</a>")
-        rows.append(f"<tr><td><a href='{_link(entry)}'>{html.escape(entry['stem'])}</a></td>"
+                    f"<a href='{_link(entry, anchor, here)}'>{html.escape(entry['stem'])}: {html.escape(text)}</a>")
+        rows.append(f"<tr><td><a href='{_link(entry, None, here)}'>{html.escape(entry['stem'])}</a></td>"
                     f"<td>{html.escape(entry['title'])}</td><td><ul>{''.join(sections)}</ul></td></tr>")
     key = lambda i: (i[0], int(i[1:]))  # noqa: E731  K2 before K10
     id_rows = [f"<tr><td id='{i}'>{i}</td><td>{'<br>'.join(by_id[i])}</td></tr>" for i in sorted(by_id, key=key)]
-    data = json.dumps(search_entries(entries), ensure_ascii=False).replace("</", "<\\/")
+    data = json.dumps(search_entries(entries, here), ensure_ascii=False).replace("</", "<\\/")
+    head = "".join(f"<th>{c}</th>" for c in words["columns"])
+    id_head = "".join(f"<th>{c}</th>" for c in words["id_columns"])
+    mathjax = _index_mathjax(_relative(mathjax_url, here) if mathjax_url else "")
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Course companion: the notebooks</title>
+<html lang="{language}"><head><meta charset="utf-8"><title>{words['title']}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
 body {{ font-family: sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em; line-height: 1.4; }}
@@ -493,30 +654,31 @@ table {{ border-collapse: collapse; width: 100%; margin-bottom: 2em; }}
 td, th {{ border: 1px solid #ccc; padding: 0.3em 0.6em; vertical-align: top; text-align: left; }}
 ul {{ margin: 0; padding-left: 1.2em; }} li.level3 {{ margin-left: 1.2em; font-size: 0.95em; }}
 a {{ color: #0b57a4; }}
+.course-nav {{ display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; }}
 #course-search {{ font-size: 1.1em; padding: 0.4em; width: 100%; max-width: 30em; box-sizing: border-box; }}
 @media (max-width: 700px) {{
   body {{ margin: 0.5em auto; }}
   table, thead, tbody, tr, td, th {{ display: block; width: auto; }}
   tr {{ margin-bottom: 0.8em; }} th {{ display: none; }}
 }}
-</style>{_index_mathjax(mathjax_url)}</head><body><main>
-<h1>Course companion: kernels, multiclass and structured prediction</h1>
-<p>Every chapter notebook, executed, with its figures. The sliders are live in JupyterLab
-(<code>make lab</code>) and in class (<code>make class</code>); here each demo shows its initial
-figure, and the static grid beside it shows other settings.</p>
-{TEXT_SEARCH if text_search else ""}<h2 id="{"sections-search" if text_search else "search"}">Search the section titles</h2>
-<p><label for="course-search">Words of a section title or a syllabus ID (e.g. <code>K9</code>, <code>Viterbi</code>):</label><br>
+</style>{mathjax}</head><body>
+<nav class='course-nav' aria-label='{TEXT[language]['chapters_nav']}'>{language_switch(here, language, twins)}</nav>
+<main>
+<h1>{words['heading']}</h1>
+<p>{words['intro']}</p>
+{text_search(language, here) if text_search_on else ""}<h2 id="{"sections-search" if text_search_on else "search"}">{words['titles']}</h2>
+<p><label for="course-search">{words['titles_label']}</label><br>
 <input id="course-search" type="search" autocomplete="off"></p>
-<p id="course-search-status" role="status" aria-live="polite"></p>
+<p id="course-search-status" role="status" aria-live="polite" data-one="{words['one']}" data-many="{words['many']}"></p>
 <ul id="course-results"></ul>
 <script type="application/json" id="course-search-data">{data}</script>
 <script>{SEARCH_SCRIPT}</script>
-<h2>Chapters</h2>
-<table><tr><th>notebook</th><th>title</th><th>sections</th></tr>
+<h2>{words['chapters']}</h2>
+<table><tr>{head}</tr>
 {chr(10).join(rows)}
 </table>
-<h2>By syllabus ID</h2>
-<table><tr><th>ID</th><th>where</th></tr>
+<h2>{words['by_id']}</h2>
+<table><tr>{id_head}</tr>
 {chr(10).join(id_rows)}
 </table>
 </main></body></html>
@@ -532,13 +694,13 @@ def _index_mathjax(url):
     return f'\n<script type="text/x-mathjax-config">{config}</script><script src="{url}"></script>'
 
 
-def markdown_page(source, title):
-    """A Markdown file of the project (the glossary) as a plain readable page."""
+def markdown_page(source, title, language="en"):
+    """A Markdown file of the project (a README) as a plain readable page in `language`."""
     from nbconvert.filters.markdown_mistune import markdown2html_mistune
 
     body = markdown2html_mistune(source.read_text(encoding="utf-8"))
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<html lang="{language}"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body {{ font-family: sans-serif; max-width: 48em; margin: 2em auto; padding: 0 1em; line-height: 1.5; }}
 table {{ border-collapse: collapse; display: block; overflow-x: auto; }} td, th {{ border: 1px solid #ccc; padding: 0.2em 0.5em; }}
@@ -557,6 +719,22 @@ def index_text(out, pagefind=PAGEFIND):
                    check=True, timeout=600)
 
 
+def site_root(paths):
+    """The folder whose layout the site keeps: the folder of the chapters (the parent of a
+    solutions/ folder, of a language's folder such as fr/)."""
+    if not paths:
+        return NOTEBOOKS
+    base = paths[0].parent
+    base = base.parent if base.name == "solutions" else base
+    return base.parent if base.name in LANGUAGES[1:] else base
+
+
+def language_of(href):
+    """The language of the site page `href`: its folder's, else the site's first."""
+    top = href.split("/", 1)[0]
+    return top if "/" in href and top in LANGUAGES[1:] else LANGUAGES[0]
+
+
 def build(paths, out, execute_notebooks=True, search=True):
     """The site of the notebooks `paths` in folder `out`; `execute_notebooks=False` takes
     their stored outputs (quick, for tests), `search=False` skips the full-text index."""
@@ -564,31 +742,36 @@ def build(paths, out, execute_notebooks=True, search=True):
     mathjax = copy_mathjax(out)
     if mathjax is None:
         print("jupyter-server-mathjax is not installed: formulas stay as TeX source", file=sys.stderr)
-    entries, pages, bases = [], {}, []
-    for path in paths:
-        base = path.parent.parent if path.parent.name == "solutions" else path.parent
-        pages[path] = path.relative_to(base).with_suffix(".html").as_posix()
-        bases.append(base)
-    links = Links(pages, bases[0] if bases else NOTEBOOKS)
+    root = site_root(paths)
+    pages = {path: path.relative_to(root).with_suffix(".html").as_posix() for path in paths}
+    links = Links(pages, root)
+    entries = []
     for path in paths:
         start = time.perf_counter()
         href = pages[path]
+        language = language_of(href)
         depth = "../" * href.count("/")
         notebook = execute(path) if execute_notebooks else nbformat.read(path, as_version=4)
-        page = render(freeze_widgets(notebook), f"{depth}mathjax/MathJax.js?config={MATHJAX_CONFIG}"
-                      if mathjax else "", source_dir=path.parent)
+        page = render(freeze_widgets(notebook, language), f"{depth}mathjax/MathJax.js?config={MATHJAX_CONFIG}"
+                      if mathjax else "", source_dir=path.parent, language=language)
         hosts = external_resources(page)
         if hosts:
             raise RuntimeError(f"{path.name} would load from {hosts}: the site must work offline")
         page = links.rewrite(page, path.parent, href)
         found = headings(page)
-        entries.append({"stem": href.removesuffix(".html"), "href": href, "page": page,
-                        "title": found[0][1] if found else path.stem, "headings": found})
+        entries.append({"stem": href.removeprefix(folder_of(language)).removesuffix(".html"), "href": href,
+                        "page": page, "language": language, "title": found[0][1] if found else path.stem,
+                        "headings": found})
         print(f"{href}: {time.perf_counter() - start:.1f} s", flush=True)
-    for index, entry in enumerate(entries):
-        target = out / entry["href"]
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(add_navigation(entry.pop("page"), navigation(entries, index), entry["title"]), encoding="utf-8")
+    by_language = {language: [e for e in entries if e["language"] == language] for language in LANGUAGES}
+    by_language = {language: same for language, same in by_language.items() if same or language == LANGUAGES[0]}
+    twins = {entry["href"] for entry in entries} | {f"{folder_of(language)}index.html" for language in by_language}
+    for same in by_language.values():
+        for index, entry in enumerate(same):
+            target = out / entry["href"]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(add_navigation(entry.pop("page"), navigation(same, index, twins), entry["title"]),
+                              encoding="utf-8")
     done = set()
     while set(links.extra) - done:  # files the pages link to (and the files those link to)
         for source in sorted(set(links.extra) - done):
@@ -596,7 +779,8 @@ def build(paths, out, execute_notebooks=True, search=True):
             target = out / links.extra[source]
             target.parent.mkdir(parents=True, exist_ok=True)
             if source.suffix == ".md":
-                page = markdown_page(source, source.stem.replace("_", " ").capitalize())
+                page = markdown_page(source, source.stem.replace("_", " ").capitalize(),
+                                     language_of(links.extra[source]))
                 target.write_text(links.rewrite(page, source.parent, links.extra[source]), encoding="utf-8")
             elif source.is_file():
                 shutil.copyfile(source, target)
@@ -604,7 +788,15 @@ def build(paths, out, execute_notebooks=True, search=True):
         raise RuntimeError("links to files that do not exist (fix them in the notebooks):\n  "
                            + "\n  ".join(links.missing))
     index_mathjax = f"mathjax/MathJax.js?config={MATHJAX_CONFIG}" if mathjax else ""
-    (out / "index.html").write_text(index_page(entries, index_mathjax, search), encoding="utf-8")
+    first = LANGUAGES[0]
+    for language, same in by_language.items():
+        translated_pages = {e["href"].removeprefix(folder_of(language)) for e in same}
+        untranslated = [] if language == first else [  # the chapters without this language's page
+            e for e in by_language[first] if "/" not in e["stem"] and re.match(r"\d\d_", e["stem"])
+            and e["href"] not in translated_pages]
+        target = out / folder_of(language) / "index.html"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(index_page(same, index_mathjax, search, language, twins, untranslated), encoding="utf-8")
     if search:
         index_text(out)
     return out / "index.html"

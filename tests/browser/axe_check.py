@@ -6,8 +6,8 @@ from pathlib import Path
 from prerequisites import needs
 
 AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
-RUN = """async () => {
-  const result = await axe.run(document, {resultTypes: ['violations']});
+RUN = """async (include) => {
+  const result = await axe.run(include ? {include: include} : document, {resultTypes: ['violations']});
   return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
     .map(v => `${v.id} (${v.impact}): ${v.nodes.length} element(s), e.g. ${v.nodes[0].target.join(' ')}`);
 }"""
@@ -18,8 +18,9 @@ def require_axe():
           f"{AXE} is missing: `make axe-deps` (npm ci in tests/browser/axe)")
 
 
-def serious_violations(page):
-    """The serious and critical violations axe finds on the page as it is now."""
+def serious_violations(page, include=None):
+    """The serious and critical violations axe finds on the page as it is now (in the elements
+    the CSS selectors `include` match, when given)."""
     require_axe()
     page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-    return page.evaluate(RUN)
+    return page.evaluate(RUN, [[selector] for selector in include] if include else None)

@@ -127,13 +127,32 @@ def test_a_projected_chapter_shows_large_figures_and_nothing_meant_for_a_student
     height, and is drawn large enough that its smallest text (12 pt) is at least the body's
     22 px; axe finds no serious or critical accessibility violation. A screenshot of the
     first demo is kept in test-artifacts/browser/."""
+    check_projected(make_class, page, CHAPTER_03, width, height, "en", STUDENT_TEXT,
+                    kept="Concept questions", dropped="Exercises")
+
+
+# `make class NB=notebooks/fr/03_soft_margins.ipynb`: the French chapter, as `make class` serves it.
+CHAPTER_03_FR = next((f"fr/{p.name}" for p in sorted(NOTEBOOKS.glob("fr/03_*.ipynb"))), None)
+STUDENT_TEXT_FR = ["Remplacez `...`", "Remplacez ...", "ex.SOFT_X", "ex.check_", "AssertionError", "# affirmation"]
+
+
+@pytest.mark.skipif(CHAPTER_03_FR is None, reason="no French chapter 03")
+def test_a_projected_french_chapter_speaks_french_and_shows_nothing_meant_for_a_student(make_class, page):
+    """The French chapter 03 in class mode passes the same checks at 1920x1080, its page says
+    it is in French (<html lang="fr">), and its figures and controls speak French."""
+    check_projected(make_class, page, CHAPTER_03_FR, 1920, 1080, "fr", STUDENT_TEXT_FR,
+                    kept="Questions de compréhension", dropped="Exercices")
+
+
+def check_projected(server, page, chapter, width, height, language, student_text, kept, dropped):
     page.set_viewport_size({"width": width, "height": height})
-    page.goto(f"{make_class.url}/voila/render/{CHAPTER_03}", wait_until="load", timeout=300_000)
+    page.goto(f"{server.url}/voila/render/{chapter}", wait_until="load", timeout=300_000)
     page.wait_for_selector(".course-demo img.course-figure", timeout=300_000)
     page.wait_for_timeout(1000)
+    assert page.evaluate("document.documentElement.lang") == language
     text = page.inner_text("body")
-    assert [t for t in STUDENT_TEXT if t in text] == []
-    assert "Concept questions" in text and "Exercises" not in text
+    assert [t for t in student_text if t in text] == []
+    assert kept in text and dropped not in text
     body_px = float(page.evaluate("parseFloat(getComputedStyle(document.querySelector('.jp-RenderedMarkdown p')).fontSize)"))
     figures = page.evaluate(FIGURES)
     assert figures, "no live figure"
@@ -147,4 +166,26 @@ def test_a_projected_chapter_shows_large_figures_and_nothing_meant_for_a_student
         assert serious_violations(page) == []
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.locator(".course-demo").first.scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / f"class_mode_03_{width}x{height}.png"))
+    name = chapter.replace("/", "_").removesuffix(".ipynb")
+    page.screenshot(path=str(ARTIFACTS / f"class_mode_{name}_{width}x{height}.png"))
+
+
+# --- accessibility of every chapter in class mode -----------------------------------------------
+
+def class_chapters():
+    """Every chapter as `make class` serves it: the English ones, then the French edition's."""
+    return ([p.name for p in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))]
+            + [f"fr/{p.name}" for p in sorted(NOTEBOOKS.glob("fr/[0-9][0-9]_*.ipynb"))])
+
+
+@pytest.mark.parametrize("chapter", class_chapters())
+def test_no_serious_accessibility_violation_in_class_mode(make_class, page, chapter):
+    """axe finds no serious or critical violation on the chapter's dashboard at 1920x1080, once
+    its figures are drawn; the page says its language."""
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"{make_class.url}/voila/render/{chapter}", wait_until="load", timeout=900_000)
+    page.wait_for_function("document.querySelectorAll('.jp-OutputArea-output').length > 0 && "
+                           "[...document.querySelectorAll('img')].every(i => i.complete)", timeout=300_000)
+    page.wait_for_timeout(1000)
+    assert page.evaluate("document.documentElement.lang") == ("fr" if chapter.startswith("fr/") else "en")
+    assert serious_violations(page) == []

@@ -229,6 +229,30 @@ def test_jupyterlab_rendered_notebook_has_no_serious_violation_in_our_content(la
     assert problems == []
 
 
+# Every chapter in Lab, in both languages, as a student opens it (its stored outputs, not run):
+# its links (glossary, solutions) are underlined by the project's style sheet
+# (share/jupyter/labextensions/course-companion-style), not told apart by colour alone, and axe
+# finds no serious or critical violation in its text and outputs.
+LINKS_IN_TEXT = f"{PANEL} .jp-RenderedMarkdown a[href]:not(.jp-InternalAnchorLink):not(.anchor-link)"
+LAB_CHAPTERS = [f"notebooks/{p.relative_to(ROOT / 'notebooks').as_posix()}"
+                for p in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+                + sorted((ROOT / "notebooks").glob("fr/[0-9][0-9]_*.ipynb"))]
+
+
+@pytest.mark.parametrize("path", LAB_CHAPTERS)
+def test_a_chapter_in_jupyterlab_has_underlined_links_and_no_serious_violation(lab, page, path):
+    from axe_check import serious_violations
+
+    page.goto(f"{lab.url}/lab/workspaces/underline/tree/{path}?reset", wait_until="domcontentloaded")
+    page.wait_for_selector(LINKS_IN_TEXT, timeout=120_000)
+    page.wait_for_timeout(1500)
+    lines = page.locator(LINKS_IN_TEXT).evaluate_all("links => links.map(a => getComputedStyle(a).textDecorationLine)")
+    problems = serious_violations(page, include=[f"{PANEL} .jp-MarkdownOutput", f"{PANEL} .jp-OutputArea"])
+    lab.shutdown_kernels()
+    assert lines and set(lines) == {"underline"}, lines
+    assert problems == []
+
+
 # --- the site -----------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,9 @@
 characters at 16 px or more, code folded (a claim shows its sentence and its result, the code
 one click away), nothing wider than a phone's screen, and a full-text search (Pagefind) that
 finds the glossary's French terms and sentences of the prose that no title holds; axe finds no
-serious or critical accessibility violation on any page.
+serious or critical accessibility violation on any page. The French edition: every page links
+the same page in the other language (or that language's index when it has no twin), the French
+index searches the French pages, and every link of a French page opens.
 
 The site is built from the notebooks' stored outputs (the build's own execution is tested by
 tests/test_site.py) and served on 127.0.0.1; the browser reaches no other host."""
@@ -27,11 +29,10 @@ CHAPTER = next((p for p in sorted(NOTEBOOKS.glob("03_*.ipynb"))), None)  # prose
 def site_url(tmp_path_factory):
     if not build_site.PAGEFIND.exists():
         pytest.skip("Pagefind is not installed: `make search-deps`")
-    chapters = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
     if CHAPTER is None or not (NOTEBOOKS / "glossary.ipynb").exists():
         pytest.skip("no chapter 03 or glossary to build")
     out = tmp_path_factory.mktemp("site")
-    build_site.build(chapters + [NOTEBOOKS / "glossary.ipynb"], out, execute_notebooks=False)
+    build_site.build(build_site.discover(), out, execute_notebooks=False)  # both languages, as `make site`
     with servers.serve_folder(out) as url:
         yield url
 
@@ -96,7 +97,8 @@ def test_the_search_finds_french_terms_and_prose_offline(site_url, page):
 
 
 SITE_PAGES = [p.with_suffix(".html").name for p in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))] + [
-    "glossary.html", "index.html"]
+    "glossary.html", "index.html"] + (  # and the French edition's chapter 05, glossary and index
+    ["fr/05_kernels.html", "fr/glossary.html", "fr/index.html"] if "05_kernels" in build_site.translated() else [])
 
 
 @pytest.mark.parametrize("name", SITE_PAGES)
@@ -107,3 +109,93 @@ def test_no_serious_accessibility_violation_on_the_site(site_url, page, name):
     page.wait_for_function("!window.MathJax || !MathJax.Hub || MathJax.Hub.queue.pending === 0", timeout=60_000)
     page.wait_for_timeout(1600)  # the page marks its sideways scrollers 1.5 s after load
     assert serious_violations(page) == []
+
+
+# --- the French edition ----------------------------------------------------------------------
+
+FRENCH = NOTEBOOKS / "fr"
+TRANSLATED = build_site.translated()  # the chapters locale/fr/manifest.toml lists as translated
+KERNELS = "05_kernels.html"
+UNTRANSLATED = next((p.with_suffix(".html").name for p in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+                     if p.stem not in TRANSLATED), None)
+needs_french = pytest.mark.skipif("05_kernels" not in TRANSLATED, reason="chapter 05 is not translated")
+
+
+def _switch(page):
+    """Follow the page's link to the other language; the language of the page reached."""
+    link = page.locator("a.course-language").first
+    with page.expect_navigation(wait_until="load"):
+        link.click()
+    return page.evaluate("document.documentElement.lang")
+
+
+@needs_french
+def test_the_language_switch_leads_to_the_same_page_both_ways(site_url, page):
+    page.goto(f"{site_url}/{KERNELS}")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert _switch(page) == "fr" and page.url == f"{site_url}/fr/{KERNELS}"
+    assert "noyau" in page.inner_text("main").lower()
+    assert _switch(page) == "en" and page.url == f"{site_url}/{KERNELS}"
+    page.goto(f"{site_url}/solutions/05_solutions.html")  # a page one folder down
+    assert _switch(page) == "fr" and page.url == f"{site_url}/fr/solutions/05_solutions.html"
+    assert _switch(page) == "en" and page.url == f"{site_url}/solutions/05_solutions.html"
+    page.goto(f"{site_url}/index.html")
+    assert _switch(page) == "fr" and page.url == f"{site_url}/fr/index.html"
+    assert _switch(page) == "en" and page.url == f"{site_url}/index.html"
+
+
+@pytest.mark.skipif(UNTRANSLATED is None, reason="every chapter is translated")
+def test_a_page_without_french_leads_to_the_french_index_which_links_it(site_url, page):
+    page.goto(f"{site_url}/{UNTRANSLATED}")
+    assert _switch(page) == "fr" and page.url == f"{site_url}/fr/index.html"
+    row = page.locator(f"a[href='../{UNTRANSLATED}']")
+    assert row.count() == 1, f"the French index does not list {UNTRANSLATED}"
+    with page.expect_navigation(wait_until="load"):
+        row.click()
+    assert page.url == f"{site_url}/{UNTRANSLATED}"
+
+
+@needs_french
+def test_the_french_search_finds_french_text_in_french_pages(site_url, page):
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(f"{site_url}/fr/index.html")
+    page.wait_for_selector(".pagefind-ui__search-input")
+    found = _search(page, "noyau")
+    assert any(url.endswith(f"/fr/{KERNELS}") or f"/fr/{KERNELS}#" in url for url in found), found
+    assert found and all("/fr/" in url for url in found), f"the French search shows English pages: {found}"
+    found = _search(page, "marges douces")
+    assert any("/fr/03_soft_margins.html" in url for url in found), found
+
+
+FRENCH_PAGES = [f"fr/{KERNELS}", "fr/solutions/05_solutions.html", "fr/glossary.html", "fr/index.html"]
+
+
+# Each link of a page: its URL and the language it says it leads to (hreflang), else the page's.
+LINKS = """() => [...document.querySelectorAll('a[href]')].map(a => [a.href, a.hreflang || document.documentElement.lang])"""
+
+
+@needs_french
+@pytest.mark.parametrize("name", FRENCH_PAGES)
+def test_every_link_of_a_french_page_opens(site_url, page, name):
+    """Each link of the page inside the site (glossary, solutions, chapters, sections) answers
+    200 with a page in French, or in English where the link says so (hreflang: the language
+    switch, a chapter not translated yet), and its fragment names an element of that page."""
+    page.goto(f"{site_url}/{name}")
+    links = sorted({(href, lang) for href, lang in page.evaluate(LINKS) if href.startswith(site_url)})
+    assert len(links) >= 3, links
+    problems, texts = [], {}
+    for href, lang in links:
+        url, _, fragment = href.partition("#")
+        if url not in texts:
+            answer = page.request.get(url)
+            texts[url] = answer.text() if answer.status == 200 else ""
+            if answer.status != 200:
+                problems.append(f"{href}: {answer.status}")
+        text = texts[url]
+        if not text:
+            continue
+        if url.endswith(".html") and f'<html lang="{lang}"' not in text:
+            problems.append(f"{href}: not a page in {lang}")
+        if fragment and f'id="{fragment}"' not in text and f"id='{fragment}'" not in text:
+            problems.append(f"{href}: no element #{fragment}")
+    assert problems == [], "\n".join(problems)
