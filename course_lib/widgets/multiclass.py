@@ -72,14 +72,16 @@ def forty_twenty_forty_demo():
 
 def reduction_demo():
     """Choose the reduction (one-vs-rest with confidences or signs, all pairs), the binary learner
-    and the spread of three blobs; grey marks where the signs leave the class undecided."""
+    and the spread of three blobs; grey marks where the signs leave the class undecided. The
+    Gaussian SVMs' regions are one matrix product per SVM (kernels.kernel_sum), so the spread
+    follows the pointer whichever the learner."""
     controls = {
         "learner": widgets.Dropdown(options=list(LEARNERS), value="least squares", description="learner",
                                     layout=LAYOUT),
         "reduction": widgets.Dropdown(options=REDUCTIONS, value=REDUCTIONS[1], description="reduction",
                                       layout=LAYOUT),
         "spread": widgets.FloatSlider(value=1.3, min=0.3, max=3.0, step=0.1, description="spread",
-                                      continuous_update=False, layout=LAYOUT),
+                                      continuous_update=True, layout=LAYOUT),
     }
 
     def draw(ax, learner, reduction, spread):
