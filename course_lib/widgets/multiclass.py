@@ -73,8 +73,8 @@ def forty_twenty_forty_demo():
 def reduction_demo():
     """Choose the reduction (one-vs-rest with confidences or signs, all pairs), the binary learner
     and the spread of three blobs; grey marks where the signs leave the class undecided. The
-    Gaussian SVMs' regions are one matrix product per SVM (kernels.kernel_sum), so the spread
-    follows the pointer whichever the learner."""
+    spread follows the pointer with least squares; with the Gaussian SVM (three refits per
+    frame) it reacts on release."""
     controls = {
         "learner": widgets.Dropdown(options=list(LEARNERS), value="least squares", description="learner",
                                     layout=LAYOUT),
@@ -87,6 +87,11 @@ def reduction_demo():
     def draw(ax, learner, reduction, spread):
         reduction_panel(ax, reduction=reduction, spread=spread, learner=learner)
 
+    def follow_pointer(change=None):
+        controls["spread"].continuous_update = controls["learner"].value == "least squares"
+
+    follow_pointer()
+    controls["learner"].observe(follow_pointer, names="value")
     return Demo(draw, controls, width=6, height=5, clear=False)
 
 
