@@ -68,7 +68,10 @@ def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=
                     max_steps=480):
     """Kernel dropdown, C, sigma and degree on chapter 05's overlapping data, its Bayes boundary
     dotted; sigma is enabled only for the Gaussian kernel and degree only for the polynomial one.
-    C and degree follow the pointer; sigma (a finer grid at a small sigma) reacts on release."""
+    C and degree follow the pointer; sigma (a finer grid at a small sigma) reacts on release.
+    Below ISLAND_SIGMA the regions are drawn on up to `max_steps` points a side (2.5 per sigma)
+    with small hollow markers, so that the islands around single points show at the slider's
+    smallest sigma (draw_kernel_svm)."""
     bayes = X is None
     if X is None:
         X, r = curved_overlap_data()
