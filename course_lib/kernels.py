@@ -12,7 +12,7 @@ and returned as an (n, m) matrix:
 
 import numpy as np
 
-from course_lib._validation import check_int, check_matrix, check_positive
+from course_lib._validation import check_int, check_matrix, check_positive, finite_arguments
 
 KERNELS = ("linear", "polynomial", "gaussian", "sigmoid")
 
@@ -132,6 +132,7 @@ def kernel_matrix(X, Y, kernel="linear", **params):
 def grid_axes(X):
     """(xs, ys) when the rows of X (N, 2) are the grid np.meshgrid(xs, ys) raveled, x fastest (the
     points of a figure's regions); None otherwise."""
+    X = check_matrix(X, "X")
     if X.ndim != 2 or X.shape[1] != 2 or X.shape[0] < 4:
         return None
     nx = int(np.argmax(X[:, 1] != X[0, 1]))
@@ -144,6 +145,7 @@ def grid_axes(X):
     return xs, ys
 
 
+@finite_arguments
 def kernel_sum(X, Y, weights, kernel="linear", **params):
     """sum_s weights^s K(x, y^s) for every row x of X: kernel_matrix(X, Y) @ weights. For the
     Gaussian kernel on a grid of points (grid_axes), the kernel factorises over the two
