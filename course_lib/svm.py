@@ -171,8 +171,8 @@ class SVM:
         sv = self.support_
         if sv.size == 0:  # only when tol >= 2 let SMO stop before its first step
             return np.full(X.shape[0], self.w0_)
-        K = kernels.kernel_matrix(X, self.X_fit_[sv], self._kernel_name, **self._params)
-        return K @ (self.alpha_[sv] * self.r_fit_[sv]) + self.w0_
+        weights = self.alpha_[sv] * self.r_fit_[sv]
+        return kernels.kernel_sum(X, self.X_fit_[sv], weights, self._kernel_name, **self._params) + self.w0_
 
     def predict(self, X):
         """The class in {-1, +1}: the sign of h(x) (h = 0 is sent to +1)."""

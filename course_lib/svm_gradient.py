@@ -22,7 +22,7 @@ from course_lib._validation import (
     check_non_negative,
     check_positive,
 )
-from course_lib.kernels import gram, kernel_matrix, kernel_params
+from course_lib.kernels import gram, kernel_matrix, kernel_params, kernel_sum
 
 
 # Loss criteria as functions of the margin y r, with y = h(x) and r in {-1, +1} (slides 6.8).
@@ -198,10 +198,7 @@ class KernelHingeGD:
         """h(x) = sum_s alpha^s r^s K(x^s, x) + w0."""
         check_fitted(self, "alpha_")
         X = check_matrix(X, "X", n_features=self.X_.shape[1])
-        return (
-            kernel_matrix(X, self.X_, self.kernel, **self._params()) @ (self.alpha_ * self.r_)
-            + self.w0_
-        )
+        return kernel_sum(X, self.X_, self.alpha_ * self.r_, self.kernel, **self._params()) + self.w0_
 
     def predict(self, X):
         return np.where(self.decision_function(X) >= 0, 1.0, -1.0)
@@ -231,7 +228,7 @@ class KernelDensityClassifier:
         check_fitted(self, "X_")
         X = check_matrix(X, "X", n_features=self.X_.shape[1])
         params = kernel_params(self.kernel, self.sigma, self.degree)
-        return kernel_matrix(X, self.X_, self.kernel, **params) @ self.r_
+        return kernel_sum(X, self.X_, self.r_, self.kernel, **params)
 
     def predict(self, X):
         return np.where(self.decision_function(X) >= 0, 1.0, -1.0)

@@ -133,3 +133,36 @@ def test_validation():
         kernels.kernel_matrix(X, Y, "linear", sigma=1.0)
     with pytest.raises(ValueError, match="D = 2"):
         kernels.polynomial_map_degree2(X)
+
+
+def test_grid_axes_finds_a_meshgrid_and_only_one():
+    xs, ys = np.linspace(-1, 2, 5), np.linspace(0, 1, 3)
+    xx, yy = np.meshgrid(xs, ys)
+    found = kernels.grid_axes(np.c_[xx.ravel(), yy.ravel()])
+    np.testing.assert_array_equal(found[0], xs)
+    np.testing.assert_array_equal(found[1], ys)
+    assert kernels.grid_axes(np.c_[yy.ravel(), xx.ravel()]) is None  # y fastest: not this layout
+    shuffled = np.c_[xx.ravel(), yy.ravel()][RNG.permutation(15)]
+    assert kernels.grid_axes(shuffled) is None
+    assert kernels.grid_axes(RNG.normal(size=(12, 2))) is None
+    assert kernels.grid_axes(RNG.normal(size=(12, 3))) is None
+
+
+@pytest.mark.parametrize("name, params", [("gaussian", {"sigma": 0.05}), ("gaussian", {"sigma": 3.0}),
+                                          ("polynomial", {"degree": 2}), ("linear", {})])
+def test_kernel_sum_on_a_grid_equals_the_kernel_matrix_product(name, params):
+    xx, yy = np.meshgrid(np.linspace(-2, 2, 31), np.linspace(-1, 3, 17))
+    points = np.c_[xx.ravel(), yy.ravel()]
+    centres, weights = RNG.normal(size=(9, 2)), RNG.normal(size=9)
+    expected = kernels.kernel_matrix(points, centres, name, **params) @ weights
+    np.testing.assert_allclose(kernels.kernel_sum(points, centres, weights, name, **params), expected,
+                               rtol=1e-12, atol=1e-12)
+    scattered = RNG.normal(size=(20, 2))
+    np.testing.assert_allclose(kernels.kernel_sum(scattered, centres, weights, name, **params),
+                               kernels.kernel_matrix(scattered, centres, name, **params) @ weights,
+                               rtol=1e-12, atol=1e-12)
+
+
+def test_kernel_sum_names_a_wrong_weights_shape():
+    with pytest.raises(ValueError, match="one value per row of Y"):
+        kernels.kernel_sum(X, Y, np.ones(4), "linear")

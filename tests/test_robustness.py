@@ -407,6 +407,7 @@ SEQ_X = [rng.integers(0, 2, size=(3, 4)).astype(float), rng.integers(0, 2, size=
 SEQ_Y = [np.array([0, 1, 2]), np.array([1, 0])]
 IMG = rng.normal(size=(4, 5, 2))
 TREE = {"root": ["animal", "vehicle"], "animal": ["cat", "dog"], "vehicle": ["car", "bus"]}
+GRID = np.stack([a.ravel() for a in np.meshgrid(np.linspace(-1, 1, 4), np.linspace(0, 2, 3))], axis=1)
 
 def A(*args, **kw):
     return lambda: (args, kw)
@@ -428,6 +429,7 @@ VALID = {
     "kernels.kernel_params": A("gaussian"), "kernels.kernel_matrix": A(X, X), "kernels.gram": A(X),
     "kernels.kernel_diagonal": A(X), "kernels.feature_space_distance": A(X, X),
     "kernels.polynomial_map_degree2": A(X),
+    "kernels.grid_axes": A(GRID), "kernels.kernel_sum": A(GRID, X, r, "gaussian", sigma=1.0),
     "linear.perceptron_criterion": A(w, 0.1, X, r),
     "linear.least_squares_epochs": A(X, r), "linear.version_space_offsets": A(XS, RS, WS),
     "linear.sample_version_space": A(data.linearly_separable(12)[0], data.linearly_separable(12)[1]),

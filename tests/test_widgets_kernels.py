@@ -94,3 +94,32 @@ def test_the_hinge_demo_updating_its_artists_shows_what_a_fresh_drawing_shows():
         live.set(lam=lam)
         fresh.set(lam=lam)
         assert np.array_equal(pixels(live.png), pixels(fresh.png)), lam
+
+
+def test_the_smallest_sigma_shows_islands_around_single_points():
+    """At the slider's smallest sigma the frame shows the islands of h >= 0 around the +1 points
+    (counted as blobs of the island tint in the rendered image), with no support-vector rings
+    over them and a grid of at least two cells per sigma."""
+    from matplotlib.colors import to_rgba
+    from scipy import ndimage
+
+    from course_lib.plotting.kernels import ISLAND_SIGMA, island_steps
+    from course_lib.plotting.style import BLUE, grid_limits
+
+    demo = wk.kernel_svm_demo()
+    sigma = 10 ** demo.controls["sigma"].min
+    assert sigma < ISLAND_SIGMA
+    demo.set(sigma=sigma)
+    X, _ = data.overlapping_curved(n=200, seed=0)
+    xlim, ylim = grid_limits(X, 0.6)
+    steps = island_steps(xlim, ylim, sigma, max_steps=480)
+    assert max(xlim[1] - xlim[0], ylim[1] - ylim[0]) / (steps - 1) <= sigma / 2
+    rings = [c for c in demo.ax.collections if hasattr(c, "get_sizes") and len(c.get_sizes())
+             and c.get_sizes()[0] >= 100]
+    assert not rings
+    pixels = np.asarray(Image.open(io.BytesIO(demo.png)).convert("RGB")).astype(float)
+    red, green, blue, alpha = to_rgba(BLUE, alpha=0.35)
+    tint = 255 * (alpha * np.array([red, green, blue]) + (1 - alpha))  # over the white figure
+    islands, count = ndimage.label(np.abs(pixels - tint).max(axis=2) < 12)
+    sizes = np.bincount(islands.ravel())[1:]
+    assert np.sum(sizes >= 20) >= 10, f"{np.sum(sizes >= 20)} islands of at least 20 pixels in the frame"

@@ -139,3 +139,14 @@ def test_every_move_changes_the_image_and_keeps_one_set_of_artists(make, name, v
         now = [len(ax.get_children()) for ax in demo.fig.axes]
         assert all(n <= c + 3 for n, c in zip(now, counts)), (counts, now)  # contours: 1 to 3
     assert len(images) == len(values) + 1
+
+
+def test_the_spread_follows_the_pointer_only_with_the_cheap_learner():
+    demo = reduction_demo()
+    spread = demo.controls["spread"]
+    assert spread.continuous_update  # least squares: a frame is one fit of three lines
+    svm = next(name for name in demo.controls["learner"].options if name != "least squares")
+    demo.set(learner=svm)
+    assert not spread.continuous_update  # three SVM refits a frame: on release
+    demo.set(learner="least squares")
+    assert spread.continuous_update

@@ -3,6 +3,7 @@
 the gradient-descent SVM (K19), kernel k-NN (K20) and the Gram matrix (K21)."""
 
 import json
+from functools import lru_cache
 from importlib import resources
 
 import numpy as np
@@ -25,6 +26,8 @@ from course_lib.svm_gradient import LOSS_CRITERIA, KernelDensityClassifier, Kern
 
 OVERLAP_C = 1.0
 MAX_STEPS = 240  # finest grid of the decision regions (a redraw stays well under a second)
+ISLAND_SIGMA = 0.25  # below it, the islands around single points are smaller than a marker
+ISLAND_CELLS = 2.5  # grid cells per sigma in the regions of a Gaussian kernel
 
 
 def overlapping_data(n=60):
@@ -38,10 +41,16 @@ def curved_overlap_data(n=200):
     return data.overlapping_curved(n=n, seed=0)
 
 
-def draw_bayes_boundary(ax, xlim, ylim, steps=80):
-    """The Bayes boundary of `curved_overlap_data` (where p(x | +1) = p(x | -1)), dotted."""
+@lru_cache(maxsize=8)
+def _bayes_log_ratio(xlim, ylim, steps):
     xx, yy = np.meshgrid(np.linspace(*xlim, steps), np.linspace(*ylim, steps))
-    score = data.overlapping_curved_log_ratio(np.c_[xx.ravel(), yy.ravel()]).reshape(xx.shape)
+    return xx, yy, data.overlapping_curved_log_ratio(np.c_[xx.ravel(), yy.ravel()]).reshape(xx.shape)
+
+
+def draw_bayes_boundary(ax, xlim, ylim, steps=80):
+    """The Bayes boundary of `curved_overlap_data` (where p(x | +1) = p(x | -1)), dotted (its
+    log ratio on the grid kept for the next frame of a demo)."""
+    xx, yy, score = _bayes_log_ratio(tuple(map(float, xlim)), tuple(map(float, ylim)), int(steps))
     ax.contour(xx, yy, score, levels=[0], colors=BLACK, linewidths=1.5, linestyles="dotted")
 
 
@@ -284,20 +293,30 @@ def draw_kernel_svm(
 ):
     """Refit the kernel SVM (to KKT tolerance `tol`) and draw its regions, margins and support
     vectors (and, with `bayes`, the Bayes boundary of `curved_overlap_data`, dotted). For the
-    Gaussian kernel the grid of the regions is refined up to `max_steps` points a side so that a
-    small sigma's islands show."""
+    Gaussian kernel the grid of the regions is refined to ISLAND_CELLS points per sigma, up to
+    `max_steps` points a side, and below ISLAND_SIGMA the islands are drawn as draw_islands does
+    (strong shading, small hollow markers, no support-vector rings: their number is in the
+    title), so that a small sigma's islands show."""
     svm = fit_kernel_svm(X, r, kernel, C, sigma, degree, tol)
     xlim, ylim = grid_limits(X, 0.6)
+    islands = kernel == "gaussian" and sigma < ISLAND_SIGMA
     if kernel == "gaussian":  # a grid fine enough for the islands of a small sigma
-        span = max(xlim[1] - xlim[0], ylim[1] - ylim[0])
-        steps = int(min(max_steps, max(steps, 3 * span / sigma)))
+        steps = island_steps(xlim, ylim, sigma, steps, max_steps)
     if kernel == "linear":  # draw_svm draws the band of a line; shade its two sides here
         plot_decision_regions(ax, svm.decision_function, xlim, ylim, steps=2, margins=False)
     if bayes and legend:  # an entry for the dotted contour drawn below
         ax.plot([], [], color=BLACK, lw=1.5, ls="dotted", label=_("Bayes boundary"))
-    draw_svm(ax, svm, X, r, steps=steps, show_slacks=False, legend=legend)
-    if bayes:
-        draw_bayes_boundary(ax, ax.get_xlim(), ax.get_ylim(), steps=steps)
+    if islands:
+        shade_islands(ax, svm, xlim, ylim, steps)
+        plot_hollow_points(ax, X, r)
+        ax.set_xlim(xlim)
+        ax.set_ylim(ylim)
+        if legend:
+            ax.legend(loc="upper left", fontsize=8)
+    else:
+        draw_svm(ax, svm, X, r, steps=steps, show_slacks=False, legend=legend)
+    if bayes:  # a smooth curve: the default grid draws it
+        draw_bayes_boundary(ax, ax.get_xlim(), ax.get_ylim())
     error = np.mean(svm.predict(X) != r)
     detail = {"gaussian": f", σ = {sigma:.3g}", "polynomial": f", q = {degree}"}.get(kernel, "")
     ax.set_title(
@@ -306,6 +325,30 @@ def draw_kernel_svm(
         fontsize=11,
     )
     return svm
+
+
+def island_steps(xlim, ylim, sigma, steps=80, max_steps=MAX_STEPS, cells_per_sigma=ISLAND_CELLS):
+    """Grid points a side for the regions of a Gaussian kernel of width sigma over xlim x ylim:
+    cells_per_sigma cells per sigma, at least `steps` and at most `max_steps`."""
+    span = max(xlim[1] - xlim[0], ylim[1] - ylim[0])
+    return int(min(max_steps, max(steps, np.ceil(cells_per_sigma * span / sigma))))
+
+
+def shade_islands(ax, svm, xlim, ylim, steps):
+    """The regions of a Gaussian-kernel SVM on a steps x steps grid, strongly shaded (blue
+    h >= 0, vermillion h < 0), h = 0 in a thin line: small islands stay visible."""
+    xs, ys, h = gaussian_h_on_grid(svm, xlim, ylim, steps)
+    ax.contourf(xs, ys, h, levels=[-np.inf, 0, np.inf], colors=[VERMILLION, BLUE], alpha=0.35)
+    if h.min() < 0 < h.max():
+        ax.contour(xs, ys, h, levels=[0], colors=BLACK, linewidths=0.8)
+
+
+def plot_hollow_points(ax, X, r):
+    """The points as small hollow markers (blue circles +1, vermillion squares -1): the regions
+    show through them."""
+    for label, colour, marker in ((1, BLUE, "o"), (-1, VERMILLION, "s")):
+        ax.scatter(*X[r == label].T, s=14, marker=marker, facecolor="white", edgecolor=colour,
+                   linewidth=1.2, zorder=3, label=f"$r={label:+d}$")
 
 
 def _overlap_figure(ax=None, **settings):
@@ -659,13 +702,8 @@ def draw_islands(ax, X, r, sigma=0.1, C=OVERLAP_C, xlim=None, ylim=None, cells_p
     if xlim is None:
         xlim, ylim = grid_limits(X, 0.6)
     steps = int(np.ceil(cells_per_sigma * max(xlim[1] - xlim[0], ylim[1] - ylim[0]) / sigma))
-    xs, ys, h = gaussian_h_on_grid(svm, xlim, ylim, steps)
-    ax.contourf(xs, ys, h, levels=[-np.inf, 0, np.inf], colors=[VERMILLION, BLUE], alpha=0.35)
-    if h.min() < 0 < h.max():
-        ax.contour(xs, ys, h, levels=[0], colors=BLACK, linewidths=0.8)
-    for label, colour, marker in ((1, BLUE, "o"), (-1, VERMILLION, "s")):
-        ax.scatter(*X[r == label].T, s=14, marker=marker, facecolor="white", edgecolor=colour,
-                   linewidth=1.2, zorder=3, label=f"$r={label:+d}$")
+    shade_islands(ax, svm, xlim, ylim, steps)
+    plot_hollow_points(ax, X, r)
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     ax.set_aspect("equal")

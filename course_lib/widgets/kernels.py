@@ -66,10 +66,14 @@ def kernel_controls(kernel="gaussian", C=1.0, sigma=1.0, degree=2):
     return controls, applies
 
 
-def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=2, steps=70):
+def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=2, steps=70,
+                    max_steps=480):
     """Kernel dropdown, C, sigma and degree on chapter 05's overlapping data, its Bayes boundary
     dotted; sigma is enabled only for the Gaussian kernel and degree only for the polynomial one.
-    C and degree follow the pointer; sigma (a finer grid at a small sigma) reacts on release."""
+    C and degree follow the pointer; sigma (a finer grid at a small sigma) reacts on release.
+    Below ISLAND_SIGMA the regions are drawn on up to `max_steps` points a side (2.5 per sigma)
+    with small hollow markers, so that the islands around single points show at the slider's
+    smallest sigma (draw_kernel_svm)."""
     bayes = X is None
     if X is None:
         X, r = curved_overlap_data()
@@ -78,7 +82,7 @@ def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=
     def draw(ax, kernel, C, sigma, degree):
         draw_kernel_svm(
             ax, X, r, kernel=kernel, C=C, sigma=sigma, degree=degree, steps=steps, legend=False,
-            bayes=bayes, max_steps=steps, tol=1e-3,  # the library's default: a frame, not a figure
+            bayes=bayes, max_steps=max_steps, tol=1e-3,  # the library's default: a frame, not a figure
         )
 
     return Demo(draw, controls, width=6.5, height=5.5, applies=applies, clear="artists")

@@ -73,7 +73,9 @@ def forty_twenty_forty_demo():
 
 def reduction_demo():
     """Choose the reduction (one-vs-rest with confidences or signs, all pairs), the binary learner
-    and the spread of three blobs; grey marks where the signs leave the class undecided."""
+    and the spread of three blobs; grey marks where the signs leave the class undecided. The
+    spread follows the pointer with least squares; with the Gaussian SVM (three refits per
+    frame) it reacts on release."""
     controls = {
         "learner": widgets.Dropdown(options=[(_(name), name) for name in LEARNERS], value="least squares",
                                     description=_("learner"),
@@ -82,12 +84,17 @@ def reduction_demo():
                                       description=_("reduction"),
                                       layout=LAYOUT),
         "spread": widgets.FloatSlider(value=1.3, min=0.3, max=3.0, step=0.1, description=_("spread"),
-                                      continuous_update=False, layout=LAYOUT),
+                                      continuous_update=True, layout=LAYOUT),
     }
 
     def draw(ax, learner, reduction, spread):
         reduction_panel(ax, reduction=reduction, spread=spread, learner=learner)
 
+    def follow_pointer(change=None):
+        controls["spread"].continuous_update = controls["learner"].value == "least squares"
+
+    follow_pointer()
+    controls["learner"].observe(follow_pointer, names="value")
     return Demo(draw, controls, width=6, height=5, clear=False)
 
 

@@ -24,7 +24,9 @@ import numpy as np
 
 from course_lib.i18n import _
 from course_lib.linear import LeastSquaresClassifier
-from course_lib.plotting.kernels import curved_overlap_data
+from course_lib.plotting.kernels import (
+    ISLAND_SIGMA, curved_overlap_data, island_steps, plot_hollow_points, shade_islands,
+)
 from course_lib.plotting.linear import outlier_data
 from course_lib.plotting.margins import draw_svm, soft_margin_data
 from course_lib.plotting.style import BLACK, GREY, SHOWN_DPI, grid_limits, plot_line, plot_points
@@ -231,10 +233,18 @@ def soft_margin_points_demo(C=1.0):
                       width=6.5, height=5.5, clear="artists")
 
 
-def draw_kernel_points(ax, X, r, xlim, ylim, kernel, C, sigma, degree, steps=70):
-    """The kernel SVM refitted on the edited points."""
+def draw_kernel_points(ax, X, r, xlim, ylim, kernel, C, sigma, degree, steps=70, max_steps=480):
+    """The kernel SVM refitted on the edited points; below ISLAND_SIGMA (Gaussian kernel) its
+    islands as draw_kernel_svm draws them: a grid of 2.5 points per sigma (up to `max_steps` a
+    side), strong shading, small hollow markers, no rings."""
     svm = SVM(C=C, kernel=kernel, sigma=sigma, degree=degree).fit(X, r)
-    draw_svm(ax, svm, X, r, steps=steps, show_slacks=False, xlim=xlim, ylim=ylim, legend=False)
+    if kernel == "gaussian" and sigma < ISLAND_SIGMA:
+        shade_islands(ax, svm, xlim, ylim, island_steps(xlim, ylim, sigma, steps, max_steps))
+        plot_hollow_points(ax, X, r)
+        ax.set_xlim(xlim)
+        ax.set_ylim(ylim)
+    else:
+        draw_svm(ax, svm, X, r, steps=steps, show_slacks=False, xlim=xlim, ylim=ylim, legend=False)
     error = np.mean(svm.predict(X) != r)
     detail = {"gaussian": f", σ = {sigma:.3g}", "polynomial": f", q = {degree}"}.get(kernel, "")
     ax.set_title(_("{kernel}{detail}, C = {C:.3g}: {support} SV, training error {error:.2f}").format(
