@@ -606,6 +606,19 @@ def _hostile_cases(name, kind):
                 damaged = value.copy()
                 damaged.flat[0] = bad
                 yield parameter, {parameter: damaged}, True
+        is_int = isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+        if kind == "extreme number" and (is_float or is_int):
+            for bad in ((1e300, -1e300, 1e-300, 0.0) if is_float else (0, -1)):
+                if bad != value:
+                    yield parameter, {parameter: bad}, False
+        if kind == "wrong type of number" and (is_float or is_int):
+            for bad in ("1", None, [value], 1.5 if is_int else 1j):
+                yield parameter, {parameter: bad}, not (is_int and bad is None and defaults.get(parameter) is None)
+        if kind == "extreme values in an array" and is_array and value.dtype.kind == "f":
+            for scale in (1e300, 1e-300):
+                yield parameter, {parameter: value * scale}, False
+        if kind == "list instead of an array" and is_array:
+            yield parameter, {parameter: value.tolist()}, False
         sized = is_array or (isinstance(value, list) and len(value) > 1)
         if kind == "empty input" and sized and len(value) > 1:
             yield parameter, {parameter: value[:0]}, False
@@ -635,7 +648,9 @@ def _outcome(name, parameter, changes, must_refuse):
     return "ok"
 
 
-HOSTILE_KINDS = ["nan or inf parameter", "nan or inf in an array", "empty input", "one-element input"]
+HOSTILE_KINDS = ["nan or inf parameter", "nan or inf in an array", "empty input", "one-element input",
+                 "extreme number", "wrong type of number", "extreme values in an array",
+                 "list instead of an array"]
 # classes of hostile input still answered by numpy's own error or a crash, by callable: each
 # entry is an xfail(strict=True), so fixing one makes its test fail until the entry is removed
 STILL_UNCLEAR = {}
