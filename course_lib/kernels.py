@@ -12,7 +12,7 @@ and returned as an (n, m) matrix:
 
 import numpy as np
 
-from course_lib._validation import check_int, check_matrix, check_positive
+from course_lib._validation import check_int, check_matrix, check_positive, finite_arguments
 
 KERNELS = ("linear", "polynomial", "gaussian", "sigmoid")
 
@@ -112,6 +112,7 @@ def check_kernel(kernel, params=None):
     return kernel
 
 
+@finite_arguments
 def kernel_params(kernel, sigma=1.0, degree=2):
     """The keyword arguments the kernel functions expect for `kernel`: {"sigma": ...} for the
     Gaussian, {"degree": ...} for the polynomial, none for the others; all checked."""
