@@ -228,6 +228,52 @@ def _non_finite(value):
     return "NaN" if np.any(np.isnan(items)) else "inf"
 
 
+def _number_kinds(signature):
+    """{parameter: "integer" or "number"} for the parameters whose default is an int or a
+    float: the value passed must be of that kind (a bool, a string, None, a list or a complex
+    number would otherwise reach numpy and fail inside it, or be taken silently)."""
+    kinds = {}
+    for p in signature.parameters.values():
+        if isinstance(p.default, bool) or p.default is p.empty:
+            continue
+        if isinstance(p.default, numbers.Integral):
+            kinds[p.name] = "integer"
+        elif isinstance(p.default, numbers.Real):
+            kinds[p.name] = "number"
+    return kinds
+
+
+def _check_number_kinds(kinds, arguments, where):
+    for name, kind in kinds.items():
+        value = arguments.get(name, 0)
+        wanted = numbers.Integral if kind == "integer" else numbers.Real
+        if isinstance(value, wanted) and not isinstance(value, (bool, np.bool_)):
+            continue
+        if kind == "integer" and isinstance(value, numbers.Real) and not isinstance(value, bool):
+            raise TypeError(f"{name} must be a whole number (an int); got {value!r}: pass "
+                            f"{where}({name}={int(value) if math.isfinite(value) else 10}) or another integer.")
+        raise TypeError(f"{name} must be {'an integer' if kind == 'integer' else 'a real number'}; "
+                        f"got {type(value).__name__} {_short(value)}: pass {where} a number for {name}.")
+
+
+def _too_big(error, arguments, where):
+    """A clear error for an allocation that cannot succeed: the integer arguments asked for
+    more memory than any machine has."""
+    sizes = {name: value for name, value in arguments.items()
+             if isinstance(value, numbers.Integral) and not isinstance(value, bool) and value > 1}
+    if not sizes:
+        return error
+    name = max(sizes, key=sizes.get)
+    return ValueError(f"{name}={sizes[name]} asks {where} for more memory than this machine has "
+                      f"({type(error).__name__}): use a smaller {name}.")
+
+
+def _is_allocation_error(error):
+    return isinstance(error, MemoryError) or (
+        isinstance(error, ValueError) and ("array is too big" in str(error)
+                                           or "Maximum allowed size exceeded" in str(error)))
+
+
 def finite_arguments(function=None, *, inf_ok=(), shapes=None):
     """Decorator: refuse NaN and inf in every float argument (numbers, float arrays, lists of
     float arrays) of `function`, naming the parameter; parameters in `inf_ok` may be +inf (as
@@ -241,10 +287,13 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None):
         signature = inspect.signature(f)
         bind = _binder(signature)
         parsed_shapes = _parse_shapes(shapes)
+        kinds = {name: kind for name, kind in _number_kinds(signature).items()
+                 if name not in (shapes or {})}  # a shaped parameter may be an array
 
         @functools.wraps(f)
         def checked(*args, **kwargs):
             arguments = bind(args, kwargs)
+            _check_number_kinds(kinds, arguments, f.__name__)
             for name, value in arguments.items():
                 found = _non_finite(value)
                 if found is None or (name in inf_ok and found == "inf" and value == np.inf):
@@ -254,7 +303,12 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None):
                     f"contains {found}: {name}={_short(value)}. Pass {f.__name__} real values.")
             if parsed_shapes:
                 _check_shapes(f.__name__, parsed_shapes, arguments)
-            return f(*args, **kwargs)
+            try:
+                return f(*args, **kwargs)
+            except (MemoryError, ValueError) as error:
+                if _is_allocation_error(error):
+                    raise _too_big(error, arguments, f.__name__) from error
+                raise
         return checked
     return decorate if function is None else decorate(function)
 
@@ -340,7 +394,11 @@ def finite_hyperparameters(fit=None, *, inf_ok=()):
     def decorate(method):
         @functools.wraps(method)
         def checked(self, *args, **kwargs):
-            for name in inspect.signature(type(self).__init__).parameters:
+            signature = inspect.signature(type(self).__init__)
+            _check_number_kinds(_number_kinds(signature),
+                                {name: getattr(self, name) for name in signature.parameters
+                                 if hasattr(self, name)}, type(self).__name__)
+            for name in signature.parameters:
                 value = getattr(self, name, None)
                 found = _non_finite(value)
                 if found is None or (name in inf_ok and found == "inf" and value == np.inf):

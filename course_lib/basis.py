@@ -99,6 +99,7 @@ def rbf_features(X, centres, s):
     return np.exp(-_squared_distances(X, M) / (2 * s**2))
 
 
+@finite_arguments
 def pick_centres(X, K, seed=0):
     """K distinct training points chosen at random (seeded) as RBF centres m_1..m_K."""
     X = check_matrix(X, "X")

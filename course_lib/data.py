@@ -34,6 +34,7 @@ def _two_blobs(n, centre, scale, rng):
     return X, r
 
 
+@finite_arguments
 def linearly_separable(n=30, seed=0, gap=0.6):
     """Two Gaussian blobs around (+1, +1) and (-1, -1), resampled until a gap of `gap` separates them.
 
@@ -53,6 +54,7 @@ def linearly_separable(n=30, seed=0, gap=0.6):
     raise RuntimeError("could not draw a separable set; lower `gap`.")
 
 
+@finite_arguments
 def overlapping(n=60, seed=0, spread=1.0):
     """Two Gaussian blobs around (+0.8, +0.8) and (-0.8, -0.8) with standard deviation `spread`:
     the classes overlap ("recouvrement"), so no line separates them."""
@@ -66,6 +68,7 @@ CURVED_CENTRES = ((0.7, 0.7), (-0.5, -0.5))  # class +1, class -1
 CURVED_SPREADS = (0.55, 1.2)  # standard deviations of class +1 (tight) and class -1 (wide)
 
 
+@finite_arguments
 def overlapping_curved(n=200, seed=0):
     """Two overlapping Gaussian clouds of different spreads: class +1 tight around (0.7, 0.7)
     (standard deviation 0.55), class -1 wide around (-0.5, -0.5) (standard deviation 1.2).
@@ -101,6 +104,7 @@ def overlapping_curved_log_ratio(X):
     return log_pos - log_neg
 
 
+@finite_arguments
 def with_outlier(n=30, seed=0, outlier=(6.0, 6.0)):
     """`linearly_separable(n, seed)` plus one extra point of class +1 at `outlier`, far from the
     boundary on its own (correct) side: least squares is dragged by it, the perceptron is not."""
@@ -116,6 +120,7 @@ def xor():
     return X, r
 
 
+@finite_arguments
 def noisy_xor(n=80, seed=0, noise=0.25):
     """n points spread around the four XOR corners (-1 or +1 in each coordinate); r = -sign(x1 x2)."""
     n = check_int(n, "n", minimum=4)
@@ -128,6 +133,7 @@ def noisy_xor(n=80, seed=0, noise=0.25):
     return X, r
 
 
+@finite_arguments
 def one_d_projection(n=20, seed=0):
     """A 1-D problem no threshold separates: class +1 in the middle, -1 on both sides.
 
@@ -196,6 +202,7 @@ def letters_to_string(labels):
     return "".join(ALPHABET[i] for i in labels.tolist())
 
 
+@finite_arguments
 def zipf_sparse(n=1000, n_features=10_000, n_labels=12, active=(20, 50), seed=0):
     """Sparse text-like examples: returns `(X, y)`, X a list of dicts {feature index: count}.
 
@@ -221,6 +228,7 @@ def zipf_sparse(n=1000, n_features=10_000, n_labels=12, active=(20, 50), seed=0)
     return X, y
 
 
+@finite_arguments
 def forty_twenty_forty(n=200, seed=0, shares=(0.4, 0.2, 0.4), noise=0.0):
     """The slides' 40% / 20% / 40% example (M2): three classes on the line x2 = 1, class 1 with
     x1 in [-2.5, -0.6], class 2 with x1 in [-0.3, 0.3], class 3 with x1 in [0.6, 2.5], in the
@@ -247,6 +255,7 @@ def forty_twenty_forty(n=200, seed=0, shares=(0.4, 0.2, 0.4), noise=0.0):
     return X, y
 
 
+@finite_arguments
 def three_blobs(n=150, seed=0, spread=1.3):
     """Three overlapping Gaussian blobs in 2-D (no line separates them): returns (X, y), y in {0, 1, 2}.
 

@@ -112,6 +112,7 @@ def check_kernel(kernel, params=None):
     return kernel
 
 
+@finite_arguments
 def kernel_params(kernel, sigma=1.0, degree=2):
     """The keyword arguments the kernel functions expect for `kernel`: {"sigma": ...} for the
     Gaussian, {"degree": ...} for the polynomial, none for the others; all checked."""

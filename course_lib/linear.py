@@ -128,6 +128,7 @@ class LeastSquaresClassifier(LinearDiscriminant):
         return self
 
 
+@finite_arguments
 def least_squares_epochs(X, r, n_epochs=6):
     """Batch gradient descent on E_quad = 1/2 sum_t (r^t - (w.x^t + w0))^2, from w = 0, w0 = 0.
 
@@ -171,6 +172,7 @@ def version_space_offsets(X, r, w):
     return float(w0_S), float(w0_G)
 
 
+@finite_arguments
 def sample_version_space(X, r, n_hypotheses=30, seed=0, n_orientations=720):
     """Seeded sample of separating hyperplanes (w, w0) with unit w, in 2-D: orientations on a
     fine circle are kept when version_space_offsets finds an interval, then offsets are drawn

@@ -51,6 +51,7 @@ def sigma_grid(X):
     return sigma_min(X) * SIGMA_FACTORS
 
 
+@finite_arguments
 def train_validation_split(X, r, fraction=0.5, seed=0):
     """Seeded split into X_T (a `fraction` of each class) and X_V (the rest).
 
@@ -101,6 +102,7 @@ class GridSearchResult:
     validation_index: np.ndarray
 
 
+@finite_arguments
 def grid_search(
     X, r, C_values=None, sigma_values=None, seed=0, make_model=None, make_final=None
 ):

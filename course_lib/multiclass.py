@@ -337,6 +337,7 @@ def term_counts(bags, vocabulary):
 # ---------------------------------------------------------------- costs and the generalised hinge
 
 
+@finite_arguments
 def zero_one_cost(n_classes):
     """Delta(y', y) = 1[y' != y] as a k x k matrix."""
     return 1.0 - np.eye(n_classes)
@@ -416,6 +417,7 @@ def hinge_subgradient(w, x, y, feature_map, Delta):
     return feature_map.psi(x[0], y_hat) - feature_map.psi(x[0], y)
 
 
+@finite_arguments
 def margin_perceptron(X, y, feature_map, margin=1.0, max_updates=100_000):
     """Solve the realisable case (M7) as the linear feasibility problem with margin 1:
 

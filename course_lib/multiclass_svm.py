@@ -214,12 +214,14 @@ def _check_counts(m, name):
     return m
 
 
+@finite_arguments
 def svm_lambda(rho, B, m):
     """The corollary's lambda = (rho / B) sqrt(2 / m)."""
     rho, B = check_positive(rho, "rho"), check_positive(B, "B")
     return rho / B * np.sqrt(2.0 / _check_counts(m, "m"))
 
 
+@finite_arguments
 def svm_excess_bound(rho, B, m):
     """sqrt(8 rho^2 B^2 / m): E L_D^Delta(h_w) <= min_{||u|| <= B} L_D^g-hinge(u) + this."""
     rho, B = check_positive(rho, "rho"), check_positive(B, "B")
@@ -241,12 +243,14 @@ def sgd_iterations(B, rho, eps):
     return math.ceil((B * rho / eps) ** 2 - 1e-9)
 
 
+@finite_arguments
 def sgd_eta(B, rho, T):
     """The corollary's step size eta = B / (rho sqrt(T))."""
     B, rho = check_positive(B, "B"), check_positive(rho, "rho")
     return B / (rho * np.sqrt(_check_counts(T, "T")))
 
 
+@finite_arguments
 def sgd_excess_bound(B, rho, T):
     """The eps reached after T iterations (T = (B rho / eps)^2 solved for eps): B rho / sqrt(T)."""
     B, rho = check_positive(B, "B"), check_positive(rho, "rho")

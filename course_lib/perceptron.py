@@ -134,6 +134,7 @@ def lazy_update(a, w, last_update, x, gold, pred, n_examples):
         w[pred][feat] = w[pred].get(feat, 0) - value
 
 
+@finite_arguments
 def lazy_dicts(X, y, n_epochs=1, shuffle=True, seed=0):
     """The averaged perceptron with the notes' data structures: returns (a, w) as dicts of dicts.
 
@@ -274,6 +275,7 @@ def _check_labels(y, n):
 class Perceptron:
     """Plain multiclass perceptron: predicts with the last w (error-driven updates, no average)."""
 
+    @finite_arguments
     def __init__(self, n_epochs=5, shuffle=True, seed=0):
         self.n_epochs = n_epochs
         self.shuffle = shuffle
@@ -335,6 +337,7 @@ class AveragedPerceptron(Perceptron):
     final w of the plain perceptron run underneath), `weights_` (coef_ as a dict of dicts).
     """
 
+    @finite_arguments
     def __init__(self, n_epochs=5, variant="lazy", shuffle=True, seed=0):
         super().__init__(n_epochs=n_epochs, shuffle=shuffle, seed=seed)
         self.variant = variant
@@ -366,6 +369,7 @@ def _lazy_run(X, y, max_epoch, seed):
     return model, lazy_epochs(rows, gold, shape, orders)
 
 
+@finite_arguments
 def weights_by_epoch(X, y, max_epoch, seed=0):
     """One lazy run of max_epoch epochs; yields (classes, w, a) after each epoch (w, a copied).
 
@@ -376,6 +380,7 @@ def weights_by_epoch(X, y, max_epoch, seed=0):
         yield model.classes_, w.copy(), a.copy()
 
 
+@finite_arguments
 def accuracy_by_epoch(X, y, X_held, y_held, max_epoch, seed=0):
     """Held-out accuracy after each epoch 1..max_epoch of the plain and the averaged perceptron.
 

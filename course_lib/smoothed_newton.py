@@ -46,12 +46,14 @@ from course_lib.smo import SMOResult, kkt_gap
 MU_START, MU_FACTOR = 2.0, 0.1
 
 
+@finite_arguments
 def polynomial_feature_count(d, q):
     """The number of coordinates of polynomial_features: C(d + q, q)."""
     d, q = check_int(d, "d", 1), check_int(q, "q", 1)
     return factorial(d + q) // (factorial(d) * factorial(q))
 
 
+@finite_arguments
 def polynomial_features(X, q):
     """phi(x) with phi(x)^T phi(y) = (x^T y + 1)^q: with x' = (x, 1), one coordinate per multiset
     {k_1, ..., k_q} of indices of x', equal to sqrt(q! / prod_k m_k!) prod_j x'_{k_j} (m_k: how

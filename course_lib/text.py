@@ -14,7 +14,7 @@ from importlib import resources
 
 import numpy as np
 
-from course_lib._validation import check_int
+from course_lib._validation import check_int, finite_arguments
 from course_lib.data import read_checked
 
 STDLIB_SHA256 = "e9fb0e6ce5ee490c5a0f7b9c12eef478bec75c9663b21ff8a15395400ec0b005"
@@ -90,6 +90,7 @@ def docstring_group(name):
     return f"{module} {qualified.split('.')[0]}"
 
 
+@finite_arguments
 def split_docstrings(names, grouped=False, seed=0):
     """The corpus's one split, used by chapters 08 and 09: (train, held_out, test) index arrays,
     60% / 20% / 20%.

@@ -41,6 +41,7 @@ class ChainModel(StructuredModel):
         predicted alone, a multiclass SVM per letter trained with the words' Hamming loss.
     """
 
+    @finite_arguments
     def __init__(self, n_labels=26, normalize=True, normalize_loss=False, transitions=True):
         self.n_labels = n_labels
         self.normalize = normalize
@@ -261,6 +262,7 @@ def chain_model_of(models, transitions=True):
                       normalize_loss=bool(models["normalize_loss"]), transitions=transitions)
 
 
+@finite_arguments
 def fit_hmm(X, Y, n_labels=26, smoothing=1.0):
     """A hidden Markov model of the words, by counting with add-`smoothing` (Laplace):
 

@@ -110,6 +110,7 @@ class MulticlassModel(StructuredModel):
     n_classes: K.  cost: optional K x K matrix Delta(y, y') (>= 0, zero diagonal).
     """
 
+    @finite_arguments
     def __init__(self, n_classes, cost=None):
         self.n_classes = n_classes
         self.cost = cost

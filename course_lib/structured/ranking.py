@@ -230,6 +230,7 @@ def query_features(query, items, kind="difference"):
     raise ValueError(f"kind must be 'difference' or 'squared'; got {kind!r}.")
 
 
+@finite_arguments
 def mahalanobis_features(query, items):
     """phi(q, o_i) = -vec((b_q - b_i)(b_q - b_i)^T), so <vec(W), phi(q, o_i)> = -d_W(b_q, b_i)."""
     items = check_matrix(items, "items")
@@ -301,6 +302,7 @@ def _metric_dual(A, b, C, alpha, psd, tol, max_steps=50_000):
     return alpha, W, dual
 
 
+@finite_arguments
 def learn_metric(X, Y, lam=0.01, psd=True, tol=1e-3, max_iter=500):
     """Metric learning to rank [ML10]: min_W lam/2 ||W||^2 + 1/n sum_i H_i(W) (the structured
     hinge of RankingModel on the Mahalanobis features), over symmetric W, or over positive
@@ -346,6 +348,7 @@ def learn_metric(X, Y, lam=0.01, psd=True, tol=1e-3, max_iter=500):
 
 
 # --- toy data -----------------------------------------------------------------------------
+@finite_arguments
 def toy_ranking_queries(n_queries=6, n_items=12, n_features=3, noise=0.5, seed=0):
     """Queries of items with features phi(o_i) ~ N(0, I); item i is relevant when
     <w_true, phi(o_i)> + noise > 0 (at least one of each).  Returns (X, R, w_true)."""
@@ -369,6 +372,7 @@ def toy_ranking_queries(n_queries=6, n_items=12, n_features=3, noise=0.5, seed=0
     return X, R, w_true
 
 
+@finite_arguments
 def toy_metric_queries(n_queries=8, n_items=10, seed=0):
     """2-D points: an item is relevant to the query when they agree on the first coordinate
     (|b_q1 - b_i1| < 0.5); the second coordinate is large noise, so the Euclidean distance ranks

@@ -184,6 +184,7 @@ class LocalisationModel(StructuredModel):
         return best_box(*x.shape[:2], value)
 
 
+@finite_arguments
 def toy_localisation(n=10, size=10, n_words=4, seed=0):
     """Images of visual words (one-hot, n_words channels): inside a random box words 0 and 1 are
     frequent, outside words 2, 3, ... are.  Returns (X, Y) with boxes Y."""
@@ -215,6 +216,7 @@ class SegmentationModel(StructuredModel):
     largest gains g_p = max_{k != y_p} s_pk - s_py_p, so maximise
     (m / |V|) (1 + (sum of the m largest g) / |V|) over m."""
 
+    @finite_arguments
     def __init__(self, n_labels=2):
         self.n_labels = n_labels
 
