@@ -158,7 +158,7 @@ def kernel_sum(X, Y, weights, kernel="linear", **params):
     weights = np.asarray(weights, dtype=float)
     if weights.shape != (Y.shape[0],):
         raise ValueError(f"weights must hold one value per row of Y: shape ({Y.shape[0]},), got {weights.shape}.")
-    sigma = params.get("sigma", 1.0)
+    sigma = check_positive(params.get("sigma", 1.0), "sigma") if kernel == "gaussian" else None
     axes = grid_axes(X) if kernel == "gaussian" and 1e-150 < sigma < 1e150 else None
     if axes is None:  # (sigma^2 must not underflow nor overflow)
         return kernel_matrix(X, Y, kernel, **params) @ weights

@@ -145,7 +145,7 @@ def test_the_spread_follows_the_pointer_only_with_the_cheap_learner():
     demo = reduction_demo()
     spread = demo.controls["spread"]
     assert spread.continuous_update  # least squares: a frame is one fit of three lines
-    svm = next(name for name in demo.controls["learner"].options if name != "least squares")
+    svm = next(value for _, value in demo.controls["learner"].options if value != "least squares")
     demo.set(learner=svm)
     assert not spread.continuous_update  # three SVM refits a frame: on release
     demo.set(learner="least squares")

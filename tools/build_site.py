@@ -729,6 +729,14 @@ def site_root(paths):
     return base.parent if base.name in LANGUAGES[1:] else base
 
 
+def page_name(path, root):
+    """The site path of notebook `path`: its path under the site's root folder; a notebook from
+    elsewhere (a test's fixture) sits at the top, as solutions/ sits under its chapters."""
+    if not path.is_relative_to(root):
+        root = path.parent.parent if path.parent.name == "solutions" else path.parent
+    return path.relative_to(root).with_suffix(".html").as_posix()
+
+
 def language_of(href):
     """The language of the site page `href`: its folder's, else the site's first."""
     top = href.split("/", 1)[0]
@@ -743,7 +751,7 @@ def build(paths, out, execute_notebooks=True, search=True):
     if mathjax is None:
         print("jupyter-server-mathjax is not installed: formulas stay as TeX source", file=sys.stderr)
     root = site_root(paths)
-    pages = {path: path.relative_to(root).with_suffix(".html").as_posix() for path in paths}
+    pages = {path: page_name(path, root) for path in paths}
     links = Links(pages, root)
     entries = []
     for path in paths:
