@@ -34,7 +34,7 @@ from course_lib.exercises import Verdict
 from course_lib.exercises.guard import COPY, Guard, TimeLimit, WriteItYourself
 from course_lib.i18n import N_, _
 
-__all__ = ["check_function", "check_number", "check_reason", "Choice", "Quiz", "default_compare", "format_value", "fresh_seed",
+__all__ = ["check_function", "check_number", "check_reason", "value_and_reason", "Choice", "Quiz", "default_compare", "format_value", "fresh_seed",
            "is_the_data", "student_runner"]
 
 _MAX_CHARS = 300
@@ -476,6 +476,17 @@ def check_reason(answer, choices, hint=None):
             letters=", ".join(repr(c) for c in letters)), hint)
     choice = choices[index]
     return Verdict(choice.correct, f"({letters[index]}) {_(choice.explanation)}", hint)
+
+
+def value_and_reason(verdict, reason, choices, right, hint=None):
+    """A numeric answer followed by its reason: the value's `verdict` when it is wrong; else
+    whether `reason` picks the right one of `choices` (check_reason), shown after the value's
+    explanation. `right` ("The table is right. Your reason: {why}") is said when only the
+    reason is wrong."""
+    if not verdict:
+        return verdict
+    why = check_reason(reason, choices, hint=hint)
+    return Verdict(why.correct, f"{verdict.why} {why.why}" if why else right.format(why=why.why), why._hint)
 
 
 def check_number(answer, expected, *, atol=1e-6, rtol=1e-6, diagnoses=(), hint=None, right=None):

@@ -7,8 +7,7 @@ Each check returns a Verdict: true when the answer is right, and shown with its 
 import numpy as np
 
 from course_lib import kernels
-from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, check_function, check_number, check_reason
+from course_lib.exercises.harness import Choice, check_function, check_number, value_and_reason
 from course_lib.i18n import N_, _
 
 
@@ -48,12 +47,9 @@ def check_polynomial_kernel(value, reason=None):
     letter of POLYNOMIAL_REASONS saying why (for the default q = 2)."""
     x, y, q = (1.0, 2.0), (3.0, -1.0), 2  # the exercise's numbers
     verdict = _check_polynomial_value(value, x, y, q)
-    if not verdict:
-        return verdict
-    why = check_reason(reason, POLYNOMIAL_REASONS, hint=_("Expand (x1 y1 + x2 y2 + 1)^2 and group the terms."))
-    return Verdict(why.correct, f"{verdict.why} {why.why}" if why else _("The value is right. Your reason: {why}").format(
-        why=why.why),
-                   why._hint)
+    return value_and_reason(verdict, reason, POLYNOMIAL_REASONS,
+                            _("The value is right. Your reason: {why}"),
+                            hint=_("Expand (x1 y1 + x2 y2 + 1)^2 and group the terms."))
 
 
 def _check_polynomial_value(value, x, y, q):

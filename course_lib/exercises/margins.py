@@ -10,9 +10,9 @@ import numpy as np
 
 from course_lib import lagrange, margins, smo
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, check_function, check_reason
+from course_lib.exercises.harness import Choice, check_function, check_reason, value_and_reason
 from course_lib.exercises.linear import answer_vector, check_numbers
-from course_lib.i18n import N_
+from course_lib.i18n import N_, _
 from course_lib.svm import SVM
 
 # Chapter 02 [K5-K8]
@@ -61,11 +61,9 @@ def check_lagrange(x1, x2, lam, reason=None):
     LAGRANGE_REASONS saying why grad f and grad g are parallel there (the library's
     solve_lagrange gives the numbers in one call, not why)."""
     verdict = _check_lagrange_values(x1, x2, lam)
-    if not verdict:
-        return verdict
-    why = check_reason(reason, LAGRANGE_REASONS, hint="Which way can the point move on the constraint line?")
-    return Verdict(why.correct, f"{verdict.why} {why.why}" if why else f"The numbers are right. Your reason: {why.why}",
-                   why._hint)
+    return value_and_reason(verdict, reason, LAGRANGE_REASONS,
+                            _("The numbers are right. Your reason: {why}"),
+                            hint="Which way can the point move on the constraint line?")
 
 
 def _check_lagrange_values(x1, x2, lam):

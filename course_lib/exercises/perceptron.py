@@ -8,7 +8,7 @@ import copy
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, check_function, check_number, check_reason, robust
+from course_lib.exercises.harness import Choice, check_function, check_number, value_and_reason, robust
 from course_lib.i18n import N_, _
 from course_lib.perceptron import AveragedPerceptron, Perceptron, lazy_update
 
@@ -87,11 +87,9 @@ def check_average(answer, reason=None):
     """Exercise 2 [P2]: the averaged weights a after one epoch over SEQUENCE (no shuffle); then
     the letter of AVERAGE_REASONS saying what a weighs (one call of the library gives a, not why)."""
     verdict = _check_average_values(answer)
-    if not verdict:
-        return verdict
-    why = check_reason(reason, AVERAGE_REASONS, hint="Count how many times an update made at example t is added to a.")
-    return Verdict(why.correct, f"{verdict.why} {why.why}" if why else f"a is right. Your reason: {why.why}",
-                   why._hint)
+    return value_and_reason(verdict, reason, AVERAGE_REASONS,
+                            _("a is right. Your reason: {why}"),
+                            hint="Count how many times an update made at example t is added to a.")
 
 
 @_robust
@@ -131,11 +129,9 @@ def check_lazy_catch_up(answer, reason=None):
     then the letter of CATCH_UP_REASONS saying why one product catches up (one call of the
     library's lazy_update gives the number, not why)."""
     verdict = _check_catch_up_value(answer)
-    if not verdict:
-        return verdict
-    why = check_reason(reason, CATCH_UP_REASONS, hint="When does w[y][f] change?")
-    return Verdict(why.correct, f"{verdict.why} {why.why}" if why else f"a is right. Your reason: {why.why}",
-                   why._hint)
+    return value_and_reason(verdict, reason, CATCH_UP_REASONS,
+                            _("a is right. Your reason: {why}"),
+                            hint="When does w[y][f] change?")
 
 
 def _check_catch_up_value(answer):

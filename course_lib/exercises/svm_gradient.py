@@ -5,7 +5,7 @@ import numpy as np
 
 from course_lib import kernels
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, Quiz, check_function, check_number, check_reason
+from course_lib.exercises.harness import Choice, Quiz, check_function, check_number, value_and_reason
 from course_lib.i18n import N_, _
 from course_lib.svm_gradient import hinge_error, hinge_gradient, hinge_loss
 
@@ -102,12 +102,9 @@ def check_hinge_losses(losses, reason=None):
     letter of HINGE_REASONS) why the well-classified point at y r = 0.5 pays."""
     margins_yr = (-1.0, 0.0, 0.5, 1.0, 2.0)  # the exercise's numbers
     verdict = _check_hinge_values(losses, margins_yr)
-    if not verdict:
-        return verdict
-    why = check_reason(reason, HINGE_REASONS, hint=_("Compare y r = 0.5 with the margin the SVM asks for."))
-    return Verdict(why.correct, f"{verdict.why} {why.why}" if why else _("The losses are right. Your reason: {why}").format(
-        why=why.why),
-                   why._hint)
+    return value_and_reason(verdict, reason, HINGE_REASONS,
+                            _("The losses are right. Your reason: {why}"),
+                            hint=_("Compare y r = 0.5 with the margin the SVM asks for."))
 
 
 def _check_hinge_values(losses, margins_yr):

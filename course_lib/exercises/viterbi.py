@@ -10,7 +10,7 @@ q = 2 letters ('a' = 0, 'b' = 1) and r = 3 positions.
 import numpy as np
 
 from course_lib.exercises import Verdict as _verdict
-from course_lib.exercises.harness import Choice, check_function, check_reason
+from course_lib.exercises.harness import Choice, check_function, value_and_reason
 from course_lib.i18n import N_, _
 from course_lib.structured import viterbi as _library
 
@@ -169,12 +169,9 @@ def check_M_table(M, reason=None):
     of M_REASONS saying why M[b, 2] comes from s' = b."""
     unary, pairwise = UNARY, PAIRWISE  # the exercise's numbers
     verdict = _check_M_values(M, unary, pairwise)
-    if not verdict:
-        return verdict
-    why = check_reason(reason, M_REASONS, hint=_("Write the two candidates M[s', 1] + pairwise[s', b] for s' = a and b."))
-    return _verdict(why.correct, f"{verdict.why} {why.why}" if why else _("The table is right. Your reason: {why}").format(
-        why=why.why),
-                    why._hint)
+    return value_and_reason(verdict, reason, M_REASONS,
+                            _("The table is right. Your reason: {why}"),
+                            hint=_("Write the two candidates M[s', 1] + pairwise[s', b] for s' = a and b."))
 
 
 def _check_M_values(M, unary, pairwise):
@@ -224,13 +221,9 @@ def check_backtrack(y, reason=None):
     the letter of BACKTRACK_REASONS saying why it differs from the best letter at each position."""
     unary, pairwise = UNARY, PAIRWISE  # the exercise's numbers
     verdict = _check_backtrack_word(y, unary, pairwise)
-    if not verdict:
-        return verdict
-    why = check_reason(reason, BACKTRACK_REASONS,
-                       hint=_("Add up the score of the letters-alone reading with its transitions, then that of yours."))
-    return _verdict(why.correct, f"{verdict.why} {why.why}" if why else _("The reading is right. Your reason: {why}").format(
-        why=why.why),
-                    why._hint)
+    return value_and_reason(verdict, reason, BACKTRACK_REASONS,
+                            _("The reading is right. Your reason: {why}"),
+                            hint=_("Add up the score of the letters-alone reading with its transitions, then that of yours."))
 
 
 def _check_backtrack_word(y, unary, pairwise):
@@ -273,11 +266,9 @@ def check_loss_augmented_unary(augmented, reason=None):
     saying why plain Viterbi then solves it (the library's hamming_unary gives the table in one
     call, not why)."""
     verdict = _check_augmented_values(augmented)
-    if not verdict:
-        return verdict
-    why = check_reason(reason, AUGMENTED_REASONS, hint="Write Delta(y, y') as a sum over positions.")
-    return _verdict(why.correct, f"{verdict.why} {why.why}" if why else f"The table is right. Your reason: {why.why}",
-                    why._hint)
+    return value_and_reason(verdict, reason, AUGMENTED_REASONS,
+                            _("The table is right. Your reason: {why}"),
+                            hint="Write Delta(y, y') as a sum over positions.")
 
 
 def _check_augmented_values(augmented):
