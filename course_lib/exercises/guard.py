@@ -161,10 +161,12 @@ def _shape(code):
     return tuple(shape)
 
 
-def _cached_shape(code):
-    known = _state.shapes.get(id(code))
+def _cached(table, code, compute):
+    """compute(code), kept in `table` by id(code) beside the code itself, so that a new code
+    object that reuses a freed id is not taken for the old one."""
+    known = table.get(id(code))
     if known is None or known[0] is not code:
-        known = _state.shapes[id(code)] = (code, _shape(code))
+        known = table[id(code)] = (code, compute(code))
     return known[1]
 
 
@@ -181,7 +183,7 @@ def _edited_copy_of(code):
         library_names = set(library_code.co_names)
         if len(names & library_names) < 0.5 * len(names | library_names):
             continue
-        ours, theirs = _cached_shape(code), _cached_shape(library_code)
+        ours, theirs = _cached(_state.shapes, code, _shape), _cached(_state.shapes, library_code, _shape)
         if len(ours) < _MIN_COPY_OPERATIONS:
             return None
         matcher = difflib.SequenceMatcher(None, ours, theirs, autojunk=False)
@@ -206,13 +208,6 @@ def _register_library_code(code, label):
             _state.long_codes.append((nested, label))
 
 
-def _cached_fingerprint(code):
-    known = _state.fingerprints.get(id(code))
-    if known is None or known[0] is not code:
-        known = _state.fingerprints[id(code)] = (code, _fingerprint(code))
-    return known[1]
-
-
 def _copied_from(code):
     """The label of the library function `code` copies, or None."""
     known = _state.checked_codes.get(id(code))
@@ -221,10 +216,10 @@ def _copied_from(code):
     label = None
     if id(code) not in _state.genuine_codes and len(code.co_code) >= 2 * _MIN_VERBATIM_OPERATIONS:
         for library_code, library_label in _state.library_codes.get(_cheap_key(code), ()):
-            fingerprint = _cached_fingerprint(code)
+            fingerprint = _cached(_state.fingerprints, code, _fingerprint)
             long_enough = len(fingerprint) >= (_MIN_COPY_OPERATIONS if code.co_varnames != library_code.co_varnames
                                                else _MIN_VERBATIM_OPERATIONS)
-            if long_enough and _cached_fingerprint(library_code) == fingerprint:
+            if long_enough and _cached(_state.fingerprints, library_code, _fingerprint) == fingerprint:
                 label = library_label
                 break
         if label is None:
