@@ -1,4 +1,5 @@
-"""Fixtures shared by the tests that need the student's environment as a hub or Binder gets it."""
+"""Fixtures shared by the tests: the student's environment as a hub or Binder gets it; checks that
+take answers without pausing."""
 
 import dataclasses
 import fcntl
@@ -11,6 +12,16 @@ from pathlib import Path
 import pytest
 
 import student_image as image
+from course_lib.exercises import harness
+
+
+@pytest.fixture(autouse=True)
+def answers_not_rationed(monkeypatch):
+    """Tests answer a check wrong many times in a row on purpose: the pause that rations guesses
+    (`harness.limited_tries`) is off, except where a test turns it on (`rationed` in
+    tests/test_exercises_bypasses.py)."""
+    monkeypatch.setattr(harness, "WRONG_BEFORE_PAUSE", float("inf"))
+    monkeypatch.setattr(harness, "_tries", {})
 
 
 @contextmanager

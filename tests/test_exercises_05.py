@@ -126,7 +126,7 @@ def test_polynomial_kernel_needs_the_reason_the_library_cannot_give():
 
 
 def test_numeric_diagnoses():
-    assert_caught(ex.check_polynomial_kernel, 1.0, "+ 1")
+    assert_caught(lambda a: ex.check_polynomial_kernel(a, "C"), 1.0, "+ 1")  # a wrong value, whatever the reason
     assert_caught(ex.check_sigma_min, 0.0, "excluded")
     assert_caught(ex.check_gamma, 8.0, "factor 2")
     assert_caught(ex.check_kernel_distance, 2 - 2 * np.exp(-2.0), "square root")

@@ -18,7 +18,7 @@ import pytest
 
 import course_lib.exercises as exercises
 from course_lib import data
-from course_lib.exercises import linear
+from course_lib.exercises import harness, linear
 from course_lib.exercises.harness import is_the_data
 from exercise_testing import assert_caught, assert_passes
 
@@ -92,3 +92,110 @@ def test_the_right_reason_is_not_always_the_same_letter():
     for letter in "ABCD":
         share = sum(value == letter for value in right.values()) / len(right)
         assert share <= 0.4, f"{letter} is right in {share:.0%} of the reason questions: {right}"
+
+
+# -- answers by guessing: a loop over candidate values ------------------------------------------
+
+def _takes_a_function(check):
+    """A coding check: the student's function comes first, and `seed=` re-runs its cases."""
+    seed = inspect.signature(check).parameters.get("seed")
+    return seed is not None and seed.default is None
+
+
+ANSWER_CHECKS = {name: check for name, check in CHECKS.items() if not _takes_a_function(check)}
+
+
+@pytest.fixture
+def rationed(monkeypatch):
+    """The checks ration guesses as in a notebook (tests/conftest.py turns that off); the clock
+    is the test's: `rationed[0] += 60` lets a minute pass."""
+    clock = [1000.0]
+    monkeypatch.setattr(harness, "WRONG_BEFORE_PAUSE", 2)
+    monkeypatch.setattr(harness, "_clock", lambda: clock[0])
+    return clock
+
+
+def test_every_check_of_an_answer_rations_guesses():
+    assert len(ANSWER_CHECKS) >= 30, sorted(ANSWER_CHECKS)
+    unlimited = [name for name, check in ANSWER_CHECKS.items() if not getattr(check, "limited_tries", False)]
+    assert not unlimited, f"these checks take guesses without pause: {unlimited}"
+
+
+@pytest.mark.parametrize("name", sorted(ANSWER_CHECKS))
+def test_after_two_wrong_answers_a_check_reads_nothing_for_a_minute_then_twice_as_long(name, rationed):
+    check = ANSWER_CHECKS[name]
+    wrong = [-123.25] * len(inspect.signature(check).parameters)  # every answer, reasons too
+    first, second = check(*wrong), check(*wrong)
+    assert not first and not second
+    assert "in 60 s" not in first.why and "next one in 60 s" in second.why, second.why
+    for _ in range(3):  # during the pause no answer is read, right or wrong
+        rationed[0] += 19
+        paused = check(*wrong)
+        assert not paused and paused.why.startswith("This check is paused"), paused.why
+    rationed[0] += 4  # 61 s after the second wrong answer: one answer is read, and the next pause is 2 minutes
+    third = check(*wrong)
+    assert "paused" not in third.why and "next one in 120 s" in third.why, third.why
+
+
+def _brute_force(check, candidates):
+    """The candidates that pass, calling the check with each as fast as a loop does."""
+    return [c for c in candidates if check(*c)]
+
+
+def test_a_loop_over_candidate_counts_passes_none(rationed):
+    """07 ex 1, 11 ex 2, 09 ex 4: whole-number answers, each loop reaching the right one."""
+    from course_lib.exercises import multiclass, perceptron, viterbi
+
+    loops = {
+        multiclass.check_problem_counts: [(a, b) for a in range(40) for b in range(400)],  # right: (26, 325)
+        viterbi.check_counts: [(26 ** 8, b) for b in range(6000)],  # right: (26^8, 7 * 26^2), one part given away
+        perceptron.check_accumulator_cost: [(5000, b) for b in range(200)] + [(a, 121) for a in range(6000)],
+    }
+    for check, candidates in loops.items():
+        assert not _brute_force(check, candidates), check.__name__
+        rationed[0] += 3600  # an hour later: a candidate after a pause is read, one per pause
+        assert not _brute_force(check, candidates[:3]), check.__name__
+
+
+def test_a_loop_over_every_choice_passes_none(rationed):
+    """07 ex 3 and 4: a choice among few options (9 pairs of classes, 4^4 vote lists times 4
+    winners), every option tried."""
+    from course_lib.exercises import multiclass
+
+    pairs = [(s, c) for s in (1, 2, 3) for c in (1, 2, 3)]  # right: (1, 3), the third
+    assert not _brute_force(multiclass.check_ovr_confidences, pairs)
+    votes = [([a, b, c, d], w) for a in range(4) for b in range(4) for c in range(4) for d in range(4)
+             for w in range(1, 5)]
+    assert not _brute_force(multiclass.check_votes, votes)
+
+
+def test_one_part_of_an_answer_is_not_tried_alone(rationed):
+    """With the reason (or another part) left `...`, the verdict is the same for the right value
+    and a wrong one, and no guess is counted."""
+    from course_lib.exercises import multiclass, viterbi
+
+    assert viterbi.check_backtrack("bbb", ...).why == viterbi.check_backtrack("aaa", ...).why
+    assert viterbi.check_backtrack("bbb").why == viterbi.check_backtrack("aaa").why
+    assert viterbi.check_counts(26 ** 8, ...).why == viterbi.check_counts(3, ...).why
+    assert multiclass.check_problem_counts(..., 325).why == multiclass.check_problem_counts(..., 650).why
+    assert "letter of your reason" in viterbi.check_backtrack("aaa").why
+    assert not harness._tries
+    assert viterbi.check_backtrack("bbb", "C") and multiclass.check_problem_counts(26, 325)
+
+
+def test_an_honest_student_is_not_held_up(rationed):
+    """One wrong answer, then the right one: it passes at once. Two wrong answers: the check
+    says it waits a minute, and the right answer then passes."""
+    from course_lib.exercises import multiclass
+
+    wrong = multiclass.check_problem_counts(26, 650)
+    assert not wrong and "same problem" in wrong.why and "wrong answers in a row" not in wrong.why
+    assert multiclass.check_problem_counts(26, 325)
+    assert not multiclass.check_problem_counts(26, 650)
+    second = multiclass.check_problem_counts(25, 300)
+    assert not second and "next one in 60 s" in second.why
+    assert not multiclass.check_problem_counts(26, 325)  # too early: not read
+    rationed[0] += 60
+    assert multiclass.check_problem_counts(26, 325)
+    again = multiclass.check_problem_counts(26, 650)  # a right answer starts the count again
+    assert not again and "wrong answers in a row" not in again.why

@@ -72,12 +72,16 @@ def test_hinge_losses_check():
         verdict = assert_caught(lambda reason: ex.check_hinge_losses(answer, reason), wrong, "your reason")
         assert "(A)" not in verdict.why
     assert_junk_never_raises(lambda reason: ex.check_hinge_losses(answer, reason))
-    assert_caught(ex.check_hinge_losses, [1, 0, 0, 0, 0], "0/1")
-    assert_caught(ex.check_hinge_losses, [2, 1, 0.5, 0, -1], "never negative")
-    assert_caught(ex.check_hinge_losses, [0, 1, 1.5, 2, 3], "sign")
-    assert_caught(ex.check_hinge_losses, [2, 1, 0.5], "shape")
-    assert_junk_never_raises(ex.check_hinge_losses)
-    assert_no_answer_leak(ex.check_hinge_losses, [1, 1, 1, 1, 1], ["[2, 1, 0.5", "2.0, 1.0, 0.5", "2. , 1. , 0.5"])
+
+    def with_reason(losses):  # a wrong table is caught whatever the reason
+        return ex.check_hinge_losses(losses, "A")
+
+    assert_caught(with_reason, [1, 0, 0, 0, 0], "0/1")
+    assert_caught(with_reason, [2, 1, 0.5, 0, -1], "never negative")
+    assert_caught(with_reason, [0, 1, 1.5, 2, 3], "sign")
+    assert_caught(with_reason, [2, 1, 0.5], "shape")
+    assert_junk_never_raises(with_reason)
+    assert_no_answer_leak(with_reason, [1, 1, 1, 1, 1], ["[2, 1, 0.5", "2.0, 1.0, 0.5", "2. , 1. , 0.5"])
 
 
 def test_first_step_check():

@@ -101,9 +101,9 @@ def test_hand_exercises_pass_and_do_not_leak():
     for wrong in ("B", "C", "D"):
         assert_caught(lambda a: ex.check_M_table(M, a), wrong, "")
     assert_passes(lambda a: ex.check_counts(a, 7 * 26 * 26), 26 ** 8)
-    assert_caught(ex.check_M_table, M.T, "transposed")
-    assert_caught(ex.check_M_table, M + 1, "M[")
-    assert_caught(ex.check_backtrack, "abb", "")
+    assert_caught(lambda a: ex.check_M_table(a, "A"), M.T, "transposed")  # a wrong table, whatever the reason
+    assert_caught(lambda a: ex.check_M_table(a, "A"), M + 1, "M[")
+    assert_caught(lambda a: ex.check_backtrack(a, "C"), "abb", "")
     assert_passes(lambda a: ex.check_backtrack("bbb", a), "C")
     for wrong in ("A", "B", "D"):
         assert_caught(lambda a: ex.check_backtrack("bbb", a), wrong, "")
@@ -112,10 +112,10 @@ def test_hand_exercises_pass_and_do_not_leak():
     for text in (str(26 ** 8), "26 ** 8", True):  # text and truth values are not counts
         assert_caught(lambda a: ex.check_counts(a, 7 * 26 * 26), text, "whole numbers")
     assert_no_answer_leak(lambda a: ex.check_counts(a, 0), 3, number_strings(26 ** 8) + number_strings(7 * 26 * 26))
-    assert_no_answer_leak(ex.check_backtrack, "aaa", ["bbb"])
+    assert_no_answer_leak(lambda a: ex.check_backtrack(a, "C"), "aaa", ["bbb"])
     for wrong in ("aaa", "B", 7):
         assert_no_answer_leak(lambda a: ex.check_backtrack("bbb", a), wrong, ["(C)"])
-    assert_no_answer_leak(ex.check_M_table, M + 1, [str(M.tolist())])
+    assert_no_answer_leak(lambda a: ex.check_M_table(a, "A"), M + 1, [str(M.tolist())])
 
 
 def test_backtrack_needs_the_reason_the_library_cannot_give():

@@ -5,7 +5,7 @@ import numpy as np
 
 from course_lib import basis
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, Quiz, check_function, check_number
+from course_lib.exercises.harness import Choice, Quiz, check_function, check_number, limited_tries
 from course_lib.i18n import N_
 
 XOR_SLIDE_X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
@@ -56,6 +56,7 @@ def _three_and_one(w, w0):
     return w, float(w0[0]), None
 
 
+@limited_tries
 def check_xor_plane(w, w0):
     """Exercise [K10]: a plane w.z + w0 = 0 of R^3 that separates the slides' z table (r = +1 for
     z2, z3) and also 200 random points around the four corners, mapped by phi."""
@@ -91,6 +92,7 @@ def check_xor_plane(w, w0):
     )
 
 
+@limited_tries
 def check_rbf_value(value):
     """Exercise [K12]: phi(x) = exp(-||x - m||^2 / (2 s^2)) for the given x, m, s."""
     x, m, s = (1.0, 2.0), (0.0, 0.0), 1.0  # the exercise's numbers

@@ -23,6 +23,7 @@ import copy
 import functools
 import inspect
 import random
+import time
 import traceback
 import types
 import warnings
@@ -35,7 +36,7 @@ from course_lib.exercises.guard import COPY, Guard, TimeLimit, WriteItYourself
 from course_lib.i18n import N_, _
 
 __all__ = ["check_function", "check_number", "check_reason", "value_and_reason", "Choice", "Quiz", "default_compare", "format_value", "fresh_seed",
-           "is_the_data", "student_runner"]
+           "is_the_data", "limited_tries", "student_runner"]
 
 _MAX_CHARS = 300
 
@@ -487,6 +488,72 @@ def value_and_reason(verdict, reason, choices, right, hint=None):
         return verdict
     why = check_reason(reason, choices, hint=hint)
     return Verdict(why.correct, f"{verdict.why} {why.why}" if why else right.format(why=why.why), why._hint)
+
+
+# -- answers by guessing ------------------------------------------------------------------------
+
+WRONG_BEFORE_PAUSE = 2  # wrong answers to one question taken in a row; then the check pauses
+FIRST_PAUSE = 60.0  # seconds; doubled at every wrong answer after it
+_clock = time.monotonic  # tests replace it
+_tries = {}  # question -> (wrong answers since the last right one, end of the pause)
+
+
+def limited_tries(check):
+    """Decorator for the check of a number, a choice or a reason: it does not take answers by the
+    hundred. After WRONG_BEFORE_PAUSE wrong answers in a row the check pauses FIRST_PAUSE seconds,
+    then twice as long after each further wrong answer; an answer given during a pause is not
+    read (it is neither right nor wrong). A right answer ends the count. So one wrong answer and
+    then the right one pass at once, while a loop calling the check with candidate values
+    (0, 1, 2, ...) gets two tries, then one a minute later, two minutes, four...
+    Answers are read together: with every answer left as `...` the check says what to fill in
+    (not counted); with some of them left `...` (or an optional reason omitted) nothing is read,
+    so that no part can be tried alone for free."""
+    question = f"{check.__module__}.{check.__qualname__}"
+    signature = inspect.signature(check)
+
+    @functools.wraps(check)
+    def wrapped(*args, **kwargs):
+        wrong, until = _tries.get(question, (0, 0.0))
+        now = _clock()
+        if now < until:
+            return Verdict(False, _("This check is paused for {seconds} s after {wrong} wrong answers in a row: "
+                                    "it does not take guesses one after another. Work the answer out "
+                                    "(reread the question and the section above it), then run the cell "
+                                    "again.").format(seconds=int(np.ceil(until - now)), wrong=wrong))
+        missing = _missing_answers(signature, args, kwargs)
+        if 0 < len(missing) < len(signature.parameters):
+            if set(missing) <= {"reason", "prediction"}:
+                return Verdict(False, _("Give the letter of your {what} too: the check reads the answers of a "
+                                        "question together.").format(
+                                            what=_("reason") if "reason" in missing else _("prediction")))
+            return Verdict(False, _("Replace every `...` with your answer: the check reads the answers of a "
+                                    "question together."))
+        verdict = check(*args, **kwargs)
+        if verdict.correct:
+            _tries.pop(question, None)
+        elif not missing:
+            wrong += 1
+            pause = FIRST_PAUSE * 2 ** (wrong - WRONG_BEFORE_PAUSE) if wrong >= WRONG_BEFORE_PAUSE else 0.0
+            _tries[question] = (wrong, now + pause)
+            if pause:
+                verdict = Verdict(False, verdict.why + " " + _(
+                    "({wrong} wrong answers in a row: the check takes the next one in {seconds:g} s, "
+                    "time to work it out rather than guess.)").format(wrong=wrong, seconds=pause),
+                    verdict._hint)
+        return verdict
+
+    wrapped.limited_tries = True
+    return wrapped
+
+
+def _missing_answers(signature, args, kwargs):
+    """The names of a check's arguments left `...` or omitted (an optional answer); none when
+    the arguments do not fit its parameters (calling the check says so)."""
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError:
+        return []
+    return [name for name in signature.parameters if name not in bound.arguments or bound.arguments[name] is Ellipsis]
 
 
 def check_number(answer, expected, *, atol=1e-6, rtol=1e-6, diagnoses=(), hint=None, right=None):

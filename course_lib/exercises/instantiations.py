@@ -7,7 +7,7 @@ traceback) and never the expected value before a correct answer.
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, check_function, check_number
+from course_lib.exercises.harness import Choice, check_function, check_number, limited_tries
 from course_lib.i18n import N_, _
 from course_lib.structured.models import tree_distance
 from course_lib.structured.ranking import RankingModel, auc, order_matrix, relevance_matrix
@@ -20,6 +20,7 @@ def _prefixed(prefix, verdict):
     return verdict if verdict else Verdict(False, prefix + verdict.why, verdict._hint)
 
 
+@limited_tries
 def check_binary_ssvm(answer_y_hat, answer_hinge):
     """Exercise 1 [S13]: with Psi(x, y) = y x / 2 and the 0-1 loss, the prediction
     y_hat = argmax_y <w, Psi(x, y)> and the margin-rescaled structured hinge at (x, y)."""
@@ -47,6 +48,7 @@ def check_binary_ssvm(answer_y_hat, answer_hinge):
                              score=score, y_hat=y_hat, hinge=hinge))
 
 
+@limited_tries
 def check_two_class_crammer_singer(answer_w):
     """Exercise 2 [S14]: the binary weight vector equivalent to a two-class Crammer-Singer w =
     (w_0, w_1), label 1 read as +1 and label 0 as -1."""
@@ -111,6 +113,7 @@ def check_tree_delta(student_delta_from_tree, seed=None):
               "cat-car 2.5, car-bus 1) and on 19 fresh random trees.")
 
 
+@limited_tries
 def check_auc_oracle(answer_delta, answer_swapped):
     """Exercise 4 [S17]: for relevances r and scores s = <w, phi(o_i)>, Delta = 1 - AUC of the
     ranking by s, and the number of (relevant, irrelevant) pairs that margin-rescaled

@@ -7,7 +7,7 @@ Each check returns a Verdict: true when the answer is right, and shown with its 
 import numpy as np
 
 from course_lib import kernels
-from course_lib.exercises.harness import Choice, check_function, check_number, value_and_reason
+from course_lib.exercises.harness import Choice, check_function, check_number, limited_tries, value_and_reason
 from course_lib.i18n import N_, _
 
 
@@ -42,6 +42,7 @@ POLYNOMIAL_REASONS = (
 )
 
 
+@limited_tries
 def check_polynomial_kernel(value, reason=None):
     """Exercise [K14]: K(x, y) = (x.y + 1)^q, equal to phi(x).phi(y) with the explicit map; then the
     letter of POLYNOMIAL_REASONS saying why (for the default q = 2)."""
@@ -73,6 +74,7 @@ def _check_polynomial_value(value, x, y, q):
 SIGMA_X = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 0.0], [1.0, 0.6], [3.0, 2.0]])
 
 
+@limited_tries
 def check_sigma_min(value):
     """Exercise [K17]: sigma_min of SIGMA_X (mind the duplicated point)."""
     differences = SIGMA_X[:, None, :] - SIGMA_X[None, :, :]
@@ -89,6 +91,7 @@ def check_sigma_min(value):
     )
 
 
+@limited_tries
 def check_gamma(gamma):
     """Exercise [K22]: scikit-learn's gamma for the slides' Gaussian kernel of width sigma."""
     sigma = 0.25  # the exercise's numbers
@@ -105,6 +108,7 @@ def check_gamma(gamma):
     )
 
 
+@limited_tries
 def check_kernel_distance(value):
     """Exercise [K20]: the feature-space distance d(x, y) for the Gaussian kernel."""
     x, y, sigma = (0.0, 0.0), (1.0, 1.0), 1.0  # the exercise's numbers

@@ -10,7 +10,7 @@ import numpy as np
 
 from course_lib.exercises import Verdict
 from course_lib.data import linearly_separable
-from course_lib.exercises.harness import Choice, check_function, check_number, check_reason, is_the_data
+from course_lib.exercises.harness import Choice, check_function, check_number, check_reason, is_the_data, limited_tries
 from course_lib.i18n import N_, _
 from course_lib.linear import LeastSquaresClassifier, Perceptron, version_space_offsets
 
@@ -46,6 +46,7 @@ def check_numbers(parts, expected, *, diagnoses=(), hint=None, right=None, atol=
 
 # Exercise 1 [K1]
 
+@limited_tries
 def check_signed_distance(answer):
     """The signed distance h(x)/||w|| of x = (4, 3) to the hyperplane w = (3, 4), w0 = -10."""
     return check_number(answer, 2.8, atol=1e-4, diagnoses=(
@@ -58,6 +59,7 @@ def check_signed_distance(answer):
 
 # Exercise 2 [K2]
 
+@limited_tries
 def check_perceptron_update(answer_w, answer_w0):
     """One perceptron step from w = (1, -1), w0 = 0.5 on x = (2, 1), r = -1, eta = 1."""
     return check_numbers((answer_w, answer_w0), (-1.0, -2.0, -0.5), diagnoses=(
@@ -117,6 +119,7 @@ FAR_POINT_PREDICTIONS = (
 )
 
 
+@limited_tries
 def check_least_squares(answer_w, answer_w0, prediction=None):
     """The least-squares line w x + w0 for the 1-D points x with targets r, then the prediction
     (a letter of FAR_POINT_PREDICTIONS) of what moving the point x = 3 to x = 30 does."""
@@ -141,6 +144,7 @@ def _check_least_squares_line(answer_w, answer_w0, x, r):
 
 # Exercise 5 [K4]
 
+@limited_tries
 def check_version_space_interval(answer_low, answer_high, X, r):
     """The offsets w0 of the separating lines of orientation w (ends S and G), on the chapter's
     set `Xs, rs = data.linearly_separable(n=30, seed=0)` (passed as X, r; any other set is refused)."""

@@ -10,7 +10,7 @@ import numpy as np
 
 from course_lib import lagrange, margins, smo
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, check_function, check_reason, value_and_reason
+from course_lib.exercises.harness import Choice, check_function, check_reason, limited_tries, value_and_reason
 from course_lib.exercises.linear import answer_vector, check_numbers
 from course_lib.i18n import N_, _
 from course_lib.svm import SVM
@@ -22,6 +22,7 @@ HARD_R = np.array([-1.0, -1.0, 1.0, 1.0])
 GIVEN_W, GIVEN_W0 = np.array([3.0, 1.0]), 0.0
 
 
+@limited_tries
 def check_canonical_scaling(w, w0):
     """Exercise 1 [K5]: rescale (w, w0) = ((3, 1), 0) so that min_t r^t h(x^t) = 1 on HARD_X."""
     expected_w, expected_w0 = margins.canonical_form(HARD_X, HARD_R, GIVEN_W, GIVEN_W0)
@@ -56,6 +57,7 @@ LAGRANGE_REASONS = (
 )
 
 
+@limited_tries
 def check_lagrange(x1, x2, lam, reason=None):
     """Exercise 2 [K6]: maximise 1 - x1^2 - x2^2 subject to x1 + 2 x2 - 2 = 0; then the letter of
     LAGRANGE_REASONS saying why grad f and grad g are parallel there (the library's
@@ -94,6 +96,7 @@ REMOVAL_PREDICTIONS = (
 )
 
 
+@limited_tries
 def check_hard_margin(w, w0, support, prediction=None):
     """Exercise 3 [K8]: the hard-margin SVM on HARD_X, HARD_R: w, w0 and the support vectors, then
     the prediction (a letter of REMOVAL_PREDICTIONS) of what removing x^0 does."""
@@ -214,6 +217,7 @@ def _soft_slacks():
     return np.maximum(0.0, 1.0 - SOFT_R * (SOFT_X @ SOFT_W + SOFT_W0))
 
 
+@limited_tries
 def check_slacks(xi):
     """Exercise 1 [K9]: the slacks xi^t of SOFT_X, SOFT_R for h(x) = x1 (w = (1, 0), w0 = 0)."""
     return check_numbers((xi,), _soft_slacks(), diagnoses=(
@@ -225,6 +229,7 @@ def check_slacks(xi):
               "misclassified (xi > 1).")
 
 
+@limited_tries
 def check_primal_objective(value):
     """Exercise 2 [K9]: the soft-margin primal 1/2 ||w||^2 + C sum xi for the same (w, w0), C = 2."""
     C = 2.0  # the exercise's numbers

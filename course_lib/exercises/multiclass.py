@@ -7,7 +7,7 @@ Each check returns a Verdict: true when the answer is right, and shown with its 
 import numpy as np
 
 from course_lib.exercises import Verdict as _verdict
-from course_lib.exercises.harness import Choice, check_function, check_reason, robust
+from course_lib.exercises.harness import Choice, check_function, check_reason, limited_tries, robust
 from course_lib.i18n import N_, _
 from course_lib.multiclass import MultiVector, loss_augmented_argmax, pairwise_votes
 from course_lib.multiclass_svm import sgd_eta, sgd_iterations
@@ -25,6 +25,7 @@ _robust = robust(N_("I cannot read this answer: give numbers (or lists of number
 # ---------------------------------------------------------------- chapter 07
 
 
+@limited_tries
 @_robust
 def check_problem_counts(one_vs_rest, all_pairs):
     """07, exercise 1 [M1, M3]: how many binary problems each reduction trains for k classes."""
@@ -40,6 +41,7 @@ def check_problem_counts(one_vs_rest, all_pairs):
     return _verdict(False, _("One-vs-rest: one problem per class. All pairs: one per unordered pair of classes."))
 
 
+@limited_tries
 @_robust
 def check_region_boundaries(low, high):
     """07, exercise 2 [M2]: on the line x2 = 1, the x1 where argmax_i <w_i, x> (slides' w) changes
@@ -61,6 +63,7 @@ def check_region_boundaries(low, high):
 PAIRWISE = {(1, 2): +1, (1, 3): -1, (1, 4): +1, (2, 3): -1, (2, 4): +1, (3, 4): -1}
 
 
+@limited_tries
 @_robust
 def check_votes(votes, winner):
     """07, exercise 3 [M3]: the votes of classes 1..4 and the winner for pairwise outputs h_ij
@@ -79,6 +82,7 @@ def check_votes(votes, winner):
     return _verdict(ok, why if ok else _("Go through the six pairs and give one vote to the winner of each."))
 
 
+@limited_tries
 @_robust
 def check_ovr_confidences(signs_answer, confidences_answer):
     """07, exercise 4 [M1]: what one-vs-rest predicts with signs (ties to the first class) and with
@@ -134,6 +138,7 @@ HINGE_EXAMPLE = dict(
 )
 
 
+@limited_tries
 @_robust
 def check_hinge(loss, y_hat):
     """08, exercise 2 [M8, M12]: the generalised hinge l(w, (x, y)) and the loss-augmented y_hat
@@ -153,6 +158,7 @@ def check_hinge(loss, y_hat):
     return _verdict(ok, why if ok else _("For each y', add Delta(y', y) to the score difference, then take the largest."))
 
 
+@limited_tries
 @_robust
 def check_first_sgd_step(answer):
     """08, exercise 3 [M10]: w^(2) of the multiclass SVM's SGD after drawing (x, y) at t = 1 from
@@ -187,6 +193,7 @@ PAC_REASONS = (
 )
 
 
+@limited_tries
 @_robust
 def check_pac_sgd(T, eta, reason=None):
     """08, exercise 4 [M9]: the number of SGD iterations T >= (B rho / eps)^2 (smallest integer)

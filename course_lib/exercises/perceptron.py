@@ -8,7 +8,7 @@ import copy
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, check_function, check_number, value_and_reason, robust
+from course_lib.exercises.harness import Choice, check_function, check_number, limited_tries, robust, value_and_reason
 from course_lib.i18n import N_, _
 from course_lib.perceptron import AveragedPerceptron, Perceptron, lazy_update
 
@@ -36,6 +36,7 @@ def _as_dense(weights, labels, features):
     return np.array([[float(weights.get(label, {}).get(f, 0)) for f in features] for label in labels])
 
 
+@limited_tries
 @_robust
 def check_multiclass_update(answer):
     """Exercise 1 [P1]: w after one perceptron step on (X_EXERCISE, GOLD_EXERCISE) from W_EXERCISE."""
@@ -83,6 +84,7 @@ AVERAGE_REASONS = (
 )
 
 
+@limited_tries
 def check_average(answer, reason=None):
     """Exercise 2 [P2]: the averaged weights a after one epoch over SEQUENCE (no shuffle); then
     the letter of AVERAGE_REASONS saying what a weighs (one call of the library gives a, not why)."""
@@ -124,6 +126,7 @@ CATCH_UP_REASONS = (
 )
 
 
+@limited_tries
 def check_lazy_catch_up(answer, reason=None):
     """Exercise 3 [P4]: a[y][f] after the lazy catch-up at an error when n_examples have been seen;
     then the letter of CATCH_UP_REASONS saying why one product catches up (one call of the
@@ -147,6 +150,7 @@ def _check_catch_up_value(answer):
         right=f"a = {a_value:g} + ({n_examples} - {last_update}) x {w_value:g} = {expected:g}.")
 
 
+@limited_tries
 @_robust
 def check_accumulator_cost(answer_naive, answer_on_error):
     """Exercise 4 [P3]: how many full-matrix additions to a the naive and on-error variants do."""

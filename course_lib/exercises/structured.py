@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, check_function, check_number, is_the_data
+from course_lib.exercises.harness import Choice, check_function, check_number, is_the_data, limited_tries
 from course_lib.i18n import N_, _
 from course_lib.structured.learners import OneSlackSSVM, SubgradientSSVM
 from course_lib.structured.models import MulticlassModel, toy_hierarchy
@@ -189,6 +189,7 @@ def _certified_run():
     return primal, certified_lower_bound(X, Y, 10.0)
 
 
+@limited_tries
 def check_certified_epochs(first_epoch, X, Y, C, seed, n_epochs):
     """The first epoch e whose P(w_e) is certified within 10% of min P, that is
     P(w_e) <= 1.1 * the one-slack lower bound, for Algorithm 2 run on the exercise's problem (the
@@ -219,6 +220,7 @@ def check_certified_epochs(first_epoch, X, Y, C, seed, n_epochs):
     return Verdict(False, _("That epoch is not yet within the bound: compare P(w_e) with 1.1 times the lower bound."))
 
 
+@limited_tries
 def check_constraint_counts(log10_formulation_2, log10_formulation_3):
     """Exercise (S7): for n images of `pixels` pixels with `labels` labels per pixel, log10 of
     the number of linear constraints of formulation 2 (n |Y|) and of formulation 3 (|Y|^n)."""

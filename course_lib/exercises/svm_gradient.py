@@ -5,7 +5,7 @@ import numpy as np
 
 from course_lib import kernels
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, Quiz, check_function, check_number, value_and_reason
+from course_lib.exercises.harness import Choice, Quiz, check_function, check_number, limited_tries, value_and_reason
 from course_lib.i18n import N_, _
 from course_lib.svm_gradient import hinge_error, hinge_gradient, hinge_loss
 
@@ -97,6 +97,7 @@ HINGE_REASONS = (
 )
 
 
+@limited_tries
 def check_hinge_losses(losses, reason=None):
     """Exercise [K18]: the hinge loss max(1 - y r, 0) at each margin y r, then the reason (a
     letter of HINGE_REASONS) why the well-classified point at y r = 0.5 pays."""
@@ -127,6 +128,7 @@ GD_X = np.array([[0.0, 0.0], [0.5, 0.0], [1.0, 0.0]])
 GD_R = np.array([-1.0, 1.0, 1.0])
 
 
+@limited_tries
 def check_first_step(alpha, w0):
     """Exercise [K19]: one gradient step of the kernel hinge SVM from alpha = 0, w0 = 0."""
     eta, sigma = 0.1, 1.0  # the exercise's numbers; lambda's term of the gradient is 0 at alpha = 0

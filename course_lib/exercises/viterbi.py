@@ -10,7 +10,7 @@ q = 2 letters ('a' = 0, 'b' = 1) and r = 3 positions.
 import numpy as np
 
 from course_lib.exercises import Verdict as _verdict
-from course_lib.exercises.harness import Choice, check_function, value_and_reason
+from course_lib.exercises.harness import Choice, check_function, limited_tries, value_and_reason
 from course_lib.i18n import N_, _
 from course_lib.structured import viterbi as _library
 
@@ -124,6 +124,7 @@ def check_viterbi_tables(student_fn, seed=None):
               "all the random chains."))
 
 
+@limited_tries
 def check_counts(n_sequences, n_candidates):
     """Exercise 1 [V4]: for a word of r letters over q letters, the number of sequences brute
     force scores, and the number of candidates M[s', tau-1] + <w, phi(x, s, s')> Viterbi forms."""
@@ -164,6 +165,7 @@ M_REASONS = (
 )
 
 
+@limited_tries
 def check_M_table(M, reason=None):
     """Exercise 2 [V4]: the table M (q rows s, r columns tau) of the small chain; then the letter
     of M_REASONS saying why M[b, 2] comes from s' = b."""
@@ -216,6 +218,7 @@ BACKTRACK_REASONS = (
 )
 
 
+@limited_tries
 def check_backtrack(y, reason=None):
     """Exercise 3 [V4]: the decoded word, as a string over 'ab', by back-tracking through I; then
     the letter of BACKTRACK_REASONS saying why it differs from the best letter at each position."""
@@ -260,6 +263,7 @@ AUGMENTED_REASONS = (
 )
 
 
+@limited_tries
 def check_loss_augmented_unary(augmented, reason=None):
     """Exercise 4 [V5]: the unary scores whose Viterbi gives argmax_y' Delta(y, y') + score(y')
     with the Hamming loss Delta = number of wrong letters; then the letter of AUGMENTED_REASONS
