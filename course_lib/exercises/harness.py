@@ -522,10 +522,12 @@ def limited_tries(check):
                                     "again.").format(seconds=int(np.ceil(until - now)), wrong=wrong))
         missing = _missing_answers(signature, args, kwargs)
         if 0 < len(missing) < len(signature.parameters):
-            if set(missing) <= {"reason", "prediction"}:
-                return Verdict(False, _("Give the letter of your {what} too: the check reads the answers of a "
-                                        "question together.").format(
-                                            what=_("reason") if "reason" in missing else _("prediction")))
+            if missing == ["reason"]:
+                return Verdict(False, _("Give the letter of your reason too: the check reads the answers of a "
+                                        "question together."))
+            if missing == ["prediction"]:
+                return Verdict(False, _("Give the letter of your prediction too: the check reads the answers of a "
+                                        "question together."))
             return Verdict(False, _("Replace every `...` with your answer: the check reads the answers of a "
                                     "question together."))
         verdict = check(*args, **kwargs)
