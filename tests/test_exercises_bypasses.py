@@ -158,14 +158,14 @@ def test_a_loop_over_candidate_counts_passes_none(rationed):
 
 
 def test_a_loop_over_every_choice_passes_none(rationed):
-    """07 ex 3 and 4: a choice among few options (9 pairs of classes, 4^4 vote lists times 4
-    winners), every option tried."""
+    """07 ex 3 and 4: a choice among few options (9 pairs of classes; 4^4 vote lists times 4
+    winners times 4 reasons), every option tried."""
     from course_lib.exercises import multiclass
 
     pairs = [(s, c) for s in (1, 2, 3) for c in (1, 2, 3)]  # right: (1, 3), the third
     assert not _brute_force(multiclass.check_ovr_confidences, pairs)
-    votes = [([a, b, c, d], w) for a in range(4) for b in range(4) for c in range(4) for d in range(4)
-             for w in range(1, 5)]
+    votes = [([a, b, c, d], w, letter) for a in range(4) for b in range(4) for c in range(4) for d in range(4)
+             for w in range(1, 5) for letter in "ABCD"]
     assert not _brute_force(multiclass.check_votes, votes)
 
 

@@ -19,9 +19,21 @@ def test_region_boundaries():
 
 def test_votes():
     # (1,2)+ -> 1, (1,3)- -> 3, (1,4)+ -> 1, (2,3)- -> 3, (2,4)+ -> 2, (3,4)- -> 4: a tie 1-3 won by 1
-    assert ex.check_votes([2, 1, 2, 1], 1)
-    assert not ex.check_votes([2, 1, 2, 1], 3)
-    assert not ex.check_votes([1, 1, 2, 2], 3)
+    assert ex.check_votes([2, 1, 2, 1], 1, "B")
+    assert not ex.check_votes([2, 1, 2, 1], 3, "B")
+    assert not ex.check_votes([1, 1, 2, 2], 3, "B")
+
+
+def test_votes_need_the_reason_the_library_cannot_give():
+    """`pairwise_votes` gives the counts in one call; why class 1 wins is the student's own."""
+    from course_lib.multiclass import pairwise_votes
+
+    decisions = np.array([[h for h in ex.PAIRWISE.values()]], dtype=float)
+    votes = pairwise_votes(decisions, 4)[0].tolist()
+    assert "letter of your reason" in ex.check_votes(votes, int(np.argmax(votes)) + 1).why
+    for wrong in ("A", "C", "D"):
+        verdict = ex.check_votes(votes, 1, wrong)
+        assert not verdict and "votes and the winner are right" in verdict.why and "(B)" not in verdict.why
 
 
 def test_ovr_confidences():

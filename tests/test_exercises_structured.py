@@ -227,7 +227,6 @@ def test_auc_sort_check():
     (lambda a: ix.check_binary_ssvm(*a), (-1, 0.5), (-1, 0.75), "factor 1/2"),
     (lambda a: ix.check_binary_ssvm(*a), (-1, 0.5), (1, 0.5), "opposite sign"),
     (ix.check_two_class_crammer_singer, [-2.0, -1.5], [2.0, 1.5], "opposite sign"),
-    (lambda a: ix.check_auc_oracle(*a), (1 / 3, 4), (2 / 3, 4), "AUC itself"),
 ])
 def test_number_checks(check, right, wrong, fragment):
     assert_passes(check, right)
@@ -235,12 +234,54 @@ def test_number_checks(check, right, wrong, fragment):
     assert_junk_never_raises(lambda a: check((a, a)) if isinstance(right, tuple) else check(a))
 
 
-def test_auc_oracle_numbers_and_no_leak():
-    r, s = np.array([1, -1, 1, -1, -1]), np.array([2.0, 1.8, 0.5, 0.2, 1.0])
-    delta = 1 - ix.auc(r, s)
-    assert np.isclose(delta, 1 / 3)
-    assert_caught(lambda a: ix.check_auc_oracle(delta, a), 2, "already wrong")
+def auc_pairs(s, r):
+    """A student's counts: 1 - AUC (a tie counts 1/2) and the pairs with s_i - s_j < 1/2."""
+    s = np.asarray(s, dtype=float)
+    gaps = s[np.asarray(r) > 0][:, None] - s[np.asarray(r) < 0][None, :]
+    return 1 - (np.sum(gaps > 0) + np.sum(gaps == 0) / 2) / gaps.size, int(np.sum(gaps < 0.5))
+
+
+def test_auc_pairs_check():
+    """Exercise 4 is coding: the library's `auc` and ranking model answer it in two calls, and
+    are refused while the student's function runs."""
+    r, s = ix.AUC_EXERCISE["r"], ix.AUC_EXERCISE["s"]
+    assert auc_pairs(s, r) == (1 - ix.auc(r, s), 4) and np.isclose(auc_pairs(s, r)[0], 1 / 3)
+    assert_passes(ix.check_auc_pairs, auc_pairs)
+    assert_caught(ix.check_auc_pairs, lambda s, r: (1 - auc_pairs(s, r)[0], auc_pairs(s, r)[1]), "AUC itself")
+
+    def already_wrong(s, r):  # only the pairs already inverted: the oracle also swaps right ones with a small gap
+        gaps = np.asarray(s)[r > 0][:, None] - np.asarray(s)[r < 0][None, :]
+        return auc_pairs(s, r)[0], int(np.sum(gaps < 0))
+
+    def gap_included(s, r):  # a gap of exactly 1/2 keeps the truth's order
+        gaps = np.asarray(s)[r > 0][:, None] - np.asarray(s)[r < 0][None, :]
+        return auc_pairs(s, r)[0], int(np.sum(gaps <= 0.5))
+
+    def ties_count_zero(s, r):
+        gaps = np.asarray(s)[r > 0][:, None] - np.asarray(s)[r < 0][None, :]
+        return 1 - np.sum(gaps > 0) / gaps.size, auc_pairs(s, r)[1]
+
+    assert_caught(ix.check_auc_pairs, already_wrong, "pair count")
+    assert_caught(ix.check_auc_pairs, gap_included, "pair count")
+    assert_caught(ix.check_auc_pairs, ties_count_zero, "1 - AUC")
+    assert_caught(ix.check_auc_pairs, lambda s, r: (1 - ix.auc(r, s), auc_pairs(s, r)[1]), "write it yourself")
+    assert_caught(ix.check_auc_pairs, lambda s, r: ix._reference_auc_pairs(s, r), "write it yourself")
+    from sklearn.metrics import roc_auc_score
+    assert_caught(ix.check_auc_pairs, lambda s, r: (1 - roc_auc_score(r, s), auc_pairs(s, r)[1]), "write it yourself")
+    assert_caught(ix.check_auc_pairs, lambda s, r: (1 / 3, 4), "on case 2 ")  # the exercise's numbers only
+    assert_junk_never_raises(ix.check_auc_pairs)
+    assert_stops_a_function_that_never_returns(ix.check_auc_pairs)
+
+
+def test_the_binary_hinge_is_not_leaked():
     assert_no_answer_leak(lambda a: ix.check_binary_ssvm(-1, a), 0.9, number_strings(0.5))
+
+
+def test_the_auc_cases_hold_ties_and_gaps_of_one_half():
+    """The random queries make the two borderline rules matter: equal scores, and gaps of exactly 1/2."""
+    cases = ix._auc_pairs_cases(np.random.default_rng(0))
+    gaps = [c["s"][c["r"] > 0][:, None] - c["s"][c["r"] < 0][None, :] for c in cases[1:]]
+    assert sum(np.any(g == 0) for g in gaps) >= 3 and sum(np.any(g == 0.5) for g in gaps) >= 3
 
 
 def test_the_auc_hint_states_what_a_swap_changes():
@@ -254,4 +295,4 @@ def test_the_auc_hint_states_what_a_swap_changes():
     score = lambda Y: float(model.joint_feature(s[:, None], Y)[0])  # noqa: E731
     assert np.isclose(model.loss(r, after) - model.loss(r, before), 1 / P)
     assert np.isclose(score(before) - score(after), 2 * (s[0] - s[1]) / P)
-    assert "2 (s_i - s_j)/|P|" in ix.check_auc_oracle(1 / 3, 0).hint().text
+    assert "2 (s_i - s_j)/|P|" in ix.check_auc_pairs(lambda s, r: (0.0, 0)).hint().text

@@ -7,7 +7,7 @@ traceback) and never the expected value before a correct answer.
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, check_function, check_number, limited_tries
+from course_lib.exercises.harness import Choice, check_function, check_number, default_compare, limited_tries
 from course_lib.i18n import N_, _
 from course_lib.structured.models import tree_distance
 from course_lib.structured.ranking import RankingModel, auc, order_matrix, relevance_matrix
@@ -113,31 +113,60 @@ def check_tree_delta(student_delta_from_tree, seed=None):
               "cat-car 2.5, car-bus 1) and on 19 fresh random trees.")
 
 
-@limited_tries
-def check_auc_oracle(answer_delta, answer_swapped):
-    """Exercise 4 [S17]: for relevances r and scores s = <w, phi(o_i)>, Delta = 1 - AUC of the
-    ranking by s, and the number of (relevant, irrelevant) pairs that margin-rescaled
-    loss-augmented inference orders wrongly."""
-    r, s = (1, -1, 1, -1, -1), (2.0, 1.8, 0.5, 0.2, 1.0)  # the exercise's numbers
-    r, s = np.asarray(r, float), np.asarray(s, float)
-    delta = 1.0 - auc(r, s)
-    Y_bar = RankingModel().loss_augmented_inference(s[:, None], r, np.ones(1))
-    swapped = int(np.sum((Y_bar == -1) & (relevance_matrix(r) == 1)))
-    wrong_now = int(np.sum((s[r > 0][:, None] < s[r < 0][None, :])))
-    first = check_number(answer_delta, delta, atol=1e-3,
-                         diagnoses=((1 - delta, _("That is the AUC itself: Delta = 1 - AUC.")),),
-                         hint=_("Count the (relevant, irrelevant) pairs whose irrelevant item scores higher, over |+| |-|."))
-    if not first:
-        return _prefixed(_("1 - AUC: "), first)
-    second = check_number(answer_swapped, swapped,
-                          diagnoses=((wrong_now, _("Those are the pairs already wrong: the oracle also swaps right ones "
-                                                 "whose score gap is below 1/2.")),),
-                          hint=_("Swapping a pair (i, j) adds 1/|P| to Delta and takes 2 (s_i - s_j)/|P| from "
-                               "<w, Psi> (Y_ij goes from +1 to -1): it is swapped iff s_i - s_j < 1/2."))
-    if not second:
-        return _prefixed(_("The pair count: "), second)
-    return Verdict(True, _("The oracle swaps the pairs with s_i - s_j < 1/2 (already wrong ones included): it sorts "
-                         "s_i - 1/4 (relevant) against s_j + 1/4 (irrelevant)."))
+AUC_EXERCISE = dict(s=np.array([2.0, 1.8, 0.5, 0.2, 1.0]), r=np.array([1, -1, 1, -1, -1]))  # the exercise's numbers
+
+
+def _auc_pairs_cases(rng, n_cases=20):
+    """The exercise's five items first, then random queries whose scores are multiples of 1/8:
+    exact in floating point, so ties (s_i = s_j) and gaps of exactly 1/2 occur and every way of
+    writing the rule gives the same count."""
+    cases = [{k: v.copy() for k, v in AUC_EXERCISE.items()}]
+    for _ in range(n_cases - 1):
+        n = int(rng.integers(3, 9))
+        r = rng.permutation(np.r_[1, -1, rng.choice([-1, 1], size=n - 2)])
+        cases.append(dict(s=rng.integers(-12, 13, size=n) / 8, r=r))
+    return cases
+
+
+def _reference_auc_pairs(s, r):
+    """(1 - AUC of the ranking by s, the number of (relevant, irrelevant) pairs the margin-rescaled
+    loss-augmented inference orders relevant-after-irrelevant), from the library."""
+    Y_bar = RankingModel().loss_augmented_inference(np.asarray(s, float)[:, None], r, np.ones(1))
+    return 1.0 - auc(r, s), int(np.sum((Y_bar == -1) & (relevance_matrix(r) == 1)))
+
+
+def _compare_auc_pairs(expected, got):
+    delta, swapped = expected
+    if not isinstance(got, (tuple, list)) or len(got) != 2:
+        return default_compare(expected, got)
+    try:
+        got_delta, got_swapped = float(got[0]), float(got[1])
+    except (TypeError, ValueError):
+        return default_compare(expected, got)
+    if not np.isclose(got_delta, delta):
+        if np.isclose(got_delta, 1 - delta) and not np.isclose(delta, 0.5):
+            return _("1 - AUC: that is the AUC itself, Delta = 1 - AUC.")
+        return _("1 - AUC: {reason}").format(reason=default_compare(delta, got_delta))
+    if got_swapped != swapped:
+        return _("the pair count: {reason}").format(reason=default_compare(swapped, got_swapped))
+    return None
+
+
+def check_auc_pairs(student_auc_pairs, seed=None):
+    """Exercise 4 [S17], coding: auc_pairs(s, r) returns (Delta, n_swapped): Delta = 1 - AUC of
+    the ranking by the scores s (a tie counts 1/2), and the number of (relevant, irrelevant) pairs
+    that margin-rescaled loss-augmented inference orders wrongly (those with s_i - s_j < 1/2);
+    checked on the exercise's five items, then on fresh random queries, with the library's
+    `auc` and ranking model refused while the student's function runs."""
+    return check_function(
+        student_auc_pairs, _auc_pairs_cases, _reference_auc_pairs, seed=seed, compare=_compare_auc_pairs,
+        show=lambda c: f"s = {c['s'].tolist()}, r = {c['r'].tolist()}",
+        hint=_("Swapping a pair (i, j) adds 1/|P| to Delta and takes 2 (s_i - s_j)/|P| from "
+               "<w, Psi> (Y_ij goes from +1 to -1): it is swapped iff s_i - s_j < 1/2."),
+        right=_("Your counts agree with the library on the exercise's items (1 - AUC = 2/6: the pairs (0.5, 1.8) "
+                "and (0.5, 1) are inverted; 4 pairs swapped: those two, (0.5, 0.2) and (2, 1.8), gaps below 1/2) "
+                "and on every fresh random query. The oracle swaps already-wrong pairs and right ones with a gap "
+                "below 1/2: it sorts s_i - 1/4 (relevant) against s_j + 1/4 (irrelevant)."))
 
 
 # --- coding: the AUC loss-augmented sort ---------------------------------------------------------

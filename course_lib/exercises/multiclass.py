@@ -7,7 +7,7 @@ Each check returns a Verdict: true when the answer is right, and shown with its 
 import numpy as np
 
 from course_lib.exercises import Verdict as _verdict
-from course_lib.exercises.harness import Choice, check_function, check_reason, limited_tries, robust
+from course_lib.exercises.harness import Choice, check_function, check_reason, limited_tries, robust, value_and_reason
 from course_lib.i18n import N_, _
 from course_lib.multiclass import MultiVector, loss_augmented_argmax, pairwise_votes
 from course_lib.multiclass_svm import sgd_eta, sgd_iterations
@@ -62,12 +62,27 @@ def check_region_boundaries(low, high):
 
 PAIRWISE = {(1, 2): +1, (1, 3): -1, (1, 4): +1, (2, 3): -1, (2, 4): +1, (3, 4): -1}
 
+VOTE_REASONS = (
+    Choice("Class 1 wins more duels than any other class", False,
+           "Count again: class 3 wins as many duels as class 1 (two each)."),
+    Choice("The vote counts only the duels each class wins: classes 1 and 3 both win two, the tie goes to the "
+           "smallest index, and the duel between them (h_13 = -1, won by 3) is not looked at again", True,
+           "The vote formula adds up wins and nothing else: h_13 = -1 gave its one vote to class 3 like any "
+           "other duel, and the two classes still tie; the rule's tie-break, not the duel, decides."),
+    Choice("h_13 = -1 is a vote for class 1", False,
+           "h_ij = -1 is a vote for j: h_13 = -1 votes for class 3."),
+    Choice("All pairs predicts the class with the largest decision value", False,
+           "The vote only sees the signs h_ij = +1 or -1, not the size of the decision values."),
+)
+
 
 @limited_tries
 @_robust
-def check_votes(votes, winner):
+def check_votes(votes, winner, reason=None):
     """07, exercise 3 [M3]: the votes of classes 1..4 and the winner for pairwise outputs h_ij
-    (+1 means class i, -1 means class j); ties go to the smallest class."""
+    (+1 means class i, -1 means class j; ties go to the smallest class), then the letter of
+    VOTE_REASONS saying why class 1 wins although h_13 = -1 prefers class 3. `pairwise_votes`
+    gives the counts in one call; the reason is the student's own."""
     if _unanswered(votes, winner):
         return _verdict(False, _("Replace both `...`: a list of four vote counts and a class."))
     pairwise = PAIRWISE
@@ -79,7 +94,9 @@ def check_votes(votes, winner):
     ok = list(votes) == expected.tolist() and winner == best
     why = _("Each h_ij gives one vote, to i if +1 and to j if -1: votes {votes}, so class {best} wins.").format(
         votes=expected.tolist(), best=best)
-    return _verdict(ok, why if ok else _("Go through the six pairs and give one vote to the winner of each."))
+    verdict = _verdict(ok, why if ok else _("Go through the six pairs and give one vote to the winner of each."))
+    return value_and_reason(verdict, reason, VOTE_REASONS, _("The votes and the winner are right. Your reason: {why}"),
+                            hint=_("Which class does h_13 = -1 vote for, and how many votes does each of classes 1 and 3 get?"))
 
 
 @limited_tries
