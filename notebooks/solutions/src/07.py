@@ -16,12 +16,13 @@ ex.check_region_boundaries(1 - np.sqrt(2), np.sqrt(2) - 1)
 # $\mp(\sqrt2 - 1) \approx \mp 0.4142$.
 
 # %% votes
-ex.check_votes([2, 1, 2, 1], 1)
+ex.check_votes([2, 1, 2, 1], 1, "B")  # classes 1 and 3 tie; the tie-break, not their duel, decides
 
 # %% markdown: votes
 # $h_{1,2} = +1$: a vote for 1; $h_{1,3} = -1$: for 3; $h_{1,4} = +1$: for 1; $h_{2,3} = -1$: for 3;
 # $h_{2,4} = +1$: for 2; $h_{3,4} = -1$: for 4. Votes $(2, 1, 2, 1)$: classes 1 and 3 tie, the smallest
-# index wins: class 1.
+# index wins: class 1. Reason (B): the vote only adds up the duels won; $h_{1,3} = -1$ gave its vote to
+# class 3 like every other duel, and the tie-break, not that duel, decides between the two.
 
 # %% ovr_confidences
 ex.check_ovr_confidences(1, 3)

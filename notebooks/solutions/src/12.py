@@ -31,11 +31,18 @@ def delta_from_tree(parent, classes):
 
 ex.check_tree_delta(delta_from_tree)
 
-# %% auc_oracle_numbers
-# Relevant items score 2 and 0.5, irrelevant 1.8, 0.2 and 1: of the 6 pairs, (0.5, 1.8) and (0.5, 1) are
+# %% auc_pairs
+# By hand: relevant items score 2 and 0.5, irrelevant 1.8, 0.2 and 1. Of the 6 pairs, (0.5, 1.8) and (0.5, 1) are
 # inverted, so 1 - AUC = 2/6. The oracle swaps every pair with s_i - s_j < 1/2: those two, (0.5, 0.2)
 # (gap 0.3) and (2, 1.8) (gap 0.2), 4 pairs.
-ex.check_auc_oracle(2 / 6, 4)
+def auc_pairs(s, r):
+    s, r = np.asarray(s, dtype=float), np.asarray(r)
+    gaps = s[r > 0][:, None] - s[r < 0][None, :]  # s_i - s_j for every relevant i and irrelevant j
+    auc = (np.sum(gaps > 0) + np.sum(gaps == 0) / 2) / gaps.size
+    return 1 - auc, int(np.sum(gaps < 0.5))
+
+
+ex.check_auc_pairs(auc_pairs)
 
 # %% auc_sort
 def auc_oracle(s, r):
