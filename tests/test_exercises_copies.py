@@ -176,3 +176,49 @@ def test_the_guard_puts_back_the_tracer_it_found():
             assert sys.gettrace() is previous
     finally:
         sys.settrace(None)
+
+
+def _solution(chapter, name):
+    """The namespace of the solution `name` in the solutions source of `chapter`, its cell exec'd up
+    to the check call, as a student's cell."""
+    source = (ROOT / "notebooks" / "solutions" / "src" / f"{chapter}.py").read_text()
+    body = re.split(r"\n(?:print\()?ex\.check_", source.split(f"# %% {name}\n", 1)[1], maxsplit=1)[0]  # up to the check
+    namespace = {"np": np}
+    exec(compile(body, "<student cell>", "exec"), namespace)
+    return namespace
+
+
+def _gradient_with_loops(alpha, w0, G, r, lam):
+    n = len(alpha)
+    h = [sum(G[t, s] * alpha[s] * r[s] for s in range(n)) + w0 for t in range(n)]
+    inside = [t for t in range(n) if r[t] * h[t] < 1]
+    grad = np.array([-r[s] * sum(r[t] * G[s, t] for t in inside) + lam * alpha[s] for s in range(n)])
+    return grad, -float(sum(r[t] for t in inside))
+
+
+@pytest.mark.parametrize("check, student", [
+    (svm_gradient_ex.check_hinge_gradient, _solution("06", "hinge_gradient")["gradient"]),
+    (svm_gradient_ex.check_hinge_gradient, _gradient_with_loops),
+    (instantiations.check_auc_pairs, _solution("12", "auc_pairs")["auc_pairs"]),
+    (basis_functions.check_xor_map, _solution("04", "xor_map")["phi"]),
+], ids=["hinge gradient, from the solutions", "hinge gradient, with loops", "AUC pairs, from the solutions",
+        "XOR map, from the solutions"])
+def test_a_short_student_function_is_no_copy(check, student):
+    """Short answers (under 50 operations) written by a student pass. The solutions' hinge gradient
+    shares 97% of the library's 37 operations (it only lacks a `float`): no similarity threshold
+    below 100% refuses an edited copy of so short a function without refusing it too."""
+    verdict, text = run(check, student)
+    assert verdict.correct, text
+
+
+def test_a_short_honest_answer_is_as_close_to_the_library_as_an_edited_copy():
+    """Why short functions are refused only as verbatim copies: the solutions' hinge gradient,
+    written from the formula, already shares over 95% of the library's operations (locals erased)."""
+    import difflib
+
+    from course_lib.exercises.guard import _shape
+
+    library = _shape(inspect.unwrap(svm_gradient.hinge_gradient).__code__)
+    honest = _shape(_solution("06", "hinge_gradient")["gradient"].__code__)
+    assert len(library) < 50 and honest != library
+    assert difflib.SequenceMatcher(None, honest, library, autojunk=False).ratio() > 0.95
