@@ -96,7 +96,8 @@ def check_votes(votes, winner, reason=None):
         votes=expected.tolist(), best=best)
     verdict = _verdict(ok, why if ok else _("Go through the six pairs and give one vote to the winner of each."))
     return value_and_reason(verdict, reason, VOTE_REASONS, _("The votes and the winner are right. Your reason: {why}"),
-                            hint=_("Which class does h_13 = -1 vote for, and how many votes does each of classes 1 and 3 get?"))
+                            hint=_("Which class does h_13 = -1 vote for, and how many votes does each of "
+                                   "classes 1 and 3 get?"))
 
 
 @limited_tries
