@@ -9,7 +9,9 @@ time `make class` takes to show its page."""
 import importlib.util
 import re
 import time
+import json
 import urllib.parse
+import urllib.request
 
 import pytest
 
@@ -232,6 +234,25 @@ def test_jupyterlab_rendered_notebook_has_no_serious_violation_in_our_content(la
             problems.append(f"{violation['id']}: {violation['help']}; e.g. {[n['target'] for n in violation['nodes'][:4]]}")
     lab.shutdown_kernels()
     assert problems == []
+
+
+def test_our_jupyterlab_extension_is_fetched_again_when_it_changes(lab):
+    """JupyterLab serves an extension's static/ folder as immutable (cached for a year: its
+    bundles' names carry a hash of their content). Ours keeps its files' names from one version
+    to the next, so they sit outside static/ and are served for revalidation at each load."""
+    def cache_control(path):
+        with urllib.request.urlopen(f"{lab.url}/lab/extensions/{path}", timeout=30) as response:
+            return response.headers.get("Cache-Control", "")
+
+    with urllib.request.urlopen(f"{lab.url}/lab", timeout=30) as response:
+        page_config = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
+                                response.read().decode(), re.S)
+    loads = {e["name"]: e["load"] for e in json.loads(page_config.group(1))["federated_extensions"]}
+    widgets = "@jupyter-widgets/jupyterlab-manager"
+    assert loads[widgets].startswith("static/") and "immutable" in cache_control(f"{widgets}/{loads[widgets]}")
+    assert loads["course-companion"] == "remoteEntry.js"
+    for name in ("remoteEntry.js", "style.css"):
+        assert cache_control(f"course-companion/{name}") == "no-cache", name
 
 
 # Every chapter in Lab, in both languages, as a student opens it (its stored outputs, not run):
