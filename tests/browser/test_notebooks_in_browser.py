@@ -16,8 +16,9 @@ OURS = [f"{PANEL} .jp-MarkdownOutput", f"{PANEL} .jp-OutputArea"]  # not Lab's m
 
 @pytest.mark.parametrize("path", chapter_notebooks())
 def test_notebook_widgets_work_and_are_accessible_in_jupyterlab(lab, served_root, page, path):
+    workspace = path.replace("/", "-").removesuffix(".ipynb")
     try:
-        problems = check_notebook(page, lab.url, served_root, path, workspace=path.replace("/", "-").removesuffix(".ipynb"))
+        problems = check_notebook(page, lab.url, served_root, path, workspace=workspace)
         assert problems == [], f"{path} in JupyterLab:\n" + "\n".join(f"- {p}" for p in problems)
         violations = serious_violations(page, include=OURS)
         assert violations == [], f"{path} in JupyterLab, run:\n" + "\n".join(f"- {v}" for v in violations)

@@ -225,7 +225,8 @@ def test_jupyterlab_rendered_notebook_has_no_serious_violation_in_our_content(la
         s.querySelector('.widget-label').textContent.trim(),
         Array.from(s.querySelectorAll('[role=slider]')).map(h => h.getAttribute('aria-label'))])""")
     assert len(sliders) == 3, sliders
-    problems += [f"slider {label!r}: its handle is named {names}" for label, names in sliders if names != [label]]
+    problems += [f"slider {label!r}: its handle is named {names}"
+                 for label, names in sliders if names != [label]]
     from axe_playwright_python.sync_playwright import Axe
 
     results = Axe().run(page, context={"include": [[f"{PANEL} .jp-OutputArea"], [f"{PANEL} .jp-MarkdownOutput"]]})
@@ -245,11 +246,12 @@ def test_our_jupyterlab_extension_is_fetched_again_when_it_changes(lab):
             return response.headers.get("Cache-Control", "")
 
     with urllib.request.urlopen(f"{lab.url}/lab", timeout=30) as response:
-        page_config = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
+        page_config = re.search(r'<script id="jupyter-config-data"[^>]*>(.*?)</script>',
                                 response.read().decode(), re.S)
     loads = {e["name"]: e["load"] for e in json.loads(page_config.group(1))["federated_extensions"]}
     widgets = "@jupyter-widgets/jupyterlab-manager"
-    assert loads[widgets].startswith("static/") and "immutable" in cache_control(f"{widgets}/{loads[widgets]}")
+    assert loads[widgets].startswith("static/")
+    assert "immutable" in cache_control(f"{widgets}/{loads[widgets]}")
     assert loads["course-companion"] == "remoteEntry.js"
     for name in ("remoteEntry.js", "style.css"):
         assert cache_control(f"course-companion/{name}") == "no-cache", name
