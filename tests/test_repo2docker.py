@@ -100,6 +100,7 @@ def test_jupyterlab_extensions_and_our_settings(built):
     clone, python, env = built
     prefix = Path(run([python, "-c", "import sys; print(sys.prefix)"], clone, env).strip())
     assert (prefix / "share/jupyter/labextensions/@jupyter-widgets/jupyterlab-manager/package.json").exists()
+    assert (prefix / "share/jupyter/labextensions/course-companion/remoteEntry.js").exists()  # ours
     voila = json.loads((prefix / "etc/jupyter/jupyter_server_config.d/voila.json").read_text())
     assert voila["ServerApp"]["jpserver_extensions"]["voila.server_extension"] is True
     settings = prefix / "share/jupyter/lab/settings"

@@ -9,7 +9,9 @@ time `make class` takes to show its page."""
 import importlib.util
 import re
 import time
+import json
 import urllib.parse
+import urllib.request
 
 import pytest
 
@@ -212,26 +214,52 @@ def test_class_mode_has_no_serious_accessibility_violation(class_page):
 
 @pytest.mark.skipif(not HAS_AXE, reason="axe-playwright-python is not installed")
 def test_jupyterlab_rendered_notebook_has_no_serious_violation_in_our_content(lab, page):
-    """Lab's own chrome (menus, side bars, toolbars) is not ours: only the notebook is checked."""
+    """Lab's own chrome (menus, side bars, toolbars) is not ours: only the notebook is checked,
+    its demos live. Each slider's handle is named after the slider's label (by the project's
+    JupyterLab extension, share/jupyter/labextensions/course-companion), as axe requires."""
     problems = open_notebook(page, lab.url, "fixtures/good_demo.ipynb", workspace="axe")
     problems += problems or run_all(page)
     page.wait_for_selector(".course-demo img.course-figure", timeout=120_000)
     page.wait_for_timeout(500)
+    sliders = page.locator(f"{PANEL} .widget-slider").evaluate_all("""sliders => sliders.map(s => [
+        s.querySelector('.widget-label').textContent.trim(),
+        Array.from(s.querySelectorAll('[role=slider]')).map(h => h.getAttribute('aria-label'))])""")
+    assert len(sliders) == 3, sliders
+    problems += [f"slider {label!r}: its handle is named {names}"
+                 for label, names in sliders if names != [label]]
     from axe_playwright_python.sync_playwright import Axe
 
     results = Axe().run(page, context={"include": [[f"{PANEL} .jp-OutputArea"], [f"{PANEL} .jp-MarkdownOutput"]]})
     for violation in results.response["violations"]:
-        if violation["id"] == "aria-input-field-name" and all("noUi-handle" in n["html"] for n in violation["nodes"]):
-            continue  # ipywidgets' slider handles have no name in Lab (the class mode names them)
         if violation["impact"] in ("serious", "critical") and violation["id"] not in NOT_OURS:
             problems.append(f"{violation['id']}: {violation['help']}; e.g. {[n['target'] for n in violation['nodes'][:4]]}")
     lab.shutdown_kernels()
     assert problems == []
 
 
+def test_our_jupyterlab_extension_is_fetched_again_when_it_changes(lab):
+    """JupyterLab serves an extension's static/ folder as immutable (cached for a year: its
+    bundles' names carry a hash of their content). Ours keeps its files' names from one version
+    to the next, so they sit outside static/ and are served for revalidation at each load."""
+    def cache_control(path):
+        with urllib.request.urlopen(f"{lab.url}/lab/extensions/{path}", timeout=30) as response:
+            return response.headers.get("Cache-Control", "")
+
+    with urllib.request.urlopen(f"{lab.url}/lab", timeout=30) as response:
+        page_config = re.search(r'<script id="jupyter-config-data"[^>]*>(.*?)</script>',
+                                response.read().decode(), re.S)
+    loads = {e["name"]: e["load"] for e in json.loads(page_config.group(1))["federated_extensions"]}
+    widgets = "@jupyter-widgets/jupyterlab-manager"
+    assert loads[widgets].startswith("static/")
+    assert "immutable" in cache_control(f"{widgets}/{loads[widgets]}")
+    assert loads["course-companion"] == "remoteEntry.js"
+    for name in ("remoteEntry.js", "style.css"):
+        assert cache_control(f"course-companion/{name}") == "no-cache", name
+
+
 # Every chapter in Lab, in both languages, as a student opens it (its stored outputs, not run):
 # its links (glossary, solutions) are underlined by the project's style sheet
-# (share/jupyter/labextensions/course-companion-style), not told apart by colour alone, and axe
+# (share/jupyter/labextensions/course-companion), not told apart by colour alone, and axe
 # finds no serious or critical violation in its text and outputs.
 LINKS_IN_TEXT = f"{PANEL} .jp-RenderedMarkdown a[href]:not(.jp-InternalAnchorLink):not(.anchor-link)"
 LAB_CHAPTERS = [f"notebooks/{p.relative_to(ROOT / 'notebooks').as_posix()}"

@@ -1,0 +1,89 @@
+// The course companion's JupyterLab extension, prebuilt by hand (no build step, no dependency).
+// JupyterLab loads this file (package.json: jupyterlab._build.load) as a module-federation
+// container: the object window._JUPYTERLAB["course-companion"], with init(shareScope) and
+// get(module). It asks it for two modules, named in package.json:
+//   "./extension"  a plugin that gives each slider handle of the widgets the name of its slider;
+//   "./style"      style.css, beside this file, added to the page (links in the text underlined).
+var _JUPYTERLAB;
+(function () {
+  "use strict";
+  var name = "course-companion";
+  var sheet = new URL("style.css", document.currentScript.src).href;
+
+  // An ipywidgets slider (IntSlider, FloatSlider, FloatLogSlider, SelectionSlider) is a
+  // .widget-slider box holding its description, a .widget-label, and noUiSlider's handle, a
+  // div with the role "slider" but no name: a screen reader says only "slider, 1.00" and axe
+  // reports it (aria-input-field-name). The handle gets the label's text as its aria-label,
+  // so it says "C, slider, 1.00".
+  function nameHandles(slider) {
+    var label = slider.querySelector(".widget-label");
+    var text = label ? label.textContent.trim() : "";
+    slider.querySelectorAll(".noUi-handle").forEach(function (handle) {
+      if (text && handle.getAttribute("aria-label") !== text) {
+        handle.setAttribute("aria-label", text);
+      }
+    });
+  }
+
+  function nameSlidersIn(element) {
+    if (element.matches(".widget-slider")) {
+      nameHandles(element);
+    }
+    element.querySelectorAll(".widget-slider").forEach(nameHandles);
+  }
+
+  // Sliders appear when an output is shown, and their handle is built again when a slider's
+  // range changes; their label's text may change too. Each change of the page's tree is looked
+  // at where it happened only: the slider it happened in, or the elements it added.
+  function watch(records) {
+    records.forEach(function (record) {
+      var slider = record.target.closest ? record.target.closest(".widget-slider") : null;
+      if (slider) {
+        nameHandles(slider);
+        return;
+      }
+      record.addedNodes.forEach(function (node) {
+        if (node.nodeType === Node.ELEMENT_NODE) {
+          nameSlidersIn(node);
+        }
+      });
+    });
+  }
+
+  var sliderNames = {
+    id: name + ":slider-names",
+    description: "Names each widget slider's handle after its label, for screen readers.",
+    autoStart: true,
+    activate: function () {
+      nameSlidersIn(document.body);
+      new MutationObserver(watch).observe(document.body, {childList: true, subtree: true});
+    }
+  };
+
+  function addStyleSheet() {
+    if (!document.querySelector("link[data-course-style]")) {
+      var link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = sheet;
+      link.setAttribute("data-course-style", name);
+      document.head.appendChild(link);
+    }
+  }
+
+  // Each factory returns a module as a bundler would: JupyterLab reads the plugins of
+  // "./extension" from its default export, and only runs "./style".
+  var modules = {
+    "./extension": function () { return {__esModule: true, default: [sliderNames]}; },
+    "./style": function () { addStyleSheet(); return {}; }
+  };
+
+  (_JUPYTERLAB = _JUPYTERLAB || {})[name] = {
+    init: function () { return Promise.resolve(); },  // it shares no module with JupyterLab
+    get: function (module) {
+      if (!modules.hasOwnProperty(module)) {
+        return Promise.reject(new Error(name + " has no module " + module));
+      }
+      return Promise.resolve(modules[module]);
+    }
+  };
+})();
