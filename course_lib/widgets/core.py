@@ -32,11 +32,12 @@ import textwrap
 import time
 import traceback
 from collections import OrderedDict
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 import ipywidgets as widgets
 from matplotlib.axes import Axes
 from matplotlib.text import Text
+from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter, NullLocator
 
 from course_lib.i18n import N_, _
 from course_lib.plotting.canvas import GlyphCacheCanvas
@@ -141,9 +142,9 @@ class Demo(widgets.VBox):
           leaves the axes as the last draw left them, for a drawing that creates its artists
           once and then only updates them (it must then set everything a frame shows).
     cache_size: how many rendered frames are kept (0: none).
-    blit: keep the pixels of the figure's background (patches, ticks, tick and axis labels)
-          and draw only the rest over them while the axes' limits, ticks and labels stay the
-          same (`static_key`); the same pixels as drawing the whole figure.
+    blit: keep the pixels of the figure's background (patches, ticks, tick labels) and draw
+          only the rest over them while the axes' limits and ticks stay the same
+          (`static_key`); the same pixels as drawing the whole figure.
     """
 
     def __init__(self, draw, controls, ncols=1, nrows=1, width=5.5, height=4.5, applies=None,
@@ -274,13 +275,18 @@ class Demo(widgets.VBox):
     def _draw_background(self):
         """Draw only the background (see `foreground_artists`) and keep its pixels."""
         hidden = [artist for artist in foreground_artists(self.fig) if not artist.get_animated()]
+        labels = [axis.label for ax in self.fig.axes for axis in (ax.xaxis, ax.yaxis) if axis.label.get_visible()]
         for artist in hidden:
             artist.set_animated(True)  # what canvas.draw() skips
+        for label in labels:
+            label.set_visible(False)  # placed by the axis's draw, drawn over the background
         try:
             self.canvas.draw()
         finally:
             for artist in hidden:
                 artist.set_animated(False)
+            for label in labels:
+                label.set_visible(True)
         return self.canvas.get_renderer().copy_from_bbox(self.fig.bbox)
 
     def set(self, **values):
@@ -322,12 +328,25 @@ class Demo(widgets.VBox):
 
 def foreground_artists(fig):
     """What a frame draws over the kept background: every artist of `fig` but its patch, its
-    axes' patches and their x and y axes (ticks, tick labels, axis labels)."""
+    axes' patches and their x and y axes (ticks, tick labels; the axis labels are drawn over
+    the background, see `draw_foreground`)."""
     artists = [artist for artist in fig.get_children() if artist is not fig.patch and not isinstance(artist, Axes)]
     for ax in fig.axes:
         background = {id(ax.patch), id(ax.xaxis), id(ax.yaxis)}
         artists += [artist for artist in ax.get_children() if id(artist) not in background]
     return artists
+
+
+def _ticker(ticker):
+    """A locator or formatter as static_key compares it: fixed ones by their values (a
+    drawing may set the same ticks again), the others by identity."""
+    if isinstance(ticker, FixedLocator):
+        return ("fixed", tuple(ticker.locs), ticker.nbins)
+    if isinstance(ticker, FixedFormatter):
+        return ("fixed", tuple(ticker.seq), ticker.offset_string)
+    if isinstance(ticker, (NullLocator, NullFormatter)):
+        return type(ticker).__name__
+    return ticker
 
 
 def static_key(fig, renderer):
@@ -347,8 +366,8 @@ def static_key(fig, renderer):
         key.append((ax.get_visible(), ax.axison, ax.get_frame_on(), ax.get_zorder(), tuple(ax.get_position().bounds),
                     ax.get_xlim(), ax.get_ylim(), ax.get_xscale(), ax.get_yscale(), ax.patch.get_facecolor()))
         for axis in (ax.xaxis, ax.yaxis):
-            key.append((axis.get_visible(), axis.label.get_text(), axis.label.get_fontsize(), axis.label.get_color(),
-                        axis.major.locator, axis.major.formatter, axis.minor.locator, axis.minor.formatter,
+            key.append((axis.get_visible(), _ticker(axis.major.locator), _ticker(axis.major.formatter),
+                        _ticker(axis.minor.locator), _ticker(axis.minor.formatter),
                         axis.majorTicks[0].label1.get_fontsize()))
     return key
 
@@ -383,11 +402,17 @@ def draw_foreground(fig, renderer):
             continue
         if not place_titles(ax, renderer):
             return False
-        background = {id(ax.patch), id(ax.xaxis), id(ax.yaxis)}
+        skipped = {id(ax.patch)}
         if not (ax.axison and ax.get_frame_on()):
-            background |= {id(spine) for spine in ax.spines.values()}
-        for child in sorted((a for a in ax.get_children() if id(a) not in background and not a.get_animated()),
-                            key=attrgetter("zorder")):
+            skipped |= {id(spine) for spine in ax.spines.values()}
+        children = []  # (zorder, artist): an axis label where its axis is drawn
+        for child in ax.get_children():
+            if child is ax.xaxis or child is ax.yaxis:
+                if ax.axison and child.get_visible():
+                    children.append((child.zorder, child.label))
+            elif id(child) not in skipped and not child.get_animated():
+                children.append((child.zorder, child))
+        for _, child in sorted(children, key=itemgetter(0)):
             child.draw(renderer)
     return True
 
