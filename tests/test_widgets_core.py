@@ -172,3 +172,39 @@ def test_the_png_of_a_frame_gives_back_the_canvas_pixels():
     assert np.array_equal(_pixels(encode_png(see_through)), see_through)
     with pytest.raises(ValueError, match="rgba must be an \\(height, width, 4\\) uint8 array"):
         encode_png(rgba[..., :3])
+
+
+def _every_demo():
+    from course_lib.widgets import (
+        kernels, linear, multiclass, perceptron, points, structured_chain, structured_learning,
+        structured_models,
+    )
+    modules = (kernels, linear, multiclass, perceptron, points, structured_chain, structured_learning,
+               structured_models)
+    return {name: getattr(module, name) for module in modules for name in dir(module)
+            if name.endswith("_demo") and not name.startswith("_")}
+
+
+@pytest.mark.parametrize("name", sorted(_every_demo()))
+def test_a_frame_drawn_over_the_kept_background_is_the_whole_figure_drawn(name):
+    """Every demo, each control moved to the far end of its range (or its last option): the
+    pixels drawn over the kept background equal those of the whole figure drawn again."""
+    demo = _every_demo()[name]()
+    backgrounds = []
+    keep = demo._draw_background
+    demo._draw_background = lambda: backgrounds.append(1) or keep()
+    for control_name, control in demo.controls.items():
+        options = getattr(control, "options", None)
+        if options is not None:
+            last = options[-1]
+            value = last[1] if isinstance(last, tuple) else last
+        else:
+            value = control.base ** control.max if hasattr(control, "base") else control.max
+        if control.disabled or value == control.value:
+            continue
+        demo.set(**{control_name: value})
+        drawn = np.asarray(demo.canvas.buffer_rgba()).copy()
+        demo.canvas.draw()
+        assert np.array_equal(drawn, np.asarray(demo.canvas.buffer_rgba())), (control_name, value)
+    if name in ("soft_margin_demo", "kernel_svm_demo", "hinge_gd_demo"):
+        assert len(backgrounds) == 1  # drawn once after the first frame (which solves the layout), then kept

@@ -123,3 +123,18 @@ def test_the_smallest_sigma_shows_islands_around_single_points():
     islands, count = ndimage.label(np.abs(pixels - tint).max(axis=2) < 12)
     sizes = np.bincount(islands.ravel())[1:]
     assert np.sum(sizes >= 20) >= 10, f"{np.sum(sizes >= 20)} islands of at least 20 pixels in the frame"
+
+
+def test_hinge_gd_frames_keep_the_limits_that_fitting_them_to_the_data_gives():
+    """update_hinge_gd refits the alpha panel's limits only when its data's range changed: the
+    limits shown are those relim and autoscale give, at values across the slider."""
+    from course_lib.widgets.kernels import hinge_gd_demo, slider_grid
+
+    demo = hinge_gd_demo()
+    ax = demo.ax[1]
+    for lam in slider_grid(demo.controls["lam"])[::10]:
+        demo.set(lam=float(lam))
+        shown = ax.get_ylim()
+        ax.relim()
+        ax.autoscale_view()
+        assert ax.get_ylim() == shown, lam

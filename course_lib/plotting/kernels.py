@@ -519,8 +519,12 @@ def update_hinge_gd(axes, X, r, model, steps=70):
     peak = lines[model.alpha_history_.shape[1]]
     peak.set_ydata(model.alpha_history_.max(axis=1))
     peak.set_label(alpha_peak_label(model))
-    ax.relim()
-    ax.autoscale_view()
+    shown = [line.get_ydata() for line in lines[model.alpha_history_.shape[1] + 1:]]  # lambda = 0
+    low = min(model.alpha_history_.min(), *(np.min(y) for y in shown))
+    high = max(model.alpha_history_.max(), *(np.max(y) for y in shown))
+    if (low, high) != (ax.dataLim.y0, ax.dataLim.y1):  # else the limits stay those of the last frame
+        ax.relim()
+        ax.autoscale_view()
     ax.legend(loc="upper left", fontsize=10)
 
 

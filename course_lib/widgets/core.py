@@ -32,9 +32,12 @@ import textwrap
 import time
 import traceback
 from collections import OrderedDict
+from operator import attrgetter, itemgetter
 
 import ipywidgets as widgets
+from matplotlib.axes import Axes
 from matplotlib.text import Text
+from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter, NullLocator
 
 from course_lib.i18n import N_, _
 from course_lib.plotting.canvas import GlyphCacheCanvas
@@ -139,11 +142,16 @@ class Demo(widgets.VBox):
           leaves the axes as the last draw left them, for a drawing that creates its artists
           once and then only updates them (it must then set everything a frame shows).
     cache_size: how many rendered frames are kept (0: none).
+    blit: keep the pixels of the figure's background (patches, ticks, tick labels) and draw
+          only the rest over them while the axes' limits and ticks stay the same
+          (`static_key`); the same pixels as drawing the whole figure.
     """
 
     def __init__(self, draw, controls, ncols=1, nrows=1, width=5.5, height=4.5, applies=None,
-                 pixel_ratio=PIXEL_RATIO, clear=True, cache_size=FRAME_CACHE_SIZE):
+                 pixel_ratio=PIXEL_RATIO, clear=True, cache_size=FRAME_CACHE_SIZE, blit=True):
         self.draw = draw
+        self.blit = bool(blit)
+        self._background = self._background_key = None
         self.controls = dict(controls)
         self.applies = dict(applies or {})
         unknown = sorted(set(self.applies) - set(self.controls))
@@ -241,8 +249,45 @@ class Demo(widgets.VBox):
         """Render the figure on the kept canvas at `self.dpi` and encode its pixels."""
         if self.fig.dpi != self.dpi:
             self.fig.set_dpi(self.dpi)
-        self.canvas.draw()
+        self._draw_canvas()
         return encode_png(self.canvas.buffer_rgba())
+
+    def _draw_canvas(self):
+        """Draw the figure on the canvas: the background kept from an earlier frame (figure
+        and axes patches, the axes' ticks and labels) when nothing of it changed, and the rest
+        over it in matplotlib's order, the same pixels as `canvas.draw()`; the whole figure
+        otherwise."""
+        renderer = self.canvas.get_renderer()
+        key = static_key(self.fig, renderer) if self.blit else None
+        if key is None:
+            self._background = self._background_key = None
+            self.canvas.draw()
+            return
+        if key != self._background_key:
+            self._background = self._draw_background()
+            self._background_key = key
+        else:
+            renderer.restore_region(self._background)
+        if not draw_foreground(self.fig, renderer):  # a title would need moving: draw it all
+            self._background = self._background_key = None
+            self.canvas.draw()
+
+    def _draw_background(self):
+        """Draw only the background (see `foreground_artists`) and keep its pixels."""
+        hidden = [artist for artist in foreground_artists(self.fig) if not artist.get_animated()]
+        labels = [axis.label for ax in self.fig.axes for axis in (ax.xaxis, ax.yaxis) if axis.label.get_visible()]
+        for artist in hidden:
+            artist.set_animated(True)  # what canvas.draw() skips
+        for label in labels:
+            label.set_visible(False)  # placed by the axis's draw, drawn over the background
+        try:
+            self.canvas.draw()
+        finally:
+            for artist in hidden:
+                artist.set_animated(False)
+            for label in labels:
+                label.set_visible(True)
+        return self.canvas.get_renderer().copy_from_bbox(self.fig.bbox)
 
     def set(self, **values):
         """Set several controls at once, then redraw once; returns the redraw time in seconds."""
@@ -279,6 +324,97 @@ class Demo(widgets.VBox):
         else:
             self.status.value = ""
             self.status.remove_class("course-demo-error")
+
+
+def foreground_artists(fig):
+    """What a frame draws over the kept background: every artist of `fig` but its patch, its
+    axes' patches and their x and y axes (ticks, tick labels; the axis labels are drawn over
+    the background, see `draw_foreground`)."""
+    artists = [artist for artist in fig.get_children() if artist is not fig.patch and not isinstance(artist, Axes)]
+    for ax in fig.axes:
+        background = {id(ax.patch), id(ax.xaxis), id(ax.yaxis)}
+        artists += [artist for artist in ax.get_children() if id(artist) not in background]
+    return artists
+
+
+def _ticker(ticker):
+    """A locator or formatter as static_key compares it: fixed ones by their values (a
+    drawing may set the same ticks again), the others by identity."""
+    if isinstance(ticker, FixedLocator):
+        return ("fixed", tuple(ticker.locs), ticker.nbins)
+    if isinstance(ticker, FixedFormatter):
+        return ("fixed", tuple(ticker.seq), ticker.offset_string)
+    if isinstance(ticker, (NullLocator, NullFormatter)):
+        return type(ticker).__name__
+    return ticker
+
+
+def static_key(fig, renderer):
+    """What the background's pixels depend on (compared by ==; formatters and locators by
+    identity), or None when the figure cannot be drawn over a kept background: a layout
+    engine still set, ticks or a label on top of an axes, child or twin axes (their titles
+    are placed otherwise, see `place_titles`). Applies the axes' aspect first, as a draw does."""
+    if fig.get_layout_engine() is not None:
+        return None
+    key = [fig.dpi, tuple(fig.bbox.bounds), fig.patch.get_visible(), fig.patch.get_facecolor()]
+    for ax in fig.axes:
+        locator = ax.get_axes_locator()
+        ax.apply_aspect(locator(ax, renderer) if locator else None)
+        if (ax.child_axes or len(ax._twinned_axes.get_siblings(ax)) > 1
+                or ax.xaxis.get_ticks_position() in ("top", "unknown") or ax.xaxis.get_label_position() == "top"):
+            return None
+        key.append((ax.get_visible(), ax.axison, ax.get_frame_on(), ax.get_zorder(), tuple(ax.get_position().bounds),
+                    ax.get_xlim(), ax.get_ylim(), ax.get_xscale(), ax.get_yscale(), ax.patch.get_facecolor()))
+        for axis in (ax.xaxis, ax.yaxis):
+            key.append((axis.get_visible(), _ticker(axis.major.locator), _ticker(axis.major.formatter),
+                        _ticker(axis.minor.locator), _ticker(axis.minor.formatter),
+                        axis.majorTicks[0].label1.get_fontsize()))
+    return key
+
+
+def place_titles(ax, renderer):
+    """Place the axes' titles as Axes.draw does (`_update_title_position`) for an axes that
+    static_key accepts: at y = 1 (above the axes by their pad). False when that would not do
+    (a title would overlap the axes or the y axis shows an offset text): draw the whole figure."""
+    titles = (ax.title, ax._left_title, ax._right_title)
+    if (ax._autotitlepos is not None and not ax._autotitlepos) or not any(t.get_text() for t in titles):
+        return True
+    if ax.yaxis.offsetText.get_visible() and ax.yaxis.offsetText.get_text():
+        return False
+    top = ax.spines.get("outline", ax).get_window_extent().ymax
+    for title in titles:
+        title.set_position((title.get_position()[0], 1.0))
+        if title.get_window_extent(renderer).ymin < top:
+            return False
+    return True
+
+
+def draw_foreground(fig, renderer):
+    """Draw the foreground artists (see `foreground_artists`) in the order Figure.draw and
+    Axes.draw give them (by zorder); False if a title must be placed by a whole draw."""
+    for artist in sorted((a for a in fig.get_children() if a is not fig.patch and not a.get_animated()),
+                         key=attrgetter("zorder")):
+        if not isinstance(artist, Axes):
+            artist.draw(renderer)
+            continue
+        ax = artist
+        if not ax.get_visible():
+            continue
+        if not place_titles(ax, renderer):
+            return False
+        skipped = {id(ax.patch)}
+        if not (ax.axison and ax.get_frame_on()):
+            skipped |= {id(spine) for spine in ax.spines.values()}
+        children = []  # (zorder, artist): an axis label where its axis is drawn
+        for child in ax.get_children():
+            if child is ax.xaxis or child is ax.yaxis:
+                if ax.axison and child.get_visible():
+                    children.append((child.zorder, child.label))
+            elif id(child) not in skipped and not child.get_animated():
+                children.append((child.zorder, child))
+        for _, child in sorted(children, key=itemgetter(0)):
+            child.draw(renderer)
+    return True
 
 
 def panel_title(drawn, values, symbols=None):

@@ -55,7 +55,7 @@ def kernel_controls(kernel="gaussian", C=1.0, sigma=1.0, degree=2):
             description=_("kernel"),
         ),
         "C": log_slider("C", C, *C_RANGE, step=0.1),
-        "sigma": log_slider("sigma", sigma, *SIGMA_RANGE, step=0.05, continuous_update=False),
+        "sigma": log_slider("sigma", sigma, *SIGMA_RANGE, step=0.05),
         "degree": widgets.IntSlider(
             value=degree, min=1, max=3, description=_("degree q"),
             style={"description_width": "initial"},
@@ -70,7 +70,7 @@ def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=
                     max_steps=480):
     """Kernel dropdown, C, sigma and degree on chapter 05's overlapping data, its Bayes boundary
     dotted; sigma is enabled only for the Gaussian kernel and degree only for the polynomial one.
-    C and degree follow the pointer; sigma (a finer grid at a small sigma) reacts on release.
+    Every slider follows the pointer.
     Below ISLAND_SIGMA the regions are drawn on up to `max_steps` points a side (2.5 per sigma)
     with small hollow markers, so that the islands around single points show at the slider's
     smallest sigma (draw_kernel_svm)."""

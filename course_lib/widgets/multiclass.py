@@ -63,7 +63,7 @@ def forty_twenty_forty_demo():
     """Slider over the share of class 2 (classes 1 and 3 split the rest): one-vs-rest errs on
     the whole of class 2 as long as "always no" is its best halfspace; the argmax never errs."""
     controls = {"share": widgets.FloatSlider(value=0.2, min=0.05, max=0.6, step=0.05, description=_("share of class 2"),
-                                             continuous_update=False, layout=LAYOUT, style=STYLE)}
+                                             continuous_update=True, layout=LAYOUT, style=STYLE)}
 
     def draw(axes, share):
         forty_twenty_forty_panels(axes, share=share)
