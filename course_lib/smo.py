@@ -22,7 +22,7 @@ and alpha is optimal when  gap = max_{I_up} E - min_{I_low} E <= 0. SMO stops wh
 After a step the whole cache is refreshed with the two Gram columns K[:, i] and K[:, j].
 
 Also here: `polish`, one exact linear solve of the KKT system once SMO's sets have settled, tried
-every 10 N + 1000 steps; `bias`, w0 from the cache; `separable`, the test the hard margin needs.
+every N / 4 steps or so while the sets change; `bias`, w0 from the cache; `separable`, the test the hard margin needs.
 Memory: K may be the whole Gram matrix (then the inverse pair curvatures are formed too, 2 N^2
 floats, fine for a few thousand points) or course_lib.kernel_cache.KernelRows, rows computed on
 demand in a bounded cache (each step then computes its inverse curvatures from row i).
@@ -41,6 +41,10 @@ from course_lib._validation import (
 from course_lib.kernel_cache import KernelRows, diagonal
 
 TAU = 1e-12  # curvature used when K_ii + K_jj - 2 K_ij <= 0 (non-PSD kernel or duplicate points)
+# polish is tried after N / 2 + POLISH_EVERY steps (the sets can have settled only once the
+# support vectors have been visited), then every max(N / 4, POLISH_EVERY) steps while they change
+POLISH_EVERY = 200
+POLISH_ROUNDS = 4
 
 
 @dataclass
@@ -73,22 +77,21 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
     # membership of I_up / I_low as additive masks: 0 inside, -inf / +inf outside
     positive = (r > 0).tolist()
     alpha_list = alpha.tolist()
-    outside_up = np.zeros(n)
-    outside_low = np.zeros(n)
-    for k in range(n):
-        _update_sets(k, alpha_list[k], positive[k], C, outside_up, outside_low)
+    outside_up = np.where(np.where(r > 0, alpha < C, alpha > 0), 0.0, -np.inf)
+    outside_low = np.where(np.where(r > 0, alpha > 0, alpha < C), 0.0, np.inf)
     E_up, E_low, b = np.empty(n), np.empty(n), np.empty(n)
     alpha_sum = float(alpha.sum())
     gap = np.inf
     status = "max_iter"
     n_iter = 0
-    polish_every = 10 * n + 1000
+    next_polish, tried = n // 2 + POLISH_EVERY, None
     while n_iter < max_iter:
-        if n_iter % polish_every == polish_every - 1:
-            polished = polish(K, r, C, np.array(alpha_list), tol)
+        if n_iter == next_polish:
+            polished, tried = _polish_if_new(K, r, C, np.array(alpha_list), tol, tried)
             if polished is not None:
                 polished.n_iter = n_iter
                 return polished
+            next_polish += max(n // 4, POLISH_EVERY)
         # i: the most violating point of I_up (largest E)
         np.add(E, outside_up, out=E_up)
         i = int(E_up.argmax())
@@ -181,6 +184,15 @@ def kkt_gap(E, alpha, r, C):
     return float(E[up].max() - E[low].min())
 
 
+def _polish_if_new(K, r, C, alpha, tol, tried):
+    """polish, unless the sets of alpha (0, free, C) are those of the last failed try `tried`:
+    its answer depends on the sets only. Returns (result or None, the sets tried)."""
+    sets = (alpha > 0).astype(np.int8) + (alpha >= C)
+    if tried is not None and np.array_equal(sets, tried):
+        return None, tried
+    return _polish(K, r, C, alpha, tol), sets
+
+
 @finite_arguments(inf_ok=('C',), shapes={"K": "n n", "r": "n", "alpha": "n"})
 def polish(K, r, C, alpha, tol):
     """Guess that the sets of alpha are final (0 < alpha < C: on the margin, alpha = C: inside it)
@@ -188,11 +200,38 @@ def polish(K, r, C, alpha, tol):
 
         sum_s alpha^s r^s K(x^s, x^t) + w0 = r^t for every free t,   sum_t alpha^t r^t = 0.
 
-    Returns the SMOResult if the result is in the box with a KKT gap below tol, else None.
+    A multiplier the solution puts out of the box goes to the bound it crossed and the system is
+    solved again, up to POLISH_ROUNDS times. Returns the SMOResult if the result is in the box
+    with a KKT gap below tol, else None.
     Late in SMO the sets stop changing while alpha still creeps towards the solution: one linear
     solve then replaces many small steps."""
+    return _polish(K, r, C, alpha, tol)
+
+
+def _polish(K, r, C, alpha, tol):
     free = np.flatnonzero((alpha > 0) & (alpha < C))
     upper = np.flatnonzero(alpha >= C)
+    for _ in range(POLISH_ROUNDS):
+        candidate = _solve_free(K, r, C, free, upper)
+        below, above = candidate[free] <= 0, candidate[free] >= C
+        if not (np.any(below) or np.any(above)):
+            break
+        # a multiplier the solve sends out of the box was guessed free wrongly: it goes to the
+        # bound it crossed and the system is solved again (an active-set step)
+        upper = np.union1d(upper, free[above])
+        free = free[~(below | above)]
+    else:
+        return None
+    E = r - K @ (candidate * r)
+    gap = kkt_gap(E, candidate, r, C)
+    if not gap < tol:
+        return None
+    return SMOResult(alpha=candidate, E=E, gap=gap, n_iter=0, status="converged")
+
+
+def _solve_free(K, r, C, free, upper):
+    """alpha with alpha = C on `upper`, 0 outside `free` and `upper`, and the free multipliers
+    solving the KKT system of polish (in or out of the box)."""
     m = free.size
     v_upper = C * r[upper] if upper.size else np.zeros(0)
     system = np.ones((m + 1, m + 1))
@@ -202,16 +241,10 @@ def polish(K, r, C, alpha, tol):
     rhs[:m] = r[free] - K[np.ix_(free, upper)] @ v_upper
     rhs[m] = -v_upper.sum()
     solution = np.linalg.lstsq(system, rhs, rcond=None)[0]
-    candidate = np.zeros_like(alpha)
+    candidate = np.zeros(r.shape[0])
     candidate[upper] = C
     candidate[free] = solution[:m] * r[free]
-    if np.any(candidate[free] <= 0) or np.any(candidate[free] >= C):
-        return None
-    E = r - K @ (candidate * r)
-    gap = kkt_gap(E, candidate, r, C)
-    if not gap < tol:
-        return None
-    return SMOResult(alpha=candidate, E=E, gap=gap, n_iter=0, status="converged")
+    return candidate
 
 
 def _update_sets(k, alpha_k, positive_k, C, outside_up, outside_low):
