@@ -45,6 +45,7 @@ TAU = 1e-12  # curvature used when K_ii + K_jj - 2 K_ij <= 0 (non-PSD kernel or 
 # support vectors have been visited), then every max(N / 4, POLISH_EVERY) steps while they change
 POLISH_EVERY = 200
 POLISH_ROUNDS = 4
+POLISH_MAX_WORK = 2
 
 
 @dataclass
@@ -87,7 +88,7 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
     next_polish, tried = n // 2 + POLISH_EVERY, None
     while n_iter < max_iter:
         if n_iter == next_polish:
-            polished, tried = _polish_if_new(K, r, C, np.array(alpha_list), tol, tried)
+            polished, tried = _polish_if_new(K, r, C, np.array(alpha_list), E, tol, tried)
             if polished is not None:
                 polished.n_iter = n_iter
                 return polished
@@ -184,13 +185,16 @@ def kkt_gap(E, alpha, r, C):
     return float(E[up].max() - E[low].min())
 
 
-def _polish_if_new(K, r, C, alpha, tol, tried):
-    """polish, unless the sets of alpha (0, free, C) are those of the last failed try `tried`:
-    its answer depends on the sets only. Returns (result or None, the sets tried)."""
+def _polish_if_new(K, r, C, alpha, E, tol, tried):
+    """polish, unless the sets of alpha (0, free, C) are those of the last failed try `tried`
+    (its answer depends on the sets only), or m free multipliers make its m x m solve (m^3)
+    dearer than POLISH_MAX_WORK N^2. Returns (result or None, the sets tried)."""
     sets = (alpha > 0).astype(np.int8) + (alpha >= C)
     if tried is not None and np.array_equal(sets, tried):
         return None, tried
-    return _polish(K, r, C, alpha, tol), sets
+    if np.count_nonzero(sets == 1) ** 3 > POLISH_MAX_WORK * r.shape[0] ** 2:
+        return None, sets  # the solve would cost more than the SMO steps since the last try
+    return _polish(K, r, C, alpha, E, tol), sets
 
 
 @finite_arguments(inf_ok=('C',), shapes={"K": "n n", "r": "n", "alpha": "n"})
@@ -205,46 +209,49 @@ def polish(K, r, C, alpha, tol):
     with a KKT gap below tol, else None.
     Late in SMO the sets stop changing while alpha still creeps towards the solution: one linear
     solve then replaces many small steps."""
-    return _polish(K, r, C, alpha, tol)
+    return _polish(K, r, C, alpha, r - K @ (alpha * r), tol)
 
 
-def _polish(K, r, C, alpha, tol):
+def _polish(K, r, C, alpha, E, tol):
+    """polish from alpha and its error cache E. Only the multipliers free in alpha (the set F)
+    change, so only the rows of F are read: with U the multipliers set to C, the right-hand side
+    r^t - sum_{s in U} C r^s K(x^s, x^t) is E^t + sum_{s in F} (alpha^s - C [s in U]) r^s K(x^s, x^t)."""
     free = np.flatnonzero((alpha > 0) & (alpha < C))
-    upper = np.flatnonzero(alpha >= C)
+    if isinstance(K, np.ndarray) or free.size == 0:
+        rows = np.asarray(K[free]) if free.size else np.zeros((0, r.size))
+    else:  # KernelRows: the rows of the free multipliers are in its cache
+        rows = np.stack([K[t] for t in free])
+    K_ff = rows[:, free]
+    solved, to_C = np.ones(free.size, dtype=bool), np.zeros(free.size, dtype=bool)
     for _ in range(POLISH_ROUNDS):
-        candidate = _solve_free(K, r, C, free, upper)
-        below, above = candidate[free] <= 0, candidate[free] >= C
+        shift = (alpha[free] - np.where(to_C, C, 0.0)) * r[free]
+        m = int(solved.sum())
+        system = np.ones((m + 1, m + 1))
+        system[:m, :m] = K_ff[np.ix_(solved, solved)]
+        system[m, m] = 0.0
+        rhs = np.empty(m + 1)
+        rhs[:m] = E[free[solved]] + K_ff[solved] @ shift
+        rhs[m] = -(C * r[alpha >= C]).sum() - (C * r[free[to_C]]).sum()
+        new_free = np.linalg.lstsq(system, rhs, rcond=None)[0][:m] * r[free[solved]]
+        below, above = new_free <= 0, new_free >= C
         if not (np.any(below) or np.any(above)):
             break
         # a multiplier the solve sends out of the box was guessed free wrongly: it goes to the
         # bound it crossed and the system is solved again (an active-set step)
-        upper = np.union1d(upper, free[above])
-        free = free[~(below | above)]
+        index = np.flatnonzero(solved)
+        to_C[index[above]] = True
+        solved[index[below | above]] = False
     else:
         return None
-    E = r - K @ (candidate * r)
+    new_alpha = np.where(to_C, C, 0.0)
+    new_alpha[solved] = new_free
+    candidate = np.where(alpha >= C, C, alpha)
+    candidate[free] = new_alpha
+    E = E - ((new_alpha - alpha[free]) * r[free]) @ rows
     gap = kkt_gap(E, candidate, r, C)
     if not gap < tol:
         return None
     return SMOResult(alpha=candidate, E=E, gap=gap, n_iter=0, status="converged")
-
-
-def _solve_free(K, r, C, free, upper):
-    """alpha with alpha = C on `upper`, 0 outside `free` and `upper`, and the free multipliers
-    solving the KKT system of polish (in or out of the box)."""
-    m = free.size
-    v_upper = C * r[upper] if upper.size else np.zeros(0)
-    system = np.ones((m + 1, m + 1))
-    system[:m, :m] = K[np.ix_(free, free)]
-    system[m, m] = 0.0
-    rhs = np.empty(m + 1)
-    rhs[:m] = r[free] - K[np.ix_(free, upper)] @ v_upper
-    rhs[m] = -v_upper.sum()
-    solution = np.linalg.lstsq(system, rhs, rcond=None)[0]
-    candidate = np.zeros(r.shape[0])
-    candidate[upper] = C
-    candidate[free] = solution[:m] * r[free]
-    return candidate
 
 
 def _update_sets(k, alpha_k, positive_k, C, outside_up, outside_low):
