@@ -136,6 +136,11 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
         if alpha_sum > alpha_sum_limit:
             status = "alpha_sum_limit"
             break
+    if status == "max_iter":  # a last try before giving up: the sets may have settled
+        polished, _ = _polish_if_new(K, r, C, np.array(alpha_list), E, tol, tried)
+        if polished is not None:
+            polished.n_iter = n_iter
+            return polished
     return SMOResult(alpha=np.array(alpha_list), E=E, gap=gap, n_iter=n_iter, status=status)
 
 
