@@ -180,7 +180,7 @@ def kernel_sum(X, Y, weights, kernel="linear", **params):
     return ((along_y * weights) @ along_x.T).ravel()
 
 
-def unchecked_kernel_matrix(X, Y, kernel, params):
+def _unchecked_kernel_matrix(X, Y, kernel, params):
     """kernel_matrix for X, Y and params already checked (the rows course_lib.kernel_cache
     computes at every SMO step, where the checks would cost more than the product). The
     polynomial kernel is not checked for overflow here: |K(x, y)| <= sqrt(K(x, x) K(y, y)), so

@@ -136,11 +136,6 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
         if alpha_sum > alpha_sum_limit:
             status = "alpha_sum_limit"
             break
-    if status == "max_iter":  # a last try before giving up: the sets may have settled
-        polished, _ = _polish_if_new(K, r, C, np.array(alpha_list), E, tol, tried)
-        if polished is not None:
-            polished.n_iter = n_iter
-            return polished
     return SMOResult(alpha=np.array(alpha_list), E=E, gap=gap, n_iter=n_iter, status=status)
 
 
@@ -215,6 +210,16 @@ def polish(K, r, C, alpha, tol):
     Late in SMO the sets stop changing while alpha still creeps towards the solution: one linear
     solve then replaces many small steps."""
     return _polish(K, r, C, alpha, r - K @ (alpha * r), tol)
+
+
+def _polish_stopped(K, r, C, result, tol):
+    """`result` of smo stopped at max_iter, finished by polish from its error cache when its sets
+    have settled; else `result` unchanged."""
+    polished = _polish(K, r, C, result.alpha, result.E, tol)
+    if polished is None:
+        return result
+    polished.n_iter = result.n_iter
+    return polished
 
 
 def _polish(K, r, C, alpha, E, tol):

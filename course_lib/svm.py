@@ -21,7 +21,7 @@ from course_lib._validation import (
     check_positive,
 )
 from course_lib.kernel_cache import KernelRows, diagonal
-from course_lib.smo import bias, separable, smo
+from course_lib.smo import _polish_stopped, bias, separable, smo
 from course_lib.smoothed_newton import polynomial_feature_count, polynomial_features, smoothed_newton
 
 # The hard margin (C = np.inf) exists only when the classes are separable in feature space; a
@@ -132,6 +132,8 @@ class SVM:
                 result = _solve_along_C(K, r, C, tol, max_iter)
             else:
                 result = _solve_along_C(K, r, C, tol, budget)
+                if result.status == "max_iter":  # the sets may have settled by now
+                    result = _polish_stopped(K, r, C, result, tol)
                 if result.status == "max_iter":
                     result, w_feature, self.solver_ = _finish_by_newton(K, Z, r, C, tol, max_iter, budget)
         else:
@@ -226,8 +228,11 @@ PATH_MIN_C_SCALE = 1e3
 
 def _solve_along_C(K, r, C, tol, max_iter):
     """SMO along a path of C values: C0 = C / 10^m (the first with C0 max_t K(x^t, x^t) <= 1),
-    then 10 C0, ..., C, each started from the previous alpha times 10 (used for the linear and
-    polynomial kernels when C max_t K(x^t, x^t) > PATH_MIN_C_SCALE).
+    then 10 C0, ..., C, each started from the previous alpha times 10 (used for the linear
+    kernel, and the polynomial kernel while phi(x) has few coordinates, when
+    C max_t K(x^t, x^t) > PATH_MIN_C_SCALE; with many coordinates the classes are rarely
+    overlapping in feature space and the path only adds steps: 17,000 instead of 4,000 for
+    q = 3, d = 100, N = 2,000).
 
     In their finite-dimensional feature spaces overlapping classes stay overlapping: many
     multipliers sit at the bound C and w grows almost in proportion to C, so the scaled solution
