@@ -21,8 +21,9 @@ r^t h(x^t) - 1 = r^t (w0 - E^t), so the KKT conditions of the dual read
 and alpha is optimal when  gap = max_{I_up} E - min_{I_low} E <= 0. SMO stops when gap < tol.
 After a step the whole cache is refreshed with the two Gram columns K[:, i] and K[:, j].
 
-Also here: `polish`, one exact linear solve of the KKT system once SMO's sets have settled, tried
-every N / 4 steps or so while the sets change; `bias`, w0 from the cache; `separable`, the test the hard margin needs.
+Also here: `polish`, one exact linear solve of the KKT system once SMO's sets have settled,
+tried every N / 4 steps or so while the sets change; `bias`, w0 from the cache; `separable`, the
+test the hard margin needs.
 Memory: K may be the whole Gram matrix (then the inverse pair curvatures are formed too, 2 N^2
 floats, fine for a few thousand points) or course_lib.kernel_cache.KernelRows, rows computed on
 demand in a bounded cache (each step then computes its inverse curvatures from row i).
