@@ -32,6 +32,9 @@ MIN_RELATIVE_MARGIN = 1e-3
 # Up to this many points the whole Gram matrix (8 N^2 bytes, 18 MB) is computed at once, which
 # is fastest; beyond, SMO usually needs the rows of a small share of the points only.
 WHOLE_GRAM_MAX_N = 1500
+# The soft-margin linear and polynomial kernels compute their rows on demand above this many
+# points (below, the whole Gram matrix costs less than the cache's bookkeeping).
+ROWS_MIN_N = 300
 
 # The linear kernel, and the polynomial kernel while phi(x) has at most this many coordinates
 # (and fewer than N), have an explicit feature map z = phi(x): when SMO has not converged after
@@ -53,8 +56,8 @@ class SVM:
     Parameters: C (> 0, np.inf for the hard margin), kernel ("linear", "polynomial", "gaussian",
     "sigmoid"), sigma (Gaussian width), degree (polynomial order q), tol (KKT tolerance of SMO),
     max_iter (SMO steps; None: max(10^7, 100 N)), cache_mb (memory for the Gram matrix: above
-    WHOLE_GRAM_MAX_N points, or when 8 N^2 bytes exceed it, and always for the soft-margin linear
-    and polynomial kernels, its rows are computed on demand and the most recently used kept, see
+    WHOLE_GRAM_MAX_N points, or when 8 N^2 bytes exceed it, and above ROWS_MIN_N points for the
+    soft-margin linear and polynomial kernels, its rows are computed on demand and the most recently used kept, see
     course_lib.kernel_cache; the hard margin always forms the whole matrix).
 
     Learned: alpha_ (one per training point, zeros included), support_ (indices with alpha > 0:
@@ -111,8 +114,8 @@ class SVM:
         C, tol, max_iter, kernel, params = self._check_params()
         X = check_matrix(X, "X")
         r = check_binary_targets(r, X.shape[0], "r")
-        if gram is None and kernel in ("linear", "polynomial") and np.isfinite(C):
-            K = None  # rows of O(D) each: cheaper on demand than all N^2 at once
+        if gram is None and kernel in ("linear", "polynomial") and np.isfinite(C) and X.shape[0] > ROWS_MIN_N:
+            K = None  # rows of O(d) each: cheaper on demand than all N^2 at once
         else:
             K = self.shared_gram(X) if gram is None else gram
         if K is None:  # rows on demand, the most recently used kept within cache_mb (as libsvm)
