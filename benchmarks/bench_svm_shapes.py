@@ -26,9 +26,11 @@ from course_lib.smoothed_newton import polynomial_feature_count, polynomial_feat
 from course_lib.svm import SVM
 
 QUICK = [  # kernel, d, n, delta
-    ("linear", 2, 2000, 1.0), ("linear", 20, 2000, 1.0), ("linear", 20, 2000, 8.0),
-    ("linear", 100, 5000, 1.0), ("polynomial", 5, 1000, 1.0), ("polynomial", 2, 5000, 1.0),
-    ("polynomial", 20, 1000, 8.0),
+    ("linear", 2, 500, 1.0), ("linear", 2, 2000, 1.0), ("linear", 20, 2000, 1.0),
+    ("linear", 20, 2000, 8.0), ("linear", 100, 5000, 1.0), ("linear", 2, 20_000, 8.0),
+    ("linear", 100, 20_000, 8.0), ("polynomial", 2, 500, 1.0), ("polynomial", 5, 1000, 1.0),
+    ("polynomial", 2, 5000, 1.0), ("polynomial", 20, 1000, 8.0), ("polynomial", 100, 2000, 1.0),
+    ("polynomial", 100, 2000, 8.0),
 ]
 FULL = [(kernel, d, n, delta) for kernel in ("linear", "polynomial") for d in (2, 5, 20, 100)
         for n in (500, 2000, 20_000) for delta in (1.0, 8.0)]

@@ -28,7 +28,11 @@ class KernelRows:
         self.shape = (n, n)
         self.capacity = max(2, int(cache_mb * 1e6 // (8 * n)))  # rows that fit in cache_mb
         self._rows = OrderedDict()
-        self._diagonal = kernels.kernel_diagonal(X, kernel, **params)
+        with np.errstate(over="ignore"):  # an overflow is reported just below
+            self._diagonal = kernels.kernel_diagonal(X, kernel, **params)
+        if not np.all(np.isfinite(self._diagonal)):  # the largest |K(x, y)| is on the diagonal:
+            largest = [int(np.argmax(np.abs(self._diagonal)))]  # its checked value says why
+            kernels.kernel_matrix(X[largest], X[largest], kernel, **params)
         self.hits = self.misses = 0
 
     def diagonal(self):
@@ -39,7 +43,7 @@ class KernelRows:
         A, B = self.X[rows], self.X[columns]
         if A.shape[0] == 0 or B.shape[0] == 0:
             return np.zeros((A.shape[0], B.shape[0]))
-        return kernels.kernel_matrix(A, B, self.kernel, **self.params)
+        return kernels._unchecked_kernel_matrix(A, B, self.kernel, self.params)
 
     def row(self, i):
         """K(x^i, x^t) for every t: from the cache, else computed (evicting the oldest row)."""
@@ -66,6 +70,8 @@ class KernelRows:
         """K @ v, summed over the non-zero entries of v in blocks of bounded memory."""
         v = np.asarray(v, dtype=float)
         nonzero = np.flatnonzero(v)
+        if self.kernel == "linear":  # K v = X (X^T v): w first, O(N D)
+            return self.X @ (self.X[nonzero].T @ v[nonzero])
         total = np.zeros(self.shape[0])
         step = max(1, self.capacity)
         for start in range(0, nonzero.size, step):

@@ -49,11 +49,15 @@ def polynomial(X, Y, degree=2):
 
 
 def _integer_power(B, q):
-    """B**q elementwise by repeated squaring (a few products instead of q-fold pow calls)."""
+    """B**q elementwise by repeated squaring (a few products instead of q-fold pow calls);
+    B itself may be overwritten (the callers pass a temporary)."""
     result, base = None, B
     while q:
         if q & 1:
-            result = base.copy() if result is None else np.multiply(result, base, out=result)
+            if result is None:  # base * base below is a new array: no copy needed
+                result = base
+            else:
+                np.multiply(result, base, out=result)
         q >>= 1
         if q:
             base = base * base
@@ -64,6 +68,10 @@ def squared_distances(X, Y):
     """||x - y||^2 for all pairs: summed feature by feature for a few features (exact, d(x, x) = 0),
     else as x^T x + y^T y - 2 x^T y clipped at 0 against rounding."""
     X, Y = _check_pair(X, Y)
+    return _squared_distances(X, Y)
+
+
+def _squared_distances(X, Y):
     if X.shape[1] <= 4:
         d2 = np.zeros((X.shape[0], Y.shape[0]))
         difference = np.empty_like(d2)
@@ -79,7 +87,11 @@ def squared_distances(X, Y):
 def gaussian(X, Y, sigma=1.0):
     """K(x, y) = exp(-||x - y||^2 / sigma^2) (scikit-learn: rbf with gamma = 1 / sigma^2)."""
     sigma = check_positive(sigma, "sigma")
-    K = squared_distances(X, Y)
+    return _gaussian(squared_distances(X, Y), sigma)
+
+
+def _gaussian(K, sigma):
+    """exp(-K / sigma^2) in place, K holding the squared distances."""
     if 1e-150 < sigma < 1e150:
         K *= -1.0 / sigma**2
     else:  # sigma^2 would underflow to 0 or overflow: divide the distance, then square
@@ -166,6 +178,20 @@ def kernel_sum(X, Y, weights, kernel="linear", **params):
     along_x = np.exp(scale * np.subtract.outer(xs, Y[:, 0]) ** 2)
     along_y = np.exp(scale * np.subtract.outer(ys, Y[:, 1]) ** 2)
     return ((along_y * weights) @ along_x.T).ravel()
+
+
+def _unchecked_kernel_matrix(X, Y, kernel, params):
+    """kernel_matrix for X, Y and params already checked (the rows course_lib.kernel_cache
+    computes at every SMO step, where the checks would cost more than the product). The
+    polynomial kernel is not checked for overflow here: |K(x, y)| <= sqrt(K(x, x) K(y, y)), so
+    a finite kernel_diagonal bounds every entry."""
+    if kernel == "linear":
+        return X @ Y.T
+    if kernel == "polynomial":
+        return _integer_power(X @ Y.T + 1.0, params["degree"])
+    if kernel == "gaussian":
+        return _gaussian(_squared_distances(X, Y), params["sigma"])
+    return np.tanh(2.0 * (X @ Y.T) + 1.0)
 
 
 def gram(X, kernel="linear", **params):

@@ -21,8 +21,9 @@ r^t h(x^t) - 1 = r^t (w0 - E^t), so the KKT conditions of the dual read
 and alpha is optimal when  gap = max_{I_up} E - min_{I_low} E <= 0. SMO stops when gap < tol.
 After a step the whole cache is refreshed with the two Gram columns K[:, i] and K[:, j].
 
-Also here: `polish`, one exact linear solve of the KKT system once SMO's sets have settled, tried
-every 10 N + 1000 steps; `bias`, w0 from the cache; `separable`, the test the hard margin needs.
+Also here: `polish`, one exact linear solve of the KKT system once SMO's sets have settled,
+tried every N / 4 steps or so while the sets change; `bias`, w0 from the cache; `separable`, the
+test the hard margin needs.
 Memory: K may be the whole Gram matrix (then the inverse pair curvatures are formed too, 2 N^2
 floats, fine for a few thousand points) or course_lib.kernel_cache.KernelRows, rows computed on
 demand in a bounded cache (each step then computes its inverse curvatures from row i).
@@ -41,6 +42,11 @@ from course_lib._validation import (
 from course_lib.kernel_cache import KernelRows, diagonal
 
 TAU = 1e-12  # curvature used when K_ii + K_jj - 2 K_ij <= 0 (non-PSD kernel or duplicate points)
+# polish is tried after N / 2 + POLISH_EVERY steps (the sets can have settled only once the
+# support vectors have been visited), then every max(N / 4, POLISH_EVERY) steps while they change
+POLISH_EVERY = 200
+POLISH_ROUNDS = 4
+POLISH_MAX_WORK = 2
 
 
 @dataclass
@@ -73,22 +79,21 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
     # membership of I_up / I_low as additive masks: 0 inside, -inf / +inf outside
     positive = (r > 0).tolist()
     alpha_list = alpha.tolist()
-    outside_up = np.zeros(n)
-    outside_low = np.zeros(n)
-    for k in range(n):
-        _update_sets(k, alpha_list[k], positive[k], C, outside_up, outside_low)
+    outside_up = np.where(np.where(r > 0, alpha < C, alpha > 0), 0.0, -np.inf)
+    outside_low = np.where(np.where(r > 0, alpha > 0, alpha < C), 0.0, np.inf)
     E_up, E_low, b = np.empty(n), np.empty(n), np.empty(n)
     alpha_sum = float(alpha.sum())
     gap = np.inf
     status = "max_iter"
     n_iter = 0
-    polish_every = 10 * n + 1000
+    next_polish, tried = n // 2 + POLISH_EVERY, None
     while n_iter < max_iter:
-        if n_iter % polish_every == polish_every - 1:
-            polished = polish(K, r, C, np.array(alpha_list), tol)
+        if n_iter == next_polish:
+            polished, tried = _polish_if_new(K, r, C, np.array(alpha_list), E, tol, tried)
             if polished is not None:
                 polished.n_iter = n_iter
                 return polished
+            next_polish += max(n // 4, POLISH_EVERY)
         # i: the most violating point of I_up (largest E)
         np.add(E, outside_up, out=E_up)
         i = int(E_up.argmax())
@@ -181,6 +186,18 @@ def kkt_gap(E, alpha, r, C):
     return float(E[up].max() - E[low].min())
 
 
+def _polish_if_new(K, r, C, alpha, E, tol, tried):
+    """polish, unless the sets of alpha (0, free, C) are those of the last failed try `tried`
+    (its answer depends on the sets only), or m free multipliers make its m x m solve (m^3)
+    dearer than POLISH_MAX_WORK N^2. Returns (result or None, the sets tried)."""
+    sets = (alpha > 0).astype(np.int8) + (alpha >= C)
+    if tried is not None and np.array_equal(sets, tried):
+        return None, tried
+    if np.count_nonzero(sets == 1) ** 3 > POLISH_MAX_WORK * r.shape[0] ** 2:
+        return None, sets  # the solve would cost more than the SMO steps since the last try
+    return _polish(K, r, C, alpha, E, tol), sets
+
+
 @finite_arguments(inf_ok=('C',), shapes={"K": "n n", "r": "n", "alpha": "n"})
 def polish(K, r, C, alpha, tol):
     """Guess that the sets of alpha are final (0 < alpha < C: on the margin, alpha = C: inside it)
@@ -188,26 +205,60 @@ def polish(K, r, C, alpha, tol):
 
         sum_s alpha^s r^s K(x^s, x^t) + w0 = r^t for every free t,   sum_t alpha^t r^t = 0.
 
-    Returns the SMOResult if the result is in the box with a KKT gap below tol, else None.
+    A multiplier the solution puts out of the box goes to the bound it crossed and the system is
+    solved again, up to POLISH_ROUNDS times. Returns the SMOResult if the result is in the box
+    with a KKT gap below tol, else None.
     Late in SMO the sets stop changing while alpha still creeps towards the solution: one linear
     solve then replaces many small steps."""
+    return _polish(K, r, C, alpha, r - K @ (alpha * r), tol)
+
+
+def _polish_stopped(K, r, C, result, tol):
+    """`result` of smo stopped at max_iter, finished by polish from its error cache when its sets
+    have settled; else `result` unchanged."""
+    polished = _polish(K, r, C, result.alpha, result.E, tol)
+    if polished is None:
+        return result
+    polished.n_iter = result.n_iter
+    return polished
+
+
+def _polish(K, r, C, alpha, E, tol):
+    """polish from alpha and its error cache E. Only the multipliers free in alpha (the set F)
+    change, so only the rows of F are read: with U the multipliers set to C, the right-hand side
+    r^t - sum_{s in U} C r^s K(x^s, x^t) is E^t + sum_{s in F} (alpha^s - C [s in U]) r^s K(x^s, x^t)."""
     free = np.flatnonzero((alpha > 0) & (alpha < C))
-    upper = np.flatnonzero(alpha >= C)
-    m = free.size
-    v_upper = C * r[upper] if upper.size else np.zeros(0)
-    system = np.ones((m + 1, m + 1))
-    system[:m, :m] = K[np.ix_(free, free)]
-    system[m, m] = 0.0
-    rhs = np.empty(m + 1)
-    rhs[:m] = r[free] - K[np.ix_(free, upper)] @ v_upper
-    rhs[m] = -v_upper.sum()
-    solution = np.linalg.lstsq(system, rhs, rcond=None)[0]
-    candidate = np.zeros_like(alpha)
-    candidate[upper] = C
-    candidate[free] = solution[:m] * r[free]
-    if np.any(candidate[free] <= 0) or np.any(candidate[free] >= C):
+    if isinstance(K, np.ndarray) or free.size == 0:
+        rows = np.asarray(K[free]) if free.size else np.zeros((0, r.size))
+    else:  # KernelRows: the rows of the free multipliers are in its cache
+        rows = np.stack([K[t] for t in free])
+    K_ff = rows[:, free]
+    solved, to_C = np.ones(free.size, dtype=bool), np.zeros(free.size, dtype=bool)
+    for _ in range(POLISH_ROUNDS):
+        shift = (alpha[free] - np.where(to_C, C, 0.0)) * r[free]
+        m = int(solved.sum())
+        system = np.ones((m + 1, m + 1))
+        system[:m, :m] = K_ff[np.ix_(solved, solved)]
+        system[m, m] = 0.0
+        rhs = np.empty(m + 1)
+        rhs[:m] = E[free[solved]] + K_ff[solved] @ shift
+        rhs[m] = -(C * r[alpha >= C]).sum() - (C * r[free[to_C]]).sum()
+        new_free = np.linalg.lstsq(system, rhs, rcond=None)[0][:m] * r[free[solved]]
+        below, above = new_free <= 0, new_free >= C
+        if not (np.any(below) or np.any(above)):
+            break
+        # a multiplier the solve sends out of the box was guessed free wrongly: it goes to the
+        # bound it crossed and the system is solved again (an active-set step)
+        index = np.flatnonzero(solved)
+        to_C[index[above]] = True
+        solved[index[below | above]] = False
+    else:
         return None
-    E = r - K @ (candidate * r)
+    new_alpha = np.where(to_C, C, 0.0)
+    new_alpha[solved] = new_free
+    candidate = np.where(alpha >= C, C, alpha)
+    candidate[free] = new_alpha
+    E = E - ((new_alpha - alpha[free]) * r[free]) @ rows
     gap = kkt_gap(E, candidate, r, C)
     if not gap < tol:
         return None

@@ -156,38 +156,35 @@ def _newton_step(Z, r, C, mu, w, w0, u):
     return w + s * direction[:D], w0 + s * direction[D], u_new, exact
 
 
-def _line_search(u, du, a, b, C, mu, max_steps=60):
-    """The s > 0 minimising phi(s) = 1/2 ||w + s p||^2 + C sum H_mu(u + s du) (a = w^T p,
-    b = ||p||^2): phi' is increasing and piecewise linear, so Newton's method on phi' kept inside
-    a shrinking bracket finds its zero; s = 1 is kept when it is the answer."""
-    def derivative(s):
-        v = u + s * du
-        return a + s * b + C * float(np.clip(v / mu, 0.0, 1.0) @ du)
-    low, high = 0.0, 1.0
-    d_high = derivative(high)
-    if d_high <= 0.0:  # the minimum is at s >= 1
-        while d_high < 0.0 and high < 1e6:
-            low, high = high, 2.0 * high
-            d_high = derivative(high)
-        if d_high == 0.0 or high >= 1e6:
-            return high
-    s = 1.0 if low == 0.0 else 0.5 * (low + high)
-    for _ in range(max_steps):
-        v = u + s * du
-        slope = a + s * b + C * float(np.clip(v / mu, 0.0, 1.0) @ du)
-        if slope == 0.0:
-            return s
-        if slope > 0.0:
-            high = s
-        else:
-            low = s
-        inside = (v > 0.0) & (v < mu)
-        curvature = b + (C / mu) * float(du[inside] @ du[inside])
-        s_newton = s - slope / curvature if curvature > 0 else 0.5 * (low + high)
-        s = s_newton if low < s_newton < high else 0.5 * (low + high)
-        if high - low <= 1e-12 * high:
-            break
-    return s
+def _line_search(u, du, a, b, C, mu):
+    """The s >= 0 minimising phi(s) = 1/2 ||w + s p||^2 + C sum H_mu(u + s du) (a = w^T p,
+    b = ||p||^2), exactly: phi'(s) = a + s b + C sum_t clip((u^t + s du^t) / mu, 0, 1) du^t is
+    increasing and piecewise linear, its slope b + C/mu sum du^2 over the points inside the
+    corner (0 < u^t + s du^t < mu). Point t enters or leaves the corner where u^t + s du^t
+    crosses 0 or mu: those breakpoints, sorted, give phi' at each one by a cumulative sum, and
+    the zero is interpolated on the segment where phi' changes sign."""
+    moving = du != 0.0
+    u, du = u[moving], du[moving]
+    slope_0 = (C / mu) * du * du
+    crossings = np.stack([-u / du, (mu - u) / du])
+    enter, leave = crossings.min(axis=0), crossings.max(axis=0)
+    inside = (enter < 0.0) & (leave > 0.0)
+    value = a + C * float(np.clip(u / mu, 0.0, 1.0) @ du)
+    if value >= 0.0:
+        return 0.0
+    slope = b + float(slope_0[inside].sum())
+    positions = np.concatenate([enter[enter > 0.0], leave[leave > 0.0]])
+    changes = np.concatenate([slope_0[enter > 0.0], -slope_0[leave > 0.0]])
+    order = np.argsort(positions)
+    positions, changes = positions[order], changes[order]
+    # slope on each segment (before each breakpoint, then after the last) and phi' at each one
+    slopes = np.concatenate([[slope], slope + np.cumsum(changes)])
+    values = value + np.cumsum(slopes[:-1] * np.diff(positions, prepend=0.0))
+    k = int(np.searchsorted(values >= 0.0, True))  # the first breakpoint with phi' >= 0
+    start, start_value = (0.0, value) if k == 0 else (positions[k - 1], values[k - 1])
+    if slopes[k] <= 0.0:  # flat beyond the last breakpoint (p = 0): no finite minimum
+        return float(start)
+    return float(start - start_value / slopes[k])
 
 
 def _feasible_alpha(u, r, C, mu):
