@@ -12,6 +12,7 @@ the chapter's own lectures, are the ones used. course_lib's catalog is complete 
 
 import collections
 import io
+import math
 import re
 import sys
 import tokenize
@@ -455,3 +456,139 @@ def test_the_label_check_catches_a_label_in_a_field():
     assert labels_in_fields('''print(f"{f'between {lo} and {hi}':>27s}")''') == ["between {lo} and {hi}"]
     assert labels_in_fields('''label = "P(w) chain"\nprint(f"{label:>10} {models['naive']} {'b_q - b_i':16s}")''') == []
     assert labels_in_fields('''print(f"{f'>= {lower + excess:.2f}':>10s}")''') == []
+
+
+# -- course_lib's own messages ------------------------------------------------------------------
+
+STUDENT_FACING = ("exercises", "widgets", "plotting")  # course_lib's packages whose text a student reads
+ENGLISH_WORDS = frozenset(
+    "the is are your you not of to and with that this it its for in by from be must give gives do does "
+    "when how what which why where there their than then if only yours should would can cannot write "
+    "take use compute divide".split())
+MARKING_CALLS = {"_", "N_", "Choice"}  # text inside these reaches the catalog
+# text a student never reads: a registered figure's index entry (figures/README.md) and the errors
+# raised to whoever calls course_lib with a wrong argument
+NOT_SHOWN_CALLS = {"slide_figure"}
+
+
+def english_words(text):
+    """The common English words of `text`, outside f-string or format fields, inline code, TeX and
+    identifiers (`is_the_data`, `np.zeros`)."""
+    text = re.sub(r"\{[^{}]*\}|`[^`]*`|\$[^$]*\$|\b\w*_\w*\b|\b\w+(?:\.\w+)+\b", " ", text)
+    return [word for word in re.findall(r"[A-Za-z']+", text.lower()) if word in ENGLISH_WORDS]
+
+
+def unmarked_english(source):
+    """[(line, text)] of the string literals and f-strings of a module's `source` that read as English
+    (two common English words) and are not marked for translation: not inside `_()`, `N_()` or
+    `Choice()`, not a docstring, not the message of a `raise`, not a figure's registry title."""
+    import ast
+
+    tree = ast.parse(source)
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    docstrings = {node.body[0].value for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and not isinstance(parents.get(node), ast.JoinedStr):
+            text = node.value
+        elif isinstance(node, ast.JoinedStr):
+            text = "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+        else:
+            continue
+        if node in docstrings or len(english_words(text)) < 2:
+            continue
+        ancestor, shown = node, True
+        while shown and ancestor in parents:
+            ancestor = parents[ancestor]
+            if isinstance(ancestor, ast.Raise):
+                shown = False
+            elif isinstance(ancestor, ast.Call):
+                name = getattr(ancestor.func, "id", getattr(ancestor.func, "attr", None))
+                if name in MARKING_CALLS | NOT_SHOWN_CALLS:
+                    shown = False
+        if shown:
+            found.append((node.lineno, text))
+    return found
+
+
+@pytest.mark.parametrize("package", STUDENT_FACING)
+def test_course_lib_messages_are_marked_for_translation(package):
+    """Every English message of the checks, demos and figures goes through the catalog; one written
+    as a bare string (or an f-string) would show in English to a French student."""
+    problems = [f"course_lib/{path.relative_to(ROOT / 'course_lib').as_posix()}:{line}: {text[:70]!r}"
+                for path in sorted((ROOT / "course_lib" / package).rglob("*.py"))
+                for line, text in unmarked_english(path.read_text(encoding="utf-8"))]
+    assert not problems, ("English text not marked for translation: wrap it in _() (an f-string becomes "
+                          "_(\"... {name} ...\").format(name=...)), then python tools/french.py and translate "
+                          "it in course_lib.po:\n" + "\n".join(problems))
+
+
+def test_the_marking_check_catches_a_bare_message():
+    source = '''
+def check(x):
+    """The docstring is for developers."""
+    if x is None:
+        raise ValueError("x must be a number, not None")
+    verdict = check_number(x, 1.0, diagnoses=((2.0, "That is twice the answer: halve it."),),
+                           hint=_("Divide by the norm of w."))
+    return Verdict(False, f"Your {x} is not the answer.") if x else verdict
+'''
+    assert sorted(text for _, text in unmarked_english(source)) == ["That is twice the answer: halve it.",
+                                                                    "Your {} is not the answer."]
+    for code in ['kept(ax, "region polygons")', 'ax.legend(loc="upper left")', 'show = f"X = {X}, r = {r}"',
+                 'is_the_data(X, Xs)', '_("Not yet: {why}").format(why=why)']:
+        assert unmarked_english(code) == [], code
+
+
+def test_checks_answer_in_french():
+    """Wrong answers to the checks of chapters 01-04 get French messages, the diagnosis that needs to
+    recognise check_number's plain "not it" included (it once compared the English text)."""
+    import course_lib
+    from course_lib.exercises import basis_functions, linear, margins
+
+    try:
+        course_lib.set_language("fr")
+        said = {
+            "distance": linear.check_signed_distance(14.0),
+            "update": linear.check_perceptron_update([1, -1], 0.5),
+            "count": linear.check_perceptron_update([1, 2, 3], 0.5),
+            "scale": margins.check_canonical_scaling([2.0, 2 / 3], 0.0),
+            "lagrange": margins.check_lagrange(1.0, 0.5, 3.0),
+            "plane": basis_functions.check_xor_plane([0.0, 0.0, 0.0], 1.0),
+            "rbf": basis_functions.check_rbf_value(math.exp(-5.0)),
+        }
+    finally:
+        course_lib.set_language("en")
+    for name, verdict in said.items():
+        assert not verdict and len(english_words(verdict.why)) < 2, (name, verdict.why)
+    assert said["scale"].why.startswith("Même hyperplan"), said["scale"].why
+    assert said["lagrange"].why.startswith("Votre point est sur la contrainte"), said["lagrange"].why
+    assert said["count"].why == "La réponse compte 3 nombres en tout, la vôtre 4."
+
+
+def functions_hiding_the_translator(source, filename="<source>"):
+    """The functions of `source` that call `_()` and also bind `_` themselves (`array, _ = ...`,
+    `for _ in ...`): there `_` is a local variable and the call fails (UnboundLocalError) or calls
+    something else."""
+    import symtable
+
+    found, tables = [], [symtable.symtable(source, filename, "exec")]
+    while tables:
+        table = tables.pop()
+        tables += table.get_children()
+        if table.get_type() == "function" and "_" in table.get_identifiers():
+            symbol = table.lookup("_")
+            if symbol.is_local() and symbol.is_referenced():
+                found.append(f"{filename}:{table.get_lineno()} {table.get_name()}")
+    return found
+
+
+def test_no_function_hides_the_translator():
+    problems = [found for path in sorted((ROOT / "course_lib").rglob("*.py"))
+                for found in functions_hiding_the_translator(path.read_text(encoding="utf-8"), path.name)]
+    assert not problems, "these functions bind `_` and call `_()`: rename the throwaway variable:\n" + "\n".join(problems)
+    assert functions_hiding_the_translator("def f(v):\n    a, _ = v\n    return _('x')\n") == ["<source>:1 f"]
+    assert functions_hiding_the_translator("def f(n):\n    return [_('x') for k in range(n)]\n") == []
+    assert functions_hiding_the_translator("def f(n):\n    for _ in range(n):\n        pass\n    return 1\n") == []

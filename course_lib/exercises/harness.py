@@ -35,7 +35,7 @@ from course_lib.exercises.guard import COPY, Guard, TimeLimit, WriteItYourself
 from course_lib.i18n import N_, _
 
 __all__ = ["check_function", "check_number", "check_reason", "value_and_reason", "Choice", "Quiz", "default_compare", "format_value", "fresh_seed",
-           "is_the_data", "student_runner"]
+           "is_the_data", "no_diagnosis", "student_runner"]
 
 _MAX_CHARS = 300
 
@@ -489,6 +489,9 @@ def value_and_reason(verdict, reason, choices, right, hint=None):
     return Verdict(why.correct, f"{verdict.why} {why.why}" if why else right.format(why=why.why), why._hint)
 
 
+NOT_IT = N_("your answer is not it.")
+
+
 def check_number(answer, expected, *, atol=1e-6, rtol=1e-6, diagnoses=(), hint=None, right=None):
     """Whether `answer` equals `expected` (a number or an array) within atol + rtol |expected|.
 
@@ -514,4 +517,9 @@ def check_number(answer, expected, *, atol=1e-6, rtol=1e-6, diagnoses=(), hint=N
         value = np.asarray(value, dtype=float)
         if value.shape == array.shape and np.allclose(array, value, atol=atol, rtol=rtol):
             return _not_yet(message, hint)
-    return _not_yet(_("your answer is not it."), hint)
+    return _not_yet(_(NOT_IT), hint)
+
+
+def no_diagnosis(verdict):
+    """Whether a wrong `check_number` verdict is its plain "not it": none of its diagnoses matched."""
+    return not verdict and verdict.why == _not_yet(_(NOT_IT), None).why

@@ -268,7 +268,7 @@ def check_loss_augmented_unary(augmented, reason=None):
     verdict = _check_augmented_values(augmented)
     return value_and_reason(verdict, reason, AUGMENTED_REASONS,
                             _("The table is right. Your reason: {why}"),
-                            hint="Write Delta(y, y') as a sum over positions.")
+                            hint=_("Write Delta(y, y') as a sum over positions."))
 
 
 def _check_augmented_values(augmented):
