@@ -592,3 +592,37 @@ def test_no_function_hides_the_translator():
     assert functions_hiding_the_translator("def f(v):\n    a, _ = v\n    return _('x')\n") == ["<source>:1 f"]
     assert functions_hiding_the_translator("def f(n):\n    return [_('x') for k in range(n)]\n") == []
     assert functions_hiding_the_translator("def f(n):\n    for _ in range(n):\n        pass\n    return 1\n") == []
+
+
+# -- the static site's own words ----------------------------------------------------------------
+
+def test_site_catalog_is_complete_and_used():
+    """Every word the site marks (tools/build_site.py) has a current French translation in
+    locale/fr/LC_MESSAGES/site.po, and the French pages take theirs from it."""
+    import build_site
+
+    catalog = french.read_catalog(french.SITE_PO)
+    template = french.site_template()
+    problems = [f"{m.locations[0][0]}:{m.locations[0][1]}: {m.id[:60]!r}" for m in template
+                if m.id and ((entry := catalog.get(m.id)) is None or not entry.string or entry.fuzzy)]
+    assert not problems, "site.po: entries to translate (python tools/french.py):\n" + "\n".join(problems)
+    assert len([m for m in template if m.id]) == len([m for m in catalog if m.id]), "site.po: run python tools/french.py"
+    for words, english in [(build_site.TEXT, build_site.WORDS), (build_site.INDEX_TEXT, build_site.INDEX_WORDS)]:
+        for key, value in english.items():
+            first = value[0] if isinstance(value, (list, tuple)) else value
+            french_first = words["fr"][key][0] if isinstance(value, (list, tuple)) else words["fr"][key]
+            assert french_first == catalog.get(first).string, key
+            assert words["en"][key] == value or key == "claim_markers", key
+    assert build_site.TEXT["fr"]["index"] == "Index des chapitres" and build_site.TEXT["fr"]["language"] == "Français"
+
+
+def test_a_fuzzy_site_entry_falls_back_to_english(tmp_path, monkeypatch):
+    import build_site
+
+    catalog = french.read_catalog(french.SITE_PO)
+    catalog.get("Index of the chapters").flags.add("fuzzy")
+    (tmp_path / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    french.write_catalog(catalog, tmp_path / "fr" / "LC_MESSAGES" / "site.po")
+    monkeypatch.setattr(build_site, "SITE_CATALOG", tmp_path / "{language}" / "LC_MESSAGES" / "site.po")
+    words = build_site.localised(build_site.WORDS, "fr")
+    assert words["index"] == "Index of the chapters" and words["search"] == "Recherche"
