@@ -626,3 +626,42 @@ def test_a_fuzzy_site_entry_falls_back_to_english(tmp_path, monkeypatch):
     monkeypatch.setattr(build_site, "SITE_CATALOG", tmp_path / "{language}" / "LC_MESSAGES" / "site.po")
     words = build_site.localised(build_site.WORDS, "fr")
     assert words["index"] == "Index of the chapters" and words["search"] == "Recherche"
+
+
+# -- numbers printed in French ------------------------------------------------------------------
+
+# a format field grouping thousands with a comma, {n:,} {n:7,d} {x:,.0f} (its spec: fill, align, sign,
+# width, the comma, precision, type)
+COMMA_SPEC = re.compile(r"\{[^{}]*:(?:.?[<>=^])?[-+ ]?z?#?0?\d*,(?:\.\d+)?[a-zA-Z%]?\}")
+
+
+def test_number_groups_thousands_in_the_language():
+    import course_lib
+    from course_lib import number
+
+    try:
+        assert (number(20000), number(1234.5), number(2 / 3 * 3000, decimals=0)) == ("20,000", "1,234.5", "2,000")
+        course_lib.set_language("fr")
+        assert (number(20000), number(1234.5), number(2 / 3 * 3000, decimals=0)) == ("20\u202f000", "1\u202f234.5", "2\u202f000")
+        assert number(999) == "999" and f"{number(12345):>8}" == "  12\u202f345"
+    finally:
+        course_lib.set_language("en")
+
+
+@pytest.mark.parametrize("stem", TRANSLATED)
+def test_printed_thousands_follow_the_language(stem):
+    """A code cell printing `{n:,}` shows "20,000" in the French notebook too, where the comma reads as
+    a decimal comma: such numbers go through course_lib.number (`{number(n)}`)."""
+    problems = [f"{english.relative_to(ROOT)} cell {cell.id}: {field}" for english, _ in french.sources(stem)
+                for cell in nbformat.read(english, as_version=4).cells if cell.cell_type == "code"
+                for _, _, head, text, _ in french.code_pieces(cell.source) if "f" in head.lower()
+                for field in COMMA_SPEC.findall(text)]
+    assert not problems, "thousands printed with a comma in French (use `{number(n)}`):\n" + "\n".join(problems)
+
+
+def test_course_lib_messages_group_thousands_in_the_language():
+    problems = [f"{m.locations[0][0]}:{m.locations[0][1]}: {field}" for m in french.lib_template() if m.id
+                for field in COMMA_SPEC.findall(m.id)]
+    assert not problems, "course_lib's messages print thousands with a comma (pass number(n) instead):\n" + "\n".join(problems)
+    assert COMMA_SPEC.findall("N = {N:5,d} and {n:,} but {x:.2f}, {y}, {r:,.0f}") == ["{N:5,d}", "{n:,}", "{r:,.0f}"]
+    assert COMMA_SPEC.findall("{a[:, -1].min():.3f} {tfidf.df_[:, j].min()}, {b[1,2]}") == []
