@@ -31,7 +31,8 @@ lists the chapters. A cell whose source did
 not change keeps its stored outputs (`tools/refresh_notebooks.py` stores new ones). Relative links
 to a notebook not translated lead to the English one. Numbers are written as in the English
 (decimal point, as the code prints them), thousands separated by a space in French text ("20 000",
-LaTeX "20{\\,}000"): a comma there reads as the French decimal comma. Catalog entries carry a format
+LaTeX "20{\\,}000"): a comma there reads as the French decimal comma; code prints such numbers
+through `course_lib.number(n)`, which groups them as the language set does. Catalog entries carry a format
 flag only when the code formats the string (`%` or `.format`), never one guessed from prose, so
 `msgfmt -c` and Poedit accept every catalog.
 """
