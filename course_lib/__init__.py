@@ -7,4 +7,4 @@ Modules follow the slides: `linear` (perceptron, least squares), `kernels`, `svm
 
 __version__ = "0.1.0"
 
-from course_lib.i18n import get_language, set_language  # noqa: E402,F401
+from course_lib.i18n import get_language, number, set_language  # noqa: E402,F401

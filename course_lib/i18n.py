@@ -9,6 +9,7 @@ translated when it runs; `N_("...")` only marks a string kept in a module-level 
 (gettext, editable in Poedit or Weblate), compiled to the `.mo` next to it by `make french`
 (`tools/french.py`); `tests/test_french.py` fails when the two differ.
 Call `set_language` before importing the modules whose constants are shown (a new kernel).
+Numbers printed for the reader go through `number(n)`: thousands grouped as the language writes them.
 """
 
 import gettext
@@ -18,6 +19,10 @@ from pathlib import Path
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "course_lib"
 LANGUAGES = ("en", "fr")
+# How each language separates the thousands (Unicode CLDR's group symbols): a comma in English, a
+# narrow no-break space in French, where a comma is the decimal separator. The decimal point stays
+# a point in both: the French edition writes numbers as the code prints them (tools/french.py).
+THOUSANDS_SEPARATOR = {"en": ",", "fr": "\u202f"}
 
 _translation = gettext.NullTranslations()
 _language = "en"
@@ -41,6 +46,14 @@ def get_language():
 def _(message):
     """`message` in the current language (itself in English or when it has no translation)."""
     return _translation.gettext(message) if message else message  # gettext("") is the header
+
+
+def number(value, decimals=None):
+    """`value` with its thousands grouped in the current language: 20,000 in English, 20 000 in
+    French. decimals: the digits after the point (`f"{value:,.{decimals}f}"`); None writes `value`
+    as `f"{value:,}"` does (an integer as it is)."""
+    text = f"{value:,}" if decimals is None else f"{value:,.{decimals}f}"
+    return text.replace(",", THOUSANDS_SEPARATOR[_language])
 
 
 def N_(message):

@@ -12,6 +12,7 @@ the chapter's own lectures, are the ones used. course_lib's catalog is complete 
 
 import collections
 import io
+import math
 import re
 import sys
 import tokenize
@@ -455,3 +456,212 @@ def test_the_label_check_catches_a_label_in_a_field():
     assert labels_in_fields('''print(f"{f'between {lo} and {hi}':>27s}")''') == ["between {lo} and {hi}"]
     assert labels_in_fields('''label = "P(w) chain"\nprint(f"{label:>10} {models['naive']} {'b_q - b_i':16s}")''') == []
     assert labels_in_fields('''print(f"{f'>= {lower + excess:.2f}':>10s}")''') == []
+
+
+# -- course_lib's own messages ------------------------------------------------------------------
+
+STUDENT_FACING = ("exercises", "widgets", "plotting")  # course_lib's packages whose text a student reads
+ENGLISH_WORDS = frozenset(
+    "the is are your you not of to and with that this it its for in by from be must give gives do does "
+    "when how what which why where there their than then if only yours should would can cannot write "
+    "take use compute divide".split())
+MARKING_CALLS = {"_", "N_", "Choice"}  # text inside these reaches the catalog
+# text a student never reads: a registered figure's index entry (figures/README.md) and the errors
+# raised to whoever calls course_lib with a wrong argument
+NOT_SHOWN_CALLS = {"slide_figure"}
+
+
+def english_words(text):
+    """The common English words of `text`, outside f-string or format fields, inline code, TeX and
+    identifiers (`is_the_data`, `np.zeros`)."""
+    text = re.sub(r"\{[^{}]*\}|`[^`]*`|\$[^$]*\$|\b\w*_\w*\b|\b\w+(?:\.\w+)+\b", " ", text)
+    return [word for word in re.findall(r"[A-Za-z']+", text.lower()) if word in ENGLISH_WORDS]
+
+
+def unmarked_english(source):
+    """[(line, text)] of the string literals and f-strings of a module's `source` that read as English
+    (two common English words) and are not marked for translation: not inside `_()`, `N_()` or
+    `Choice()`, not a docstring, not the message of a `raise`, not a figure's registry title."""
+    import ast
+
+    tree = ast.parse(source)
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    docstrings = {node.body[0].value for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and not isinstance(parents.get(node), ast.JoinedStr):
+            text = node.value
+        elif isinstance(node, ast.JoinedStr):
+            text = "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+        else:
+            continue
+        if node in docstrings or len(english_words(text)) < 2:
+            continue
+        ancestor, shown = node, True
+        while shown and ancestor in parents:
+            ancestor = parents[ancestor]
+            if isinstance(ancestor, ast.Raise):
+                shown = False
+            elif isinstance(ancestor, ast.Call):
+                name = getattr(ancestor.func, "id", getattr(ancestor.func, "attr", None))
+                if name in MARKING_CALLS | NOT_SHOWN_CALLS:
+                    shown = False
+        if shown:
+            found.append((node.lineno, text))
+    return found
+
+
+@pytest.mark.parametrize("package", STUDENT_FACING)
+def test_course_lib_messages_are_marked_for_translation(package):
+    """Every English message of the checks, demos and figures goes through the catalog; one written
+    as a bare string (or an f-string) would show in English to a French student."""
+    problems = [f"course_lib/{path.relative_to(ROOT / 'course_lib').as_posix()}:{line}: {text[:70]!r}"
+                for path in sorted((ROOT / "course_lib" / package).rglob("*.py"))
+                for line, text in unmarked_english(path.read_text(encoding="utf-8"))]
+    assert not problems, ("English text not marked for translation: wrap it in _() (an f-string becomes "
+                          "_(\"... {name} ...\").format(name=...)), then python tools/french.py and translate "
+                          "it in course_lib.po:\n" + "\n".join(problems))
+
+
+def test_the_marking_check_catches_a_bare_message():
+    source = '''
+def check(x):
+    """The docstring is for developers."""
+    if x is None:
+        raise ValueError("x must be a number, not None")
+    verdict = check_number(x, 1.0, diagnoses=((2.0, "That is twice the answer: halve it."),),
+                           hint=_("Divide by the norm of w."))
+    return Verdict(False, f"Your {x} is not the answer.") if x else verdict
+'''
+    assert sorted(text for _, text in unmarked_english(source)) == ["That is twice the answer: halve it.",
+                                                                    "Your {} is not the answer."]
+    for code in ['kept(ax, "region polygons")', 'ax.legend(loc="upper left")', 'show = f"X = {X}, r = {r}"',
+                 'is_the_data(X, Xs)', '_("Not yet: {why}").format(why=why)']:
+        assert unmarked_english(code) == [], code
+
+
+def test_checks_answer_in_french():
+    """Wrong answers to the checks of chapters 01-04 get French messages, the diagnosis that needs to
+    recognise check_number's plain "not it" included (it once compared the English text)."""
+    import course_lib
+    from course_lib.exercises import basis_functions, linear, margins
+
+    try:
+        course_lib.set_language("fr")
+        said = {
+            "distance": linear.check_signed_distance(14.0),
+            "update": linear.check_perceptron_update([1, -1], 0.5),
+            "count": linear.check_perceptron_update([1, 2, 3], 0.5),
+            "scale": margins.check_canonical_scaling([2.0, 2 / 3], 0.0),
+            "lagrange": margins.check_lagrange(1.0, 0.5, 3.0),
+            "plane": basis_functions.check_xor_plane([0.0, 0.0, 0.0], 1.0),
+            "rbf": basis_functions.check_rbf_value(math.exp(-5.0)),
+        }
+    finally:
+        course_lib.set_language("en")
+    for name, verdict in said.items():
+        assert not verdict and len(english_words(verdict.why)) < 2, (name, verdict.why)
+    assert said["scale"].why.startswith("Même hyperplan"), said["scale"].why
+    assert said["lagrange"].why.startswith("Votre point est sur la contrainte"), said["lagrange"].why
+    assert said["count"].why == "La réponse compte 3 nombres en tout, la vôtre 4."
+
+
+def functions_hiding_the_translator(source, filename="<source>"):
+    """The functions of `source` that call `_()` and also bind `_` themselves (`array, _ = ...`,
+    `for _ in ...`): there `_` is a local variable and the call fails (UnboundLocalError) or calls
+    something else."""
+    import symtable
+
+    found, tables = [], [symtable.symtable(source, filename, "exec")]
+    while tables:
+        table = tables.pop()
+        tables += table.get_children()
+        if table.get_type() == "function" and "_" in table.get_identifiers():
+            symbol = table.lookup("_")
+            if symbol.is_local() and symbol.is_referenced():
+                found.append(f"{filename}:{table.get_lineno()} {table.get_name()}")
+    return found
+
+
+def test_no_function_hides_the_translator():
+    problems = [found for path in sorted((ROOT / "course_lib").rglob("*.py"))
+                for found in functions_hiding_the_translator(path.read_text(encoding="utf-8"), path.name)]
+    assert not problems, "these functions bind `_` and call `_()`: rename the throwaway variable:\n" + "\n".join(problems)
+    assert functions_hiding_the_translator("def f(v):\n    a, _ = v\n    return _('x')\n") == ["<source>:1 f"]
+    assert functions_hiding_the_translator("def f(n):\n    return [_('x') for k in range(n)]\n") == []
+    assert functions_hiding_the_translator("def f(n):\n    for _ in range(n):\n        pass\n    return 1\n") == []
+
+
+# -- the static site's own words ----------------------------------------------------------------
+
+def test_site_catalog_is_complete_and_used():
+    """Every word the site marks (tools/build_site.py) has a current French translation in
+    locale/fr/LC_MESSAGES/site.po, and the French pages take theirs from it."""
+    import build_site
+
+    catalog = french.read_catalog(french.SITE_PO)
+    template = french.site_template()
+    problems = [f"{m.locations[0][0]}:{m.locations[0][1]}: {m.id[:60]!r}" for m in template
+                if m.id and ((entry := catalog.get(m.id)) is None or not entry.string or entry.fuzzy)]
+    assert not problems, "site.po: entries to translate (python tools/french.py):\n" + "\n".join(problems)
+    assert len([m for m in template if m.id]) == len([m for m in catalog if m.id]), "site.po: run python tools/french.py"
+    for words, english in [(build_site.TEXT, build_site.WORDS), (build_site.INDEX_TEXT, build_site.INDEX_WORDS)]:
+        for key, value in english.items():
+            first = value[0] if isinstance(value, (list, tuple)) else value
+            french_first = words["fr"][key][0] if isinstance(value, (list, tuple)) else words["fr"][key]
+            assert french_first == catalog.get(first).string, key
+            assert words["en"][key] == value or key == "claim_markers", key
+    assert build_site.TEXT["fr"]["index"] == "Index des chapitres" and build_site.TEXT["fr"]["language"] == "Français"
+
+
+def test_a_fuzzy_site_entry_falls_back_to_english(tmp_path, monkeypatch):
+    import build_site
+
+    catalog = french.read_catalog(french.SITE_PO)
+    catalog.get("Index of the chapters").flags.add("fuzzy")
+    (tmp_path / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    french.write_catalog(catalog, tmp_path / "fr" / "LC_MESSAGES" / "site.po")
+    monkeypatch.setattr(build_site, "SITE_CATALOG", tmp_path / "{language}" / "LC_MESSAGES" / "site.po")
+    words = build_site.localised(build_site.WORDS, "fr")
+    assert words["index"] == "Index of the chapters" and words["search"] == "Recherche"
+
+
+# -- numbers printed in French ------------------------------------------------------------------
+
+# a format field grouping thousands with a comma, {n:,} {n:7,d} {x:,.0f} (its spec: fill, align, sign,
+# width, the comma, precision, type)
+COMMA_SPEC = re.compile(r"\{[^{}]*:(?:.?[<>=^])?[-+ ]?z?#?0?\d*,(?:\.\d+)?[a-zA-Z%]?\}")
+
+
+def test_number_groups_thousands_in_the_language():
+    import course_lib
+    from course_lib import number
+
+    try:
+        assert (number(20000), number(1234.5), number(2 / 3 * 3000, decimals=0)) == ("20,000", "1,234.5", "2,000")
+        course_lib.set_language("fr")
+        assert (number(20000), number(1234.5), number(2 / 3 * 3000, decimals=0)) == ("20\u202f000", "1\u202f234.5", "2\u202f000")
+        assert number(999) == "999" and f"{number(12345):>8}" == "  12\u202f345"
+    finally:
+        course_lib.set_language("en")
+
+
+@pytest.mark.parametrize("stem", TRANSLATED)
+def test_printed_thousands_follow_the_language(stem):
+    """A code cell printing `{n:,}` shows "20,000" in the French notebook too, where the comma reads as
+    a decimal comma: such numbers go through course_lib.number (`{number(n)}`)."""
+    problems = [f"{english.relative_to(ROOT)} cell {cell.id}: {field}" for english, _ in french.sources(stem)
+                for cell in nbformat.read(english, as_version=4).cells if cell.cell_type == "code"
+                for _, _, head, text, _ in french.code_pieces(cell.source) if "f" in head.lower()
+                for field in COMMA_SPEC.findall(text)]
+    assert not problems, "thousands printed with a comma in French (use `{number(n)}`):\n" + "\n".join(problems)
+
+
+def test_course_lib_messages_group_thousands_in_the_language():
+    problems = [f"{m.locations[0][0]}:{m.locations[0][1]}: {field}" for m in french.lib_template() if m.id
+                for field in COMMA_SPEC.findall(m.id)]
+    assert not problems, "course_lib's messages print thousands with a comma (pass number(n) instead):\n" + "\n".join(problems)
+    assert COMMA_SPEC.findall("N = {N:5,d} and {n:,} but {x:.2f}, {y}, {r:,.0f}") == ["{N:5,d}", "{n:,}", "{r:,.0f}"]
+    assert COMMA_SPEC.findall("{a[:, -1].min():.3f} {tfidf.df_[:, j].min()}, {b[1,2]}") == []

@@ -41,6 +41,7 @@ import tomllib
 from pathlib import Path
 
 import nbformat
+from babel.messages.pofile import read_po
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 
@@ -50,29 +51,59 @@ NOTEBOOKS = ROOT / "notebooks"
 # in its manifest; its pages go into the site's fr/ folder, beside the English ones.
 MANIFEST = ROOT / "locale" / "fr" / "manifest.toml"
 LANGUAGES = ("en", "fr")  # the first is the site's root, each other one its own folder
-# The words of the site around the notebooks' own text, in each language.
-TEXT = {
-    "en": {
-        "language": "English", "index": "Index of the chapters", "search": "Search", "previous": "Previous: ",
-        "next": "Next: ", "contents": "Contents of this chapter", "chapters_nav": "Chapters",
-        "frozen": "Interactive in JupyterLab (<code>make lab</code>) or in class (<code>make class</code>); "
-                  "here at its initial values",
-        "figure_of": "Figure of the section {}", "the_notebook": "the notebook",
-        "exercise": "Your answer goes in this cell", "checked": "Checked: ", "code_hint": "code",
-        "check_code": "Code of this check", "code": "Code", "claim_markers": ["# claim"],
-        "search_text": "Search the text", "colon": ": ",
-    },
-    "fr": {
-        "language": "Français", "index": "Index des chapitres", "search": "Recherche", "previous": "Précédent : ",
-        "next": "Suivant : ", "contents": "Sommaire de ce chapitre", "chapters_nav": "Chapitres",
-        "frozen": "Interactif dans JupyterLab (<code>make lab</code>) ou en classe (<code>make class</code>) ; "
-                  "ici à ses valeurs initiales",
-        "figure_of": "Figure de la section {}", "the_notebook": "le notebook",
-        "exercise": "Votre réponse va dans cette cellule", "checked": "Vérifié : ", "code_hint": "code",
-        "check_code": "Code de cette vérification", "code": "Code", "claim_markers": ["# affirmation", "# claim"],
-        "search_text": "Rechercher dans le texte", "colon": " : ",
-    },
+LANGUAGE_NAMES = {"en": "English", "fr": "Français"}  # each language's name in itself (the switch's link)
+SITE_CATALOG = ROOT / "locale" / "{language}" / "LC_MESSAGES" / "site.po"
+
+
+def N_(message):
+    """Mark an English word of the site for its catalogs (tools/french.py extracts them)."""
+    return message
+
+
+# The words of the site around the notebooks' own text, in English; another language's are the
+# translations of its gettext catalog, locale/<language>/LC_MESSAGES/site.po (Poedit, Weblate),
+# which tools/french.py keeps in step with these.
+WORDS = {
+    "index": N_("Index of the chapters"), "search": N_("Search"), "previous": N_("Previous: "),
+    "next": N_("Next: "), "contents": N_("Contents of this chapter"), "chapters_nav": N_("Chapters"),
+    "frozen": N_("Interactive in JupyterLab (<code>make lab</code>) or in class (<code>make class</code>); "
+                 "here at its initial values"),
+    # TRANSLATORS: {} is the title of the section the figure is in
+    "figure_of": N_("Figure of the section {}"), "the_notebook": N_("the notebook"),
+    "exercise": N_("Your answer goes in this cell"), "checked": N_("Checked: "), "code_hint": N_("code"),
+    "check_code": N_("Code of this check"), "code": N_("Code"),
+    # TRANSLATORS: the start of a claim cell's first line, as the chapters' catalogs translate it
+    "claim_markers": [N_("# claim")],
+    "search_text": N_("Search the text"), "colon": N_(": "),
 }
+
+
+def catalog_translator(language):
+    """`text` -> its translation in `language`'s site catalog (English when the catalog has none,
+    or only an empty or fuzzy one)."""
+    if language == "en":
+        return lambda text: text
+    with open(str(SITE_CATALOG).format(language=language), "rb") as file:
+        catalog = read_po(file, locale=language)
+
+    def translate(text):
+        message = catalog.get(text)
+        return message.string if message is not None and message.string and not message.fuzzy else text
+    return translate
+
+
+def localised(words, language):
+    """`words` (a dict of English texts, lists and tuples of them) in `language`."""
+    translate = catalog_translator(language)
+
+    def each(value):
+        return type(value)(each(v) for v in value) if isinstance(value, (list, tuple)) else translate(value)
+    return {key: each(value) for key, value in words.items()}
+
+
+TEXT = {language: {**localised(WORDS, language), "language": LANGUAGE_NAMES[language]} for language in LANGUAGES}
+for _words in TEXT.values():  # a chapter's claim cell whose marker is left in English is a claim too
+    _words["claim_markers"] = list(dict.fromkeys(_words["claim_markers"] + WORDS["claim_markers"]))
 TEMPLATES = ROOT / "tools" / "site_templates"  # course_site/: the lab template, code folded
 # Pagefind, pinned in tools/search/package-lock.json and installed by `make search-deps`.
 PAGEFIND = ROOT / "tools" / "search" / "node_modules" / ".bin" / "pagefind"
@@ -430,7 +461,7 @@ def language_switch(here, language, twins):
         if twin in twins:
             text = words["language"]
         else:
-            twin, text = folder_of(other) + "index.html", f"{words['language']}{' :' if other == 'fr' else ':'} {words['index']}"
+            twin, text = folder_of(other) + "index.html", f"{words['language']}{words['colon']}{words['index']}"
         links.append(f"<a class='course-language' href='{_relative(twin, here)}' hreflang='{other}' "
                      f"lang='{other}'>{html.escape(text)}</a>")
     return "".join(links)
@@ -537,47 +568,27 @@ SEARCH_SCRIPT = """
 """
 
 
-# The index page's words, by language.
-INDEX_TEXT = {
-    "en": {
-        "title": "Course companion: the notebooks",
-        "heading": "Course companion: kernels, multiclass and structured prediction",
-        "intro": "Every chapter notebook, executed, with its figures. The sliders are live in JupyterLab "
-                 "(<code>make lab</code>) and in class (<code>make class</code>); here each demo shows its initial "
-                 "figure, and the static grid beside it shows other settings.",
-        "search_intro": "Every word of the chapters, the solutions and the glossary, in English or in the slides' "
-                        "French (<code>noyau</code>, <code>marge douce</code>, <code>Viterbi</code>).",
-        "served": "The index is in <code>pagefind/</code> at the site's root: the search runs in the browser, "
-                  "without a network, once the folder is served (<code>python3 -m http.server -d site</code>, then "
-                  "<code>http://localhost:8000</code>); opened as a file, only the search of section titles below works.",
-        "titles": "Search the section titles",
-        "titles_label": "Words of a section title or a syllabus ID (e.g. <code>K9</code>, <code>Viterbi</code>):",
-        "one": "section found", "many": "sections found",
-        "chapters": "Chapters", "columns": ("notebook", "title", "sections"),
-        "by_id": "By syllabus ID", "id_columns": ("ID", "where"),
-        "untranslated": "",
-    },
-    "fr": {
-        "title": "Compagnon du cours : les notebooks",
-        "heading": "Compagnon du cours : noyaux, classification multi-classes et prédiction structurée",
-        "intro": "Chaque notebook de chapitre, exécuté, avec ses figures. Les curseurs sont interactifs dans "
-                 "JupyterLab (<code>make lab</code>) et en classe (<code>make class</code>) ; ici chaque démonstration "
-                 "montre sa figure initiale, et la grille statique à côté montre d'autres réglages.",
-        "search_intro": "Chaque mot des chapitres traduits, de leurs solutions et du glossaire, en français "
-                        "(<code>noyau</code>, <code>marges douces</code>, <code>Viterbi</code>).",
-        "served": "L'index est dans <code>pagefind/</code> à la racine du site : la recherche se fait dans le "
-                  "navigateur, sans réseau, une fois le dossier servi (<code>python3 -m http.server -d site</code>, "
-                  "puis <code>http://localhost:8000/fr/</code>) ; ouvert comme fichier, seule la recherche dans les "
-                  "titres des sections ci-dessous fonctionne.",
-        "titles": "Rechercher dans les titres des sections",
-        "titles_label": "Mots d'un titre de section ou identifiant du plan de cours (p. ex. <code>K9</code>, "
-                        "<code>Viterbi</code>) :",
-        "one": "section trouvée", "many": "sections trouvées",
-        "chapters": "Chapitres", "columns": ("notebook", "titre", "sections"),
-        "by_id": "Par identifiant du plan de cours", "id_columns": ("identifiant", "où"),
-        "untranslated": "pas encore traduit : la version anglaise",
-    },
+# The index page's words, in English (their translations: SITE_CATALOG, as for WORDS).
+INDEX_WORDS = {
+    "title": N_("Course companion: the notebooks"),
+    "heading": N_("Course companion: kernels, multiclass and structured prediction"),
+    "intro": N_("Every chapter notebook, executed, with its figures. The sliders are live in JupyterLab "
+                "(<code>make lab</code>) and in class (<code>make class</code>); here each demo shows its initial "
+                "figure, and the static grid beside it shows other settings."),
+    "search_intro": N_("Every word of the chapters, the solutions and the glossary, in English or in the slides' "
+                       "French (<code>noyau</code>, <code>marge douce</code>, <code>Viterbi</code>)."),
+    "served": N_("The index is in <code>pagefind/</code> at the site's root: the search runs in the browser, "
+                 "without a network, once the folder is served (<code>python3 -m http.server -d site</code>, then "
+                 "<code>http://localhost:8000</code>); opened as a file, only the search of section titles below works."),
+    "titles": N_("Search the section titles"),
+    "titles_label": N_("Words of a section title or a syllabus ID (e.g. <code>K9</code>, <code>Viterbi</code>):"),
+    "one": N_("section found"), "many": N_("sections found"),
+    "chapters": N_("Chapters"), "columns": (N_("notebook"), N_("title"), N_("sections")),
+    "by_id": N_("By syllabus ID"), "id_columns": (N_("ID"), N_("where")),
+    # TRANSLATORS: beside a chapter of the index that has no translation yet (a link to its English page)
+    "untranslated": N_("not translated yet: the English version"),
 }
+INDEX_TEXT = {language: localised(INDEX_WORDS, language) for language in LANGUAGES}
 
 
 def text_search(language, here):

@@ -18,6 +18,8 @@ The English notebooks are the source. Layout:
   option) is translated by itself: msgstr = msgid (the glossary check skips it).
 - `course_lib/locale/fr/LC_MESSAGES/course_lib.po` (and its compiled `.mo`): the strings of
   course_lib wrapped in `_()` / `N_()` (`course_lib/i18n.py`), extracted by Babel.
+- `locale/fr/LC_MESSAGES/site.po`: the static site's own words (index, navigation, captions),
+  marked `N_()` in `tools/build_site.py`, which reads their translations from it.
 
 Updating a catalog keeps every translation whose English did not change; an entry whose English
 changed keeps its old translation, marked fuzzy, with the old English as `#| msgid` (previous
@@ -29,7 +31,8 @@ lists the chapters. A cell whose source did
 not change keeps its stored outputs (`tools/refresh_notebooks.py` stores new ones). Relative links
 to a notebook not translated lead to the English one. Numbers are written as in the English
 (decimal point, as the code prints them), thousands separated by a space in French text ("20 000",
-LaTeX "20{\\,}000"): a comma there reads as the French decimal comma. Catalog entries carry a format
+LaTeX "20{\\,}000"): a comma there reads as the French decimal comma; code prints such numbers
+through `course_lib.number(n)`, which groups them as the language set does. Catalog entries carry a format
 flag only when the code formats the string (`%` or `.format`), never one guessed from prose, so
 `msgfmt -c` and Poedit accept every catalog.
 """
@@ -58,6 +61,8 @@ LOCALE = ROOT / "locale" / "fr"
 CATALOGS = LOCALE / "LC_MESSAGES"
 MANIFEST = LOCALE / "manifest.toml"
 LIB_PO = ROOT / "course_lib" / "locale" / "fr" / "LC_MESSAGES" / "course_lib.po"
+SITE_SOURCE = ROOT / "tools" / "build_site.py"
+SITE_PO = CATALOGS / "site.po"
 FIXED_DATE = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)  # no churn in headers
 LANGUAGE_CELL_ID = "set-language-fr"
 LANGUAGE_CELL = ('import course_lib\n\n'
@@ -293,6 +298,28 @@ def update_lib():
     LIB_PO.with_suffix(".mo").write_bytes(compiled(read_catalog(LIB_PO)))
 
 
+def site_template():
+    """The static site's words: the strings tools/build_site.py marks with N_()."""
+    from babel.messages.extract import extract_from_file
+
+    template = new_catalog("site")
+    for lineno, message, comments, _ in extract_from_file("python", SITE_SOURCE, keywords={"N_": None},
+                                                          comment_tags=("TRANSLATORS:",)):
+        existing = template.get(message)
+        location = (SITE_SOURCE.relative_to(ROOT).as_posix(), lineno)
+        if existing is None:
+            existing = template.add(message, locations=[location], auto_comments=comments)
+            existing.flags = set()
+        else:
+            existing.locations.append(location)
+    return template
+
+
+def update_site():
+    old = read_catalog(SITE_PO) if SITE_PO.exists() else None
+    write_catalog(merge(site_template(), old), SITE_PO)
+
+
 def compiled(catalog):
     """The .mo bytes of a catalog (fuzzy entries left out, so gettext falls back to English)."""
     buffer = io.BytesIO()
@@ -419,7 +446,8 @@ def main(names):
     for stem in stems:
         update_chapter(stem)
     update_lib()
-    print(f"catalogs updated: {', '.join(stems)}, course_lib")
+    update_site()
+    print(f"catalogs updated: {', '.join(stems)}, course_lib, site")
     failed = False
     for stem in chosen["translated"]:
         _, missing = build_chapter(stem)

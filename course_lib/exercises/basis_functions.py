@@ -6,7 +6,7 @@ import numpy as np
 from course_lib import basis
 from course_lib.exercises import Verdict
 from course_lib.exercises.harness import Choice, Quiz, check_function, check_number, limited_tries
-from course_lib.i18n import N_
+from course_lib.i18n import _, N_
 
 XOR_SLIDE_X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
 
@@ -26,10 +26,10 @@ def check_xor_map(phi, seed=None):
         basis.xor_map,
         seed=seed,
         show=lambda case: f"X = {case['X'].tolist()}",
-        hint="One row per point, three columns: x1, x2 and their product. "
-        "`X[:, 0] * X[:, 1]` is the product for every row at once; `np.column_stack` joins columns.",
-        right="z = (x1, x2, x1 x2) for every row, on the slides' four points and on random "
-        "matrices. The slides' table of z is phi of the four XOR points.",
+        hint=_("One row per point, three columns: x1, x2 and their product. "
+        "`X[:, 0] * X[:, 1]` is the product for every row at once; `np.column_stack` joins columns."),
+        right=_("z = (x1, x2, x1 x2) for every row, on the slides' four points and on random "
+        "matrices. The slides' table of z is phi of the four XOR points."),
     )
 
 
@@ -48,11 +48,11 @@ def _three_and_one(w, w0):
         w = np.asarray(w, dtype=float).reshape(-1)
         w0 = np.asarray(w0, dtype=float).reshape(-1)
     except (TypeError, ValueError):
-        return None, None, "w and w0 must be numbers: w three of them (one per z1, z2, z3), w0 one."
+        return None, None, _("w and w0 must be numbers: w three of them (one per z1, z2, z3), w0 one.")
     if w.size != 3 or w0.size != 1:
-        return None, None, f"w needs three numbers and w0 one; you gave {w.size} and {w0.size}."
+        return None, None, _("w needs three numbers and w0 one; you gave {w} and {w0}.").format(w=w.size, w0=w0.size)
     if not (np.all(np.isfinite(w)) and np.isfinite(w0[0])):
-        return None, None, "your w or w0 contains NaN or infinity."
+        return None, None, _("your w or w0 contains NaN or infinity.")
     return w, float(w0[0]), None
 
 
@@ -60,9 +60,9 @@ def _three_and_one(w, w0):
 def check_xor_plane(w, w0):
     """Exercise [K10]: a plane w.z + w0 = 0 of R^3 that separates the slides' z table (r = +1 for
     z2, z3) and also 200 random points around the four corners, mapped by phi."""
-    hint = "z3 = x1 x2 is 1 only at x4: a negative weight on z3 can push z4 back to the -1 side."
+    hint = _("z3 = x1 x2 is 1 only at x4: a negative weight on z3 can push z4 back to the -1 side.")
     if w is Ellipsis or w0 is Ellipsis or w is None or w0 is None:
-        return Verdict(False, "Replace both `...` with your w (three numbers) and w0.", hint)
+        return Verdict(False, _("Replace both `...` with your w (three numbers) and w0."), hint)
     w, w0, reason = _three_and_one(w, w0)
     if reason:
         return Verdict(False, reason, hint)
@@ -71,8 +71,8 @@ def check_xor_plane(w, w0):
     margins = r * (Z @ w + w0)
     if np.any(margins <= 0):
         wrong = ", ".join(f"z_{t + 1}" for t in np.flatnonzero(margins <= 0))
-        return Verdict(False, f"{wrong}: on the wrong side of your plane (or on it); r (w.z + w0) must be > 0.",
-                       hint)
+        return Verdict(False, _("{wrong}: on the wrong side of your plane (or on it); r (w.z + w0) must be > 0.").format(
+            wrong=wrong), hint)
     X, rx = corner_points()
     h = basis.xor_map(X) @ w + w0
     bad = np.flatnonzero(rx * h <= 0)
@@ -80,15 +80,16 @@ def check_xor_plane(w, w0):
         t = bad[0]
         return Verdict(
             False,
-            f"Your plane separates the four z, but not {bad.size} of 200 points near the corners: "
-            f"e.g. x = ({X[t, 0]:.2f}, {X[t, 1]:.2f}) with r = {rx[t]:+.0f} gets h = {h[t]:.3f}.",
-            "Your plane only just separates the four z: the boundary should pass half-way between the "
-            "classes, at x1 = 1/2 and x2 = 1/2.",
+            _("Your plane separates the four z, but not {bad} of 200 points near the corners: "
+              "e.g. x = ({x1:.2f}, {x2:.2f}) with r = {r:+.0f} gets h = {h:.3f}.").format(
+                bad=bad.size, x1=X[t, 0], x2=X[t, 1], r=rx[t], h=h[t]),
+            _("Your plane only just separates the four z: the boundary should pass half-way between the "
+            "classes, at x1 = 1/2 and x2 = 1/2."),
         )
     return Verdict(
         True,
-        f"r (w.z + w0) = {np.round(margins, 3).tolist()} on the slides' z, and the 200 points "
-        "around the corners are all on their side too.",
+        _("r (w.z + w0) = {margins} on the slides' z, and the 200 points "
+          "around the corners are all on their side too.").format(margins=np.round(margins, 3).tolist()),
     )
 
 
@@ -103,12 +104,12 @@ def check_rbf_value(value):
         atol=1e-4,
         rtol=1e-3,
         diagnoses=(
-            (np.exp(-d2 / s**2), "the RBF of the slides divides by 2 s^2, not s^2 (s^2 alone is the "
-             "Gaussian kernel's sigma^2)."),
-            (np.exp(-np.sqrt(d2) / (2 * s**2)), "use the squared distance ||x - m||^2, not the distance."),
-            (-d2 / (2 * s**2), "that is the exponent: take exp of it."),
+            (np.exp(-d2 / s**2), _("the RBF of the slides divides by 2 s^2, not s^2 (s^2 alone is the "
+             "Gaussian kernel's sigma^2).")),
+            (np.exp(-np.sqrt(d2) / (2 * s**2)), _("use the squared distance ||x - m||^2, not the distance.")),
+            (-d2 / (2 * s**2), _("that is the exponent: take exp of it.")),
         ),
-        hint="First ||x - m||^2 (a sum of two squares), then exp(-that / (2 s^2)).",
+        hint=_("First ||x - m||^2 (a sum of two squares), then exp(-that / (2 s^2))."),
         right=f"||x - m||^2 = {d2:g}, phi = exp(-{d2:g}/{2 * s**2:g}).",
     )
 

@@ -36,7 +36,7 @@ from course_lib.exercises.guard import COPY, Guard, TimeLimit, WriteItYourself
 from course_lib.i18n import N_, _
 
 __all__ = ["check_function", "check_number", "check_reason", "value_and_reason", "Choice", "Quiz", "default_compare", "format_value", "fresh_seed",
-           "is_the_data", "limited_tries", "student_runner"]
+           "is_the_data", "limited_tries", "no_diagnosis", "student_runner"]
 
 _MAX_CHARS = 300
 
@@ -558,6 +558,9 @@ def _missing_answers(signature, args, kwargs):
     return [name for name in signature.parameters if name not in bound.arguments or bound.arguments[name] is Ellipsis]
 
 
+NOT_IT = N_("your answer is not it.")
+
+
 def check_number(answer, expected, *, atol=1e-6, rtol=1e-6, diagnoses=(), hint=None, right=None):
     """Whether `answer` equals `expected` (a number or an array) within atol + rtol |expected|.
 
@@ -583,4 +586,9 @@ def check_number(answer, expected, *, atol=1e-6, rtol=1e-6, diagnoses=(), hint=N
         value = np.asarray(value, dtype=float)
         if value.shape == array.shape and np.allclose(array, value, atol=atol, rtol=rtol):
             return _not_yet(message, hint)
-    return _not_yet(_("your answer is not it."), hint)
+    return _not_yet(_(NOT_IT), hint)
+
+
+def no_diagnosis(verdict):
+    """Whether a wrong `check_number` verdict is its plain "not it": none of its diagnoses matched."""
+    return not verdict and verdict.why == _not_yet(_(NOT_IT), None).why

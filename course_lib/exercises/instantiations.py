@@ -106,11 +106,11 @@ def check_tree_delta(student_delta_from_tree, seed=None):
     the student's function runs)."""
     return check_function(
         student_delta_from_tree, _tree_cases, _reference_tree_delta, seed=seed, show=_show_tree,
-        hint="Walk from a up to the root, noting how many steps each ancestor is from a; walk up from b "
+        hint=_("Walk from a up to the root, noting how many steps each ancestor is from a; walk up from b "
              "until you reach one of them, the lowest common ancestor: Delta = (steps from a + steps "
-             "from b) / 2.",
-        right="Your Delta agrees with half the tree distance on the exercise's tree (cat-dog 1, cat-bird 1.5, "
-              "cat-car 2.5, car-bus 1) and on 19 fresh random trees.")
+             "from b) / 2."),
+        right=_("Your Delta agrees with half the tree distance on the exercise's tree (cat-dog 1, cat-bird 1.5, "
+              "cat-car 2.5, car-bus 1) and on 19 fresh random trees."))
 
 
 AUC_EXERCISE = dict(s=np.array([2.0, 1.8, 0.5, 0.2, 1.0]), r=np.array([1, -1, 1, -1, -1]))  # the exercise's numbers

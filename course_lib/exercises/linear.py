@@ -10,7 +10,7 @@ import numpy as np
 
 from course_lib.exercises import Verdict
 from course_lib.data import linearly_separable
-from course_lib.exercises.harness import Choice, check_function, check_number, check_reason, is_the_data, limited_tries
+from course_lib.exercises.harness import Choice, check_function, check_number, check_reason, is_the_data, limited_tries, value_and_reason
 from course_lib.i18n import N_, _
 from course_lib.linear import LeastSquaresClassifier, Perceptron, version_space_offsets
 
@@ -23,11 +23,11 @@ def answer_vector(*parts):
         if part is None or part is Ellipsis:
             return None, _("replace every `...` with your answer.")
         if isinstance(part, (str, bytes, bool, np.bool_)) or callable(part):
-            return None, f"{part!r:.40} is not a number: write the numbers themselves."
+            return None, _("{value} is not a number: write the numbers themselves.").format(value=f"{part!r:.40}")
         try:
             array = np.asarray(part, dtype=float).ravel()
         except (TypeError, ValueError):
-            return None, f"a value of type {type(part).__name__} is not a number."
+            return None, _("a value of type {name} is not a number.").format(name=type(part).__name__)
         numbers.append(array)
     return np.concatenate(numbers), None
 
@@ -39,7 +39,8 @@ def check_numbers(parts, expected, *, diagnoses=(), hint=None, right=None, atol=
         return Verdict(False, reason[:1].upper() + reason[1:], hint)
     expected = np.asarray(expected, dtype=float).ravel()
     if array.shape != expected.shape:
-        return Verdict(False, f"The answer has {expected.size} numbers in all, yours {array.size}.", hint)
+        return Verdict(False, _("The answer has {expected} numbers in all, yours {size}.").format(
+            expected=expected.size, size=array.size), hint)
     diagnoses = tuple((np.asarray(value, dtype=float).ravel(), message) for value, message in diagnoses)
     return check_number(array, expected, atol=atol, rtol=0, diagnoses=diagnoses, hint=hint, right=right)
 
@@ -50,11 +51,11 @@ def check_numbers(parts, expected, *, diagnoses=(), hint=None, right=None, atol=
 def check_signed_distance(answer):
     """The signed distance h(x)/||w|| of x = (4, 3) to the hyperplane w = (3, 4), w0 = -10."""
     return check_number(answer, 2.8, atol=1e-4, diagnoses=(
-        (14.0, "That is h(x) itself: divide it by ||w|| to get a distance."),
-        (-2.8, "Right size, wrong sign: the distance is signed, positive on the side w points to."),
-        (0.56, "You divided by ||w||^2: divide by ||w|| once."),
-    ), hint="h(x) = w.x + w0, then divide by ||w|| = sqrt(3^2 + 4^2).",
-        right="h(x) = 12 + 12 - 10 = 14 and ||w|| = 5, so the distance is 2.8.")
+        (14.0, _("That is h(x) itself: divide it by ||w|| to get a distance.")),
+        (-2.8, _("Right size, wrong sign: the distance is signed, positive on the side w points to.")),
+        (0.56, _("You divided by ||w||^2: divide by ||w|| once.")),
+    ), hint=_("h(x) = w.x + w0, then divide by ||w|| = sqrt(3^2 + 4^2)."),
+        right=_("h(x) = 12 + 12 - 10 = 14 and ||w|| = 5, so the distance is 2.8."))
 
 
 # Exercise 2 [K2]
@@ -63,10 +64,10 @@ def check_signed_distance(answer):
 def check_perceptron_update(answer_w, answer_w0):
     """One perceptron step from w = (1, -1), w0 = 0.5 on x = (2, 1), r = -1, eta = 1."""
     return check_numbers((answer_w, answer_w0), (-1.0, -2.0, -0.5), diagnoses=(
-        ((3.0, 0.0, 1.5), "The sign is flipped: the update adds eta r x (r = -1 here), pulling h(x) towards r."),
-        ((1.0, -1.0, 0.5), "That is the starting point. Compute r h(x) first: is it <= 0?"),
-        ((-1.0, -2.0, 0.5), "w is right; w0 is updated too: w0 <- w0 + eta r."),
-    ), hint="r h(x) = -(2 - 1 + 0.5): the point is misclassified, so w <- w + eta r x and w0 <- w0 + eta r.",
+        ((3.0, 0.0, 1.5), _("The sign is flipped: the update adds eta r x (r = -1 here), pulling h(x) towards r.")),
+        ((1.0, -1.0, 0.5), _("That is the starting point. Compute r h(x) first: is it <= 0?")),
+        ((-1.0, -2.0, 0.5), _("w is right; w0 is updated too: w0 <- w0 + eta r.")),
+    ), hint=_("r h(x) = -(2 - 1 + 0.5): the point is misclassified, so w <- w + eta r x and w0 <- w0 + eta r."),
         right="r h(x) = -1.5 <= 0, so w <- (1, -1) - (2, 1) = (-1, -2) and w0 <- 0.5 - 1 = -0.5.")
 
 
@@ -98,9 +99,9 @@ def check_perceptron(student_fn, seed=None):
     random problems drawn from `seed` (None: fresh ones)."""
     return check_function(
         student_fn, _perceptron_cases, _perceptron_reference, seed=seed, show=_show_perceptron, what="perceptron",
-        hint="Start from w = np.zeros(D), w0 = 0. For each epoch, for t in order: if r^t (w.x^t + w0) <= 0 "
-             "(<= and not <: at w = 0 every h is 0), w += eta r^t x^t and w0 += eta r^t. Return (w, w0).",
-        right="Your perceptron gives the library's (w, w0) on all 25 random problems.")
+        hint=_("Start from w = np.zeros(D), w0 = 0. For each epoch, for t in order: if r^t (w.x^t + w0) <= 0 "
+             "(<= and not <: at w = 0 every h is 0), w += eta r^t x^t and w0 += eta r^t. Return (w, w0)."),
+        right=_("Your perceptron gives the library's (w, w0) on all 25 random problems."))
 
 
 # Exercise 4 [K3]
@@ -124,22 +125,18 @@ def check_least_squares(answer_w, answer_w0, prediction=None):
     """The least-squares line w x + w0 for the 1-D points x with targets r, then the prediction
     (a letter of FAR_POINT_PREDICTIONS) of what moving the point x = 3 to x = 30 does."""
     x, r = (-2.0, -1.0, 1.0, 3.0), (-1.0, -1.0, 1.0, 1.0)  # the exercise's numbers
-    verdict = _check_least_squares_line(answer_w, answer_w0, x, r)
-    if not verdict:
-        return verdict
-    why = check_reason(prediction, FAR_POINT_PREDICTIONS, hint="Residuals are squared, whatever their sign.")
-    if why:
-        return Verdict(True, f"{verdict.why} {why.why}", why._hint)
-    return Verdict(False, f"w and w0 are right. Your prediction: {why.why}", why._hint)
+    return value_and_reason(_check_least_squares_line(answer_w, answer_w0, x, r), prediction, FAR_POINT_PREDICTIONS,
+                            _("w and w0 are right. Your prediction: {why}"),
+                            hint=_("Residuals are squared, whatever their sign."))
 
 
 def _check_least_squares_line(answer_w, answer_w0, x, r):
     fit = LeastSquaresClassifier().fit(np.reshape(x, (-1, 1)), r)
     expected = (fit.w_[0], fit.w0_)
     return check_numbers((answer_w, answer_w0), expected, diagnoses=(
-        (expected[::-1], "Those are the two numbers swapped: give w first, then w0."),
-    ), hint="Write dE/dw = 0 and dE/dw0 = 0: two linear equations in (w, w0); sum x^2, sum x, sum x r, sum r are all you need.",
-        right="The normal equations [[15, 1], [1, 4]] (w, w0) = (7, 0) give w = 28/59 and w0 = -7/59.")
+        (expected[::-1], _("Those are the two numbers swapped: give w first, then w0.")),
+    ), hint=_("Write dE/dw = 0 and dE/dw0 = 0: two linear equations in (w, w0); sum x^2, sum x, sum x r, sum r are all you need."),
+        right=_("The normal equations [[15, 1], [1, 4]] (w, w0) = (7, 0) give w = 28/59 and w0 = -7/59."))
 
 
 # Exercise 5 [K4]
@@ -151,21 +148,21 @@ def check_version_space_interval(answer_low, answer_high, X, r):
     w = (1.0, 1.0)  # the exercise's numbers
     X_chapter, r_chapter = linearly_separable(n=30, seed=0)
     if not (is_the_data(X, X_chapter) and is_the_data(r, r_chapter)):
-        return Verdict(False, "The check is about the chapter's set: pass `Xs, rs` of "
-                              "`data.linearly_separable(n=30, seed=0)` as they are.")
+        return Verdict(False, _("The check is about the chapter's set: pass `Xs, rs` of "
+                              "`data.linearly_separable(n=30, seed=0)` as they are."))
     X, r = X_chapter, r_chapter
     w = np.asarray(w, dtype=float)
     low, high = version_space_offsets(X, r, w)
     p = X @ w
     unit_low, unit_high = version_space_offsets(X, r, w / np.linalg.norm(w))
     return check_numbers((answer_low, answer_high), (low, high), atol=1e-6, diagnoses=(
-        ((-low, -high), "The signs are flipped: r^t (w.x^t + w0) > 0 gives w0 > -w.x^t for the positive points."),
-        ((high, low), "The two ends are swapped: give the smallest w0 first."),
-        ((unit_low, unit_high), "You normalised w: the exercise keeps w = (1, 1) as it is."),
-        ((-p[r > 0].max(), -p[r < 0].min()), "Wrong extremes: w0 must exceed -w.x for EVERY positive point (the "
-                                              "largest -w.x, i.e. the smallest w.x)."),
-    ), hint="For the positive points w0 > -w.x^t, for the negative ones w0 < -w.x^t: take the tightest of each.",
-        right="S touches the closest positive point, G the closest negative one.")
+        ((-low, -high), _("The signs are flipped: r^t (w.x^t + w0) > 0 gives w0 > -w.x^t for the positive points.")),
+        ((high, low), _("The two ends are swapped: give the smallest w0 first.")),
+        ((unit_low, unit_high), _("You normalised w: the exercise keeps w = (1, 1) as it is.")),
+        ((-p[r > 0].max(), -p[r < 0].min()), _("Wrong extremes: w0 must exceed -w.x for EVERY positive point (the "
+                                              "largest -w.x, i.e. the smallest w.x).")),
+    ), hint=_("For the positive points w0 > -w.x^t, for the negative ones w0 < -w.x^t: take the tightest of each."),
+        right=_("S touches the closest positive point, G the closest negative one."))
 
 
 # Concept questions

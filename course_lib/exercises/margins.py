@@ -10,7 +10,7 @@ import numpy as np
 
 from course_lib import lagrange, margins, smo
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, check_function, check_reason, limited_tries, value_and_reason
+from course_lib.exercises.harness import Choice, check_function, check_reason, limited_tries, no_diagnosis, value_and_reason
 from course_lib.exercises.linear import answer_vector, check_numbers
 from course_lib.i18n import N_, _
 from course_lib.svm import SVM
@@ -28,13 +28,13 @@ def check_canonical_scaling(w, w0):
     expected_w, expected_w0 = margins.canonical_form(HARD_X, HARD_R, GIVEN_W, GIVEN_W0)
     unit = GIVEN_W / np.linalg.norm(GIVEN_W)
     verdict = check_numbers((w, w0), np.r_[expected_w, expected_w0], diagnoses=(
-        (np.r_[GIVEN_W, GIVEN_W0], "That is the given (w, w0): rescale it so that the closest point has r h(x) = 1."),
-        (np.r_[unit, 0.0], "That is w / ||w||: the canonical form divides by min_t r^t h(x^t), not by ||w||."),
-    ), hint="Compute r^t (w.x^t + w0) for the four points and divide (w, w0) by the smallest.",
-        right="min_t r^t h(x^t) = 3 for the given line; dividing by 3 gives w = (1, 1/3), w0 = 0.")
-    array, _ = answer_vector(w, w0)
-    if not verdict and array is not None and "not it" in verdict.why and array.size == 3 and margins.same_hyperplane(GIVEN_W, GIVEN_W0, array[:2], array[2]):
-        return Verdict(False, "Same hyperplane, but not the canonical scale: the closest point must have r h(x) = 1.",
+        (np.r_[GIVEN_W, GIVEN_W0], _("That is the given (w, w0): rescale it so that the closest point has r h(x) = 1.")),
+        (np.r_[unit, 0.0], _("That is w / ||w||: the canonical form divides by min_t r^t h(x^t), not by ||w||.")),
+    ), hint=_("Compute r^t (w.x^t + w0) for the four points and divide (w, w0) by the smallest."),
+        right=_("min_t r^t h(x^t) = 3 for the given line; dividing by 3 gives w = (1, 1/3), w0 = 0."))
+    array = answer_vector(w, w0)[0]
+    if no_diagnosis(verdict) and array is not None and array.size == 3 and margins.same_hyperplane(GIVEN_W, GIVEN_W0, array[:2], array[2]):
+        return Verdict(False, _("Same hyperplane, but not the canonical scale: the closest point must have r h(x) = 1."),
                        verdict._hint)
     return verdict
 
@@ -65,22 +65,22 @@ def check_lagrange(x1, x2, lam, reason=None):
     verdict = _check_lagrange_values(x1, x2, lam)
     return value_and_reason(verdict, reason, LAGRANGE_REASONS,
                             _("The numbers are right. Your reason: {why}"),
-                            hint="Which way can the point move on the constraint line?")
+                            hint=_("Which way can the point move on the constraint line?"))
 
 
 def _check_lagrange_values(x1, x2, lam):
     x, expected_lam = lagrange.solve_lagrange(a=np.array(LAGRANGE_A), b=LAGRANGE_B)
-    hint = "grad L = 0 gives -2 x1 + lambda = 0, -2 x2 + 2 lambda = 0 and x1 + 2 x2 = 2: three linear equations."
+    hint = _("grad L = 0 gives -2 x1 + lambda = 0, -2 x2 + 2 lambda = 0 and x1 + 2 x2 = 2: three linear equations.")
     verdict = check_numbers((x1, x2, lam), np.r_[x, expected_lam], diagnoses=(
-        (np.r_[x, -expected_lam], "x is right; the sign of lambda is not: L = f + lambda g, so -2 x1 + lambda = 0."),
-    ), hint=hint, right="x = lambda (1/2, 1) and 5 lambda / 2 = 2: lambda = 0.8, x = (0.4, 0.8).")
-    array, _ = answer_vector(x1, x2, lam)
-    if not verdict and array is not None and "not it" in verdict.why and array.size == 3:
+        (np.r_[x, -expected_lam], _("x is right; the sign of lambda is not: L = f + lambda g, so -2 x1 + lambda = 0.")),
+    ), hint=hint, right=_("x = lambda (1/2, 1) and 5 lambda / 2 = 2: lambda = 0.8, x = (0.4, 0.8)."))
+    array = answer_vector(x1, x2, lam)[0]
+    if no_diagnosis(verdict) and array is not None and array.size == 3:
         if np.allclose(array[:2], x, atol=1e-4):
-            return Verdict(False, "x is right; lambda comes from -2 x1 + lambda = 0.", hint)
+            return Verdict(False, _("x is right; lambda comes from -2 x1 + lambda = 0."), hint)
         if abs(array[0] + 2 * array[1] - 2) < 1e-4:
-            return Verdict(False, "Your point is on the constraint but is not the best one: write dL/dx1 = 0 and "
-                                  "dL/dx2 = 0.", hint)
+            return Verdict(False, _("Your point is on the constraint but is not the best one: write dL/dx1 = 0 and "
+                                  "dL/dx2 = 0."), hint)
     return verdict
 
 
@@ -100,20 +100,16 @@ REMOVAL_PREDICTIONS = (
 def check_hard_margin(w, w0, support, prediction=None):
     """Exercise 3 [K8]: the hard-margin SVM on HARD_X, HARD_R: w, w0 and the support vectors, then
     the prediction (a letter of REMOVAL_PREDICTIONS) of what removing x^0 does."""
-    verdict = _check_hard_margin(w, w0, support)
-    if not verdict:
-        return verdict
-    why = check_reason(prediction, REMOVAL_PREDICTIONS, hint="Which points appear in w = sum alpha r x?")
-    if why:
-        return Verdict(True, f"{verdict.why} {why.why}", why._hint)
-    return Verdict(False, f"w, w0 and the support vectors are right. Your prediction: {why.why}", why._hint)
+    return value_and_reason(_check_hard_margin(w, w0, support), prediction, REMOVAL_PREDICTIONS,
+                            _("w, w0 and the support vectors are right. Your prediction: {why}"),
+                            hint=_("Which points appear in w = sum alpha r x?"))
 
 
 def _check_hard_margin(w, w0, support):
     svm = SVM(C=np.inf, kernel="linear", tol=1e-9).fit(HARD_X, HARD_R)
-    hint = "Find the two closest points of opposite classes: the maximal-margin line bisects them, with r h(x) = 1 on both."
+    hint = _("Find the two closest points of opposite classes: the maximal-margin line bisects them, with r h(x) = 1 on both.")
     verdict = check_numbers((w, w0), np.r_[svm.w_, svm.w0_], diagnoses=(
-        (np.r_[2 * svm.w_, 2 * svm.w0_], "That line is right but not in canonical form: r h(x) must be 1 on the support vectors."),
+        (np.r_[2 * svm.w_, 2 * svm.w0_], _("That line is right but not in canonical form: r h(x) must be 1 on the support vectors.")),
     ), hint=hint)
     if not verdict:
         return verdict
@@ -122,13 +118,13 @@ def _check_hard_margin(w, w0, support):
     except (TypeError, ValueError):
         indices = np.array([np.nan])
     if isinstance(support, (str, bytes)) or not np.all(np.isfinite(indices)) or np.any(indices != np.round(indices)):
-        return Verdict(False, "w and w0 are right; give the support vectors as a list of indices, like [0, 3].", hint)
+        return Verdict(False, _("w and w0 are right; give the support vectors as a list of indices, like [0, 3]."), hint)
     given = sorted(int(t) for t in indices)
     if given != svm.support_.tolist():
-        return Verdict(False, "w and w0 are right; the support vectors are the points with r h(x) = 1 exactly "
-                              "(indices from 0).", hint)
-    return Verdict(True, "x^1 = (-1, 0) and x^2 = (1, 0) are the closest across the classes: the line x1 = 0 with "
-                         "w = (1, 0), w0 = 0, and alpha = 0.5 on both (w = sum alpha r x).", hint)
+        return Verdict(False, _("w and w0 are right; the support vectors are the points with r h(x) = 1 exactly "
+                              "(indices from 0)."), hint)
+    return Verdict(True, _("x^1 = (-1, 0) and x^2 = (1, 0) are the closest across the classes: the line x1 = 0 with "
+                         "w = (1, 0), w0 = 0, and alpha = 0.5 on both (w = sum alpha r x)."), hint)
 
 
 def _two_point_reference(x_plus, x_minus):
@@ -153,9 +149,9 @@ def check_two_point_svm(student_fn, seed=None):
     return check_function(
         student_fn, _two_point_cases, _two_point_reference, seed=seed,
         show=lambda c: f"x^1 = {c['x_plus'].tolist()} (r = +1), x^2 = {c['x_minus'].tolist()} (r = -1)",
-        hint="sum alpha r = 0 forces alpha^1 = alpha^2 = alpha. Then L_d(alpha) = 2 alpha - alpha^2 ||x^1 - x^2||^2 / 2: "
-             "maximise it, then w = alpha (x^1 - x^2) and r^1 h(x^1) = 1 gives w0.",
-        right="alpha = 2 / ||x^1 - x^2||^2, w = alpha (x^1 - x^2), w0 = 1 - w.x^1: the library agrees on all 20 pairs.")
+        hint=_("sum alpha r = 0 forces alpha^1 = alpha^2 = alpha. Then L_d(alpha) = 2 alpha - alpha^2 ||x^1 - x^2||^2 / 2: "
+             "maximise it, then w = alpha (x^1 - x^2) and r^1 h(x^1) = 1 gives w0."),
+        right=_("alpha = 2 / ||x^1 - x^2||^2, w = alpha (x^1 - x^2), w0 = 1 - w.x^1: the library agrees on all 20 pairs."))
 
 
 QUIZ_MARGIN = (
@@ -222,11 +218,11 @@ def check_slacks(xi):
     """Exercise 1 [K9]: the slacks xi^t of SOFT_X, SOFT_R for h(x) = x1 (w = (1, 0), w0 = 0)."""
     return check_numbers((xi,), _soft_slacks(), diagnoses=(
         (1.0 - SOFT_R * (SOFT_X @ SOFT_W + SOFT_W0), "Slacks are never negative: xi^t = max(0, 1 - r^t h(x^t))."),
-        (np.maximum(0.0, -SOFT_R * (SOFT_X @ SOFT_W)), "That is how far each point is on the wrong side of h = 0; "
-                                                        "the slack measures the shortfall from r h(x) = 1."),
-    ), hint="Compute r^t h(x^t) for each point first; xi^t is how far it falls short of 1 (0 if it does not).",
-        right="x^0 and x^3 are beyond the margin (xi = 0), x^1 inside it on the right side (0 < xi < 1), x^2 "
-              "misclassified (xi > 1).")
+        (np.maximum(0.0, -SOFT_R * (SOFT_X @ SOFT_W)), _("That is how far each point is on the wrong side of h = 0; "
+                                                        "the slack measures the shortfall from r h(x) = 1.")),
+    ), hint=_("Compute r^t h(x^t) for each point first; xi^t is how far it falls short of 1 (0 if it does not)."),
+        right=_("x^0 and x^3 are beyond the margin (xi = 0), x^1 inside it on the right side (0 < xi < 1), x^2 "
+              "misclassified (xi > 1)."))
 
 
 @limited_tries
@@ -236,10 +232,10 @@ def check_primal_objective(value):
     xi = _soft_slacks()
     half = 0.5 * SOFT_W @ SOFT_W
     return check_numbers((value,), half + C * xi.sum(), diagnoses=(
-        (half + xi.sum(), "You forgot to multiply the slacks by C."),
-        (SOFT_W @ SOFT_W + C * xi.sum(), "The primal has 1/2 ||w||^2, not ||w||^2."),
+        (half + xi.sum(), _("You forgot to multiply the slacks by C.")),
+        (SOFT_W @ SOFT_W + C * xi.sum(), _("The primal has 1/2 ||w||^2, not ||w||^2.")),
         (C * xi.sum(), "Add 1/2 ||w||^2 too."),
-    ), hint="Add 1/2 ||w||^2 and C times the sum of the slacks of the previous exercise.",
+    ), hint=_("Add 1/2 ||w||^2 and C times the sum of the slacks of the previous exercise."),
         right="1/2 ||w||^2 = 0.5 and C sum xi = 2 x 2 = 4: 4.5.")
 
 
@@ -282,10 +278,10 @@ def check_smo_step(student_fn, seed=None):
     return check_function(
         student_fn, _smo_step_cases, _smo_step_reference, seed=seed, show=_show_smo,
         compare=lambda expected, got: _compare_alpha(expected, got),
-        hint="E^t = r^t - sum_s alpha^s r^s K[s, t]; tau* = (E^i - E^j) / (K[i, i] + K[j, j] - 2 K[i, j]); the room "
+        hint=_("E^t = r^t - sum_s alpha^s r^s K[s, t]; tau* = (E^i - E^j) / (K[i, i] + K[j, j] - 2 K[i, j]); the room "
              "of i is C - alpha^i if r^i = +1 else alpha^i, the room of j is alpha^j if r^j = +1 else C - alpha^j; "
-             "tau = min(tau*, room_i, room_j). Do not change the alpha you were given: work on a copy.",
-        right="Your step agrees with SMO's on all 30 cases, the clipped ones included.")
+             "tau = min(tau*, room_i, room_j). Do not change the alpha you were given: work on a copy."),
+        right=_("Your step agrees with SMO's on all 30 cases, the clipped ones included."))
 
 
 def _compare_alpha(expected, got):
@@ -298,7 +294,7 @@ def _compare_alpha(expected, got):
         except (TypeError, ValueError):
             return reason
         if np.any(got < -1e-12):
-            return "a multiplier went below 0: clip the step to the box"
+            return _("a multiplier went below 0: clip the step to the box")
     return reason
 
 

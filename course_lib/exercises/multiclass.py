@@ -142,10 +142,10 @@ def check_multi_vector(student_multi_vector, seed=None):
     return check_function(
         student_multi_vector, _psi_cases, _psi_reference, seed=seed,
         show=lambda c: f"x = {c['x'].tolist()}, y = {c['y']}, k = {c['k']}",
-        hint="Start from np.zeros(len(x) * k) and put x in the slice of block y: entries y n to (y + 1) n - 1.",
-        right="Your Psi puts x in block y on every fresh case; for the exercise, Psi(x, 2) = (0, 0, 2, -1, 0, 0). So "
+        hint=_("Start from np.zeros(len(x) * k) and put x in the slice of block y: entries y n to (y + 1) n - 1."),
+        right=_("Your Psi puts x in block y on every fresh case; for the exercise, Psi(x, 2) = (0, 0, 2, -1, 0, 0). So "
               "<w, Psi(x, y)> = <w_y, x>: the block of w facing x is w_y, and argmax_y <w, Psi(x, y)> = "
-              "argmax_y (W x)_y, one linear score per class, in n|Y| weights.")
+              "argmax_y (W x)_y, one linear score per class, in n|Y| weights."))
 
 
 HINGE_EXAMPLE = dict(

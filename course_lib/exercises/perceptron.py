@@ -91,7 +91,7 @@ def check_average(answer, reason=None):
     verdict = _check_average_values(answer)
     return value_and_reason(verdict, reason, AVERAGE_REASONS,
                             _("a is right. Your reason: {why}"),
-                            hint="Count how many times an update made at example t is added to a.")
+                            hint=_("Count how many times an update made at example t is added to a."))
 
 
 @_robust
@@ -134,7 +134,7 @@ def check_lazy_catch_up(answer, reason=None):
     verdict = _check_catch_up_value(answer)
     return value_and_reason(verdict, reason, CATCH_UP_REASONS,
                             _("a is right. Your reason: {why}"),
-                            hint="When does w[y][f] change?")
+                            hint=_("When does w[y][f] change?"))
 
 
 def _check_catch_up_value(answer):

@@ -197,8 +197,8 @@ def check_certified_epochs(first_epoch, X, Y, C, seed, n_epochs):
     within = 0.10  # the exercise's numbers
     X_gap, y_gap = toy_hierarchy(n=40, seed=3)
     if not (is_the_data(X, X_gap) and is_the_data(Y, y_gap) and is_the_data([C, seed, n_epochs], [10.0, 0, 30])):
-        return Verdict(False, "The check is about the exercise's run: pass `X_gap, Y_gap, C=10.0, seed=0, n_epochs=30` "
-                              "as the cell gives them.")
+        return Verdict(False, _("The check is about the exercise's run: pass `X_gap, Y_gap, C=10.0, seed=0, n_epochs=30` "
+                              "as the cell gives them."))
     if first_epoch is None or first_epoch is Ellipsis:
         return Verdict(False, _("Replace `...` with the epoch number (an integer), or None if no epoch reaches it."))
     try:

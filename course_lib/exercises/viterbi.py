@@ -11,7 +11,7 @@ import numpy as np
 
 from course_lib.exercises import Verdict as _verdict
 from course_lib.exercises.harness import Choice, check_function, limited_tries, value_and_reason
-from course_lib.i18n import N_, _
+from course_lib.i18n import _, N_, number
 from course_lib.structured import viterbi as _library
 
 UNARY = np.array([[2.0, 1.0], [0.0, 3.0], [1.0, 1.0]])  # UNARY[t, s]: score of letter s at t
@@ -136,10 +136,11 @@ def check_counts(n_sequences, n_candidates):
         return _verdict(False, _("Not yet: both answers must be whole numbers, e.g. 1000 or 26 ** 2."))
     sequences, candidates = q ** r, (r - 1) * q * q
     right = (n_sequences == sequences, n_candidates == candidates)
-    why = (_("q^r = {q}^{r} = {sequences:,} sequences; Viterbi forms q^2 = "
+    why = (_("q^r = {q}^{r} = {sequences} sequences; Viterbi forms q^2 = "
            "{q2} candidates for each of the r - 1 = {r1} positions tau >= "
-           "2, so {candidates:,} (about {ratio:.1e} times fewer).").format(
-               q=q, r=r, sequences=sequences, q2=q * q, r1=r - 1, candidates=candidates, ratio=sequences / candidates))
+           "2, so {candidates} (about {ratio:.1e} times fewer).").format(
+               q=q, r=r, sequences=number(sequences), q2=q * q, r1=r - 1, candidates=number(candidates),
+               ratio=sequences / candidates))
     if all(right):
         return _verdict(True, why)
     if not right[0]:
@@ -272,7 +273,7 @@ def check_loss_augmented_unary(augmented, reason=None):
     verdict = _check_augmented_values(augmented)
     return value_and_reason(verdict, reason, AUGMENTED_REASONS,
                             _("The table is right. Your reason: {why}"),
-                            hint="Write Delta(y, y') as a sum over positions.")
+                            hint=_("Write Delta(y, y') as a sum over positions."))
 
 
 def _check_augmented_values(augmented):

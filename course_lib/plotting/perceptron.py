@@ -9,7 +9,7 @@ from matplotlib.colors import to_rgba
 
 from course_lib._validation import check_int
 from course_lib.data import load_ocr_letters, three_blobs, zipf_sparse
-from course_lib.i18n import N_, _
+from course_lib.i18n import N_, _, number
 from course_lib.perceptron import (AveragedPerceptron, accuracy_by_epoch, averaging_work, sparse_rows,
                                    weights_by_epoch)
 from course_lib.plotting.artists import argmax_polygons, kept, region_edges, replace
@@ -241,8 +241,8 @@ def cost_of_averaging_figure(sizes=(1_000, 10_000, 100_000, 200_000)):
     axes[0].set_ylabel(_("additions to entries of a"))
     axes[0].legend(fontsize=9, loc="upper left")
     errors = [r[1] for r in results]
-    axes[0].set_title(_("{n:,} examples, one epoch, {fewest:,}-{most:,} errors").format(
-        n=results[0][2], fewest=min(errors), most=max(errors)), fontsize=12)
+    axes[0].set_title(_("{n} examples, one epoch, {fewest}-{most} errors").format(
+        n=number(results[0][2]), fewest=number(min(errors)), most=number(max(errors))), fontsize=12)
     for variant in ("on_error", "lazy"):
         axes[1].plot(sizes, [r[0]["naive"] / r[0][variant] for r in results], **_variant_style(variant))
     axes[1].axhline(1, color=BLACK, linewidth=1)
