@@ -555,7 +555,7 @@ def test_checks_answer_in_french():
             "update": linear.check_perceptron_update([1, -1], 0.5),
             "count": linear.check_perceptron_update([1, 2, 3], 0.5),
             "scale": margins.check_canonical_scaling([2.0, 2 / 3], 0.0),
-            "lagrange": margins.check_lagrange(1.0, 0.5, 3.0),
+            "lagrange": margins.check_lagrange(1.0, 0.5, 3.0, "A"),
             "plane": basis_functions.check_xor_plane([0.0, 0.0, 0.0], 1.0),
             "rbf": basis_functions.check_rbf_value(math.exp(-5.0)),
         }
