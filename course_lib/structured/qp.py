@@ -63,7 +63,9 @@ def solve_simplex_qp(G, b, cap, alpha=None, tol=1e-9, max_steps=100_000):
         raise ValueError("G must be a positive semi-definite Gram matrix (G_kl = <a_k, a_l>): it has "
                          "a negative diagonal entry or an entry beyond sqrt(G_kk G_ll).")
     alpha = _feasible(alpha, K, cap)
-    alpha = _active_set(G, b, cap, alpha, tol)
+    # the active set's last solve meets sum(alpha) = cap only to the accuracy of its inverse, which
+    # differs from one CPU's rounding to another's: back onto the simplex before the gap is read
+    alpha = _feasible(_active_set(G, b, cap, alpha, tol), K, cap)
     if simplex_qp_gap(G, b, cap, alpha) > tol:
         alpha = _smo(G, b, cap, alpha, tol, max_steps)
     return alpha, simplex_qp_gap(G, b, cap, alpha)
