@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from course_lib._validation import (
+    MAX_ABS,
     check_binary_targets,
     check_matrix,
     check_positive,
@@ -173,8 +174,9 @@ def _check_problem(K, r, C, tol, alpha):
 
 
 @finite_arguments(inf_ok=('C',), shapes={"E": "n", "alpha": "n", "r": "n"})
-def kkt_gap(E, alpha, r, C):
+def kkt_gap(E: np.ndarray, alpha: np.ndarray, r: np.ndarray, C: float):
     """max_{I_up} E - min_{I_low} E: <= 0 exactly at the optimum."""
+    check_positive(C, "C", allow_inf=True)
     positive = r > 0
     up = np.where(positive, alpha < C, alpha > 0)
     low = np.where(positive, alpha > 0, alpha < C)
@@ -182,7 +184,7 @@ def kkt_gap(E, alpha, r, C):
 
 
 @finite_arguments(inf_ok=('C',), shapes={"K": "n n", "r": "n", "alpha": "n"})
-def polish(K, r, C, alpha, tol):
+def polish(K, r: np.ndarray, C: float, alpha: np.ndarray, tol: float):
     """Guess that the sets of alpha are final (0 < alpha < C: on the margin, alpha = C: inside it)
     and solve the linear KKT system of the free multipliers exactly:
 
@@ -191,6 +193,10 @@ def polish(K, r, C, alpha, tol):
     Returns the SMOResult if the result is in the box with a KKT gap below tol, else None.
     Late in SMO the sets stop changing while alpha still creeps towards the solution: one linear
     solve then replaces many small steps."""
+    check_positive(C, "C", allow_inf=True)
+    check_positive(tol, "tol")
+    if not isinstance(K, KernelRows):  # the Gram matrix, or rows computed on demand
+        K = check_matrix(K, "K")
     free = np.flatnonzero((alpha > 0) & (alpha < C))
     upper = np.flatnonzero(alpha >= C)
     m = free.size
@@ -223,11 +229,12 @@ def _update_sets(k, alpha_k, positive_k, C, outside_up, outside_low):
 
 
 @finite_arguments(inf_ok=('C',), shapes={"alpha": "n", "E": "n", "r": "n", "free": "n"})
-def bias(alpha, E, r, C, free):
+def bias(alpha: np.ndarray, E: np.ndarray, r: np.ndarray, C: float, free: np.ndarray):
     """w0 from the error cache: the mean of E^t = r^t - sum_s alpha^s r^s K(x^s, x^t) over the
     margin support vectors `free` (0 < alpha < C, where r^t h(x^t) = 1), as on the slides; with
     none, the midpoint of the interval of w0 allowed by the KKT conditions (max_{I_up} E,
     min_{I_low} E), as libsvm does."""
+    check_positive(C, "C", allow_inf=True)
     if np.any(free):
         return float(np.mean(E[free]))
     positive = r > 0
@@ -237,7 +244,7 @@ def bias(alpha, E, r, C, free):
 
 
 @finite_arguments(shapes={"K": "n n", "r": "n"})
-def separable(K, r, epsilon=1e-3, max_iter=None, lam=None):
+def separable(K: np.ndarray, r: np.ndarray, epsilon=1e-3, max_iter=None, lam: np.ndarray = None):
     """Decide whether the classes are separable in the feature space of the Gram matrix K with a
     margin above epsilon / 2 times the diameter of the data there (the largest distance between
     two points phi(x^t), phi(x^s)).
@@ -254,10 +261,17 @@ def separable(K, r, epsilon=1e-3, max_iter=None, lam=None):
     lower bound exceeds epsilon * diameter, False when ||w|| <= epsilon * diameter, None when
     max_iter steps (default 100 N + 10^5) decide neither; pass lambda back to continue.
     """
+    if not 0 < epsilon <= 1:
+        raise ValueError(f"epsilon must be in (0, 1] (a fraction of the data's diameter); got {epsilon!r}.")
     n = r.shape[0]
     if max_iter is None:
         max_iter = 100 * n + 100_000
+    if not np.all(np.abs(r) == 1):
+        raise ValueError(f"r must hold the targets -1 and +1; got {np.unique(r)[:5].tolist()}.")
     diag = np.diag(K).copy()
+    scale = float(np.max(np.abs(diag)))
+    if scale > 0 and not 1 / MAX_ABS <= scale <= MAX_ABS:  # the verdict does not depend on K's scale
+        K, diag = K / scale, diag / scale
     diameter2 = float(np.max(diag[:, None] + diag[None, :] - 2.0 * K))
     threshold2 = epsilon**2 * diameter2
     positive = r > 0
