@@ -176,7 +176,7 @@ def _check_problem(K, r, C, tol, alpha):
 @finite_arguments(inf_ok=('C',), shapes={"E": "n", "alpha": "n", "r": "n"})
 def kkt_gap(E: np.ndarray, alpha: np.ndarray, r: np.ndarray, C: float):
     """max_{I_up} E - min_{I_low} E: <= 0 exactly at the optimum."""
-    check_positive(C, "C", allow_inf=True)
+    _check_C(C)
     positive = r > 0
     up = np.where(positive, alpha < C, alpha > 0)
     low = np.where(positive, alpha > 0, alpha < C)
@@ -193,7 +193,7 @@ def polish(K, r: np.ndarray, C: float, alpha: np.ndarray, tol: float):
     Returns the SMOResult if the result is in the box with a KKT gap below tol, else None.
     Late in SMO the sets stop changing while alpha still creeps towards the solution: one linear
     solve then replaces many small steps."""
-    check_positive(C, "C", allow_inf=True)
+    _check_C(C)
     check_positive(tol, "tol")
     if not isinstance(K, KernelRows):  # the Gram matrix, or rows computed on demand
         K = check_matrix(K, "K")
@@ -220,6 +220,12 @@ def polish(K, r: np.ndarray, C: float, alpha: np.ndarray, tol: float):
     return SMOResult(alpha=candidate, E=E, gap=gap, n_iter=0, status="converged")
 
 
+def _check_C(C):
+    """C's range (its kind is checked at the door): the helpers run inside solver loops."""
+    if not C > 0:
+        raise ValueError(f"C must be a positive number (np.inf allowed: the hard margin); got {C!r}.")
+
+
 def _update_sets(k, alpha_k, positive_k, C, outside_up, outside_low):
     """I_up = {r=+1, alpha<C} u {r=-1, alpha>0}; I_low = {r=-1, alpha<C} u {r=+1, alpha>0}."""
     in_up = alpha_k < C if positive_k else alpha_k > 0.0
@@ -234,7 +240,7 @@ def bias(alpha: np.ndarray, E: np.ndarray, r: np.ndarray, C: float, free: np.nda
     margin support vectors `free` (0 < alpha < C, where r^t h(x^t) = 1), as on the slides; with
     none, the midpoint of the interval of w0 allowed by the KKT conditions (max_{I_up} E,
     min_{I_low} E), as libsvm does."""
-    check_positive(C, "C", allow_inf=True)
+    _check_C(C)
     if np.any(free):
         return float(np.mean(E[free]))
     positive = r > 0

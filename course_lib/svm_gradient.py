@@ -90,9 +90,9 @@ def step_size(eta: float, lam: float, k: int):
     overshoots every epoch instead: with lambda = 100 and eta = 0.02 the alphas flip between
     0 and a positive value forever.
     """
-    check_positive(eta, "eta")
-    check_non_negative(lam, "lam")
-    check_int(k, "k", 0)
+    if not (eta > 0 and lam >= 0 and k >= 0):  # kinds checked at the door, ranges here
+        raise ValueError(f"step_size needs eta > 0, lam >= 0 and an epoch k >= 0; got eta={eta!r}, "
+                         f"lam={lam!r}, k={k!r}.")
     return eta if lam == 0 else min(eta, 1.0 / (lam * (k + 1)))
 
 

@@ -73,11 +73,12 @@ def _check_ranking(Y, n):
 
 
 @finite_arguments(shapes={"Y": "n n"})
-def relevance_of(Y):
+def relevance_of(Y: np.ndarray):
     """r from the partial ranking of a relevance labelling (rows with a +1 are relevant)."""
     r = np.where((Y > 0).any(axis=1), 1.0, -1.0)
     if not np.array_equal(relevance_matrix(r), Y):
-        raise ValueError("this ranking is not a relevance labelling (relevant before irrelevant).")
+        raise ValueError("Y is not a relevance labelling: it must be relevance_matrix(r), +1 where "
+                         "a relevant item comes before an irrelevant one.")
     return r
 
 
@@ -258,7 +259,8 @@ def _project_capped_simplex(v, cap):
         return clipped
     u = np.sort(v)[::-1]
     cumulative = np.cumsum(u) - cap
-    k = np.flatnonzero(u - cumulative / np.arange(1, v.size + 1) > 0)[-1]
+    above = np.flatnonzero(u - cumulative / np.arange(1, v.size + 1) > 0)
+    k = above[-1] if above.size else 0  # k = 0 always is, u_1 - (u_1 - cap) = cap > 0, but for rounding
     return np.clip(v - cumulative[k] / (k + 1), 0.0, None)
 
 
