@@ -630,7 +630,7 @@ def _hostile_cases(name, kind):
                 if bad != value:
                     yield parameter, {parameter: bad}, False
         if kind == "wrong type of number" and (is_float or is_int):
-            for bad in ("1", None, [value], 1.5 if is_int else 1j):
+            for bad in ("1", None, [value], 1.5 if is_int else 1j, True):  # a bool is no number here
                 real_count = (name, parameter) in REAL_COUNTS and (bad == 1.5 or isinstance(bad, list))
                 label = (name, parameter) in LABELS and bad == "1"
                 yield parameter, {parameter: bad}, not (

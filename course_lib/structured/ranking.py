@@ -304,6 +304,9 @@ def _metric_dual(A, b, C, alpha, psd, tol, max_steps=50_000):
     return alpha, W, dual
 
 
+MAX_LAM = 1e12  # learn_metric's largest regularisation weight
+
+
 @finite_arguments
 def learn_metric(X, Y, lam=0.01, psd=True, tol=1e-3, max_iter=500):
     """Metric learning to rank [ML10]: min_W lam/2 ||W||^2 + 1/n sum_i H_i(W) (the structured
@@ -320,6 +323,10 @@ def learn_metric(X, Y, lam=0.01, psd=True, tol=1e-3, max_iter=500):
     "converged"}.
     """
     lam = check_positive(lam, "lam")
+    if lam > MAX_LAM:
+        raise ValueError(f"lam must be in (0, {MAX_LAM:g}]; got {lam:g}: with C = 1 / lam below "
+                         f"{1 / MAX_LAM:g} the hinge terms fall under float64's rounding and the "
+                         "cutting planes cannot close their gap.")
     tol = check_positive(tol, "tol")
     max_iter = check_int(max_iter, "max_iter", 1)
     features = [mahalanobis_features(q, items) for q, items in X]
