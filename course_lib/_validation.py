@@ -230,17 +230,48 @@ def _non_finite(value):
 
 def _number_kinds(signature):
     """{parameter: "integer" or "number"} for the parameters whose default is an int or a
-    float: the value passed must be of that kind (a bool, a string, None, a list or a complex
-    number would otherwise reach numpy and fail inside it, or be taken silently)."""
+    float, or that are annotated `int` or `float` (a required `C: float`): the value passed
+    must be of that kind (a bool, a string, None, a list or a complex number would otherwise
+    reach numpy and fail inside it, or be taken silently)."""
     kinds = {}
     for p in signature.parameters.values():
-        if isinstance(p.default, bool) or p.default is p.empty:
+        declared = _ANNOTATED_KINDS.get(p.annotation)
+        if declared in ("integer", "number"):
+            kinds[p.name] = declared
+        elif isinstance(p.default, bool) or p.default is p.empty:
             continue
-        if isinstance(p.default, numbers.Integral):
+        elif isinstance(p.default, numbers.Integral):
             kinds[p.name] = "integer"
         elif isinstance(p.default, numbers.Real):
             kinds[p.name] = "number"
     return kinds
+
+
+# annotation -> kind checked at the door (the names too, for modules that postpone annotations)
+_ANNOTATED_KINDS = {int: "integer", "int": "integer", float: "number", "float": "number",
+                    np.ndarray: "array", "np.ndarray": "array"}
+
+
+def _array_parameters(signature):
+    """The parameters annotated `np.ndarray`: a list or tuple passed there becomes an array."""
+    return tuple(p.name for p in signature.parameters.values()
+                 if _ANNOTATED_KINDS.get(p.annotation) == "array")
+
+
+def _as_number_array(name, value, where):
+    """value as a real array (None kept, for an optional parameter); a list of strings or of
+    complex numbers is refused naming the parameter."""
+    if value is None or (isinstance(value, np.ndarray) and value.dtype.kind in "biuf"):
+        return value
+    try:
+        array = np.asarray(value)
+    except ValueError:  # ragged
+        array = np.asarray(value, dtype=object)
+    if array.dtype.kind not in "biuf":
+        kind = {"c": "complex numbers", "U": "strings", "S": "bytes"}.get(array.dtype.kind, "objects")
+        raise TypeError(f"{name} must be an array of real numbers; got {kind}: {_short(value)}. "
+                        f"Pass {where} a NumPy array (or a list) of floats for {name}.")
+    return array
 
 
 def _check_number_kinds(kinds, arguments, where):
@@ -280,6 +311,13 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None):
     C = np.inf, the hard margin). A NaN or inf would otherwise flow into a result that looks
     like a number.
 
+    The kind of a parameter is read from its annotation or its default: `C: float` or `tol=1e-3`
+    must be a real number, `n: int` or `k=3` an integer; `K: np.ndarray` is an array of real
+    numbers (a list passed there is converted, strings and complex numbers are refused).
+    A float result that is NaN or inf although every argument was finite (an overflow, or a
+    division by an underflowed number) is refused too, naming the argument of most extreme
+    magnitude.
+
     `shapes` maps parameters to their shapes in symbols, e.g. {"K": "n n", "r": "n"}: every
     symbol must be at least 1 and the same wherever it appears (a number must be met exactly;
     "k?" allows a scalar instead of a (k,) vector, a leading "..." any leading axes)."""
@@ -289,14 +327,28 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None):
         parsed_shapes = _parse_shapes(shapes)
         kinds = {name: kind for name, kind in _number_kinds(signature).items()
                  if name not in (shapes or {})}  # a shaped parameter may be an array
+        arrays = _array_parameters(signature)
+        if arrays and any(p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+                          for p in signature.parameters.values()):
+            raise TypeError(f"{f.__name__}: np.ndarray parameters need named parameters only")
 
         @functools.wraps(f)
         def checked(*args, **kwargs):
             arguments = bind(args, kwargs)
             _check_number_kinds(kinds, arguments, f.__name__)
+            converted = False
+            for name in arrays:
+                value = arguments.get(name)
+                if not isinstance(value, np.ndarray) or value.dtype.kind not in "biuf":
+                    arguments[name] = _as_number_array(name, value, f.__name__)
+                    converted = converted or arguments[name] is not value
+            inf_passed = False
             for name, value in arguments.items():
                 found = _non_finite(value)
-                if found is None or (name in inf_ok and found == "inf" and value == np.inf):
+                if found is None:
+                    continue
+                if name in inf_ok and found == "inf" and value == np.inf:
+                    inf_passed = True
                     continue
                 raise ValueError(
                     f"{name} must hold finite numbers{' (or np.inf)' if name in inf_ok else ''}; it "
@@ -304,13 +356,42 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None):
             if parsed_shapes:
                 _check_shapes(f.__name__, parsed_shapes, arguments)
             try:
-                return f(*args, **kwargs)
+                out = f(**arguments) if converted else f(*args, **kwargs)
             except (MemoryError, ValueError) as error:
                 if _is_allocation_error(error):
                     raise _too_big(error, arguments, f.__name__) from error
                 raise
+            if not inf_passed:
+                _check_result(out, arguments, f.__name__)
+            return out
         return checked
     return decorate if function is None else decorate(function)
+
+
+def _check_result(out, arguments, where):
+    """Refuse a NaN or inf result computed from finite arguments (see finite_arguments)."""
+    found = (_non_finite(out) if not isinstance(out, tuple)
+             else next(filter(None, map(_non_finite, out)), None))
+    if found is None:
+        return
+    extremes = {}
+    for name, value in arguments.items():
+        if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.ndarray)):
+            continue
+        magnitudes = np.abs(np.asarray(value, dtype=float)).ravel()
+        magnitudes = magnitudes[magnitudes > 0]
+        if magnitudes.size:
+            largest, smallest = float(magnitudes.max()), float(magnitudes.min())
+            extremes[name] = (max(math.log10(largest), -math.log10(smallest)), largest, smallest)
+    if not extremes:
+        raise ValueError(f"{where} gives {found} for these arguments: check that they describe a "
+                         "well-posed problem.")
+    name = max(extremes, key=lambda n: extremes[n][0])
+    _, largest, smallest = extremes[name]
+    raise ValueError(
+        f"{name} is out of the range {where} computes in: its values run from {smallest:.3g} to "
+        f"{largest:.3g} in magnitude and the result overflows to {found}. Rescale {name} (e.g. "
+        f"divide it by its largest entry) to magnitudes between {1 / MAX_ABS:g} and {MAX_ABS:g}.")
 
 
 def _binder(signature):

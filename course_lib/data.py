@@ -34,15 +34,23 @@ def _two_blobs(n, centre, scale, rng):
     return X, r
 
 
+MAX_GAP = 5.0  # linearly_separable's largest gap
+
+
 @finite_arguments
 def linearly_separable(n=30, seed=0, gap=0.6):
     """Two Gaussian blobs around (+1, +1) and (-1, -1), resampled until a gap of `gap` separates them.
 
     The gap is measured along the direction (1, 1) / sqrt(2), so the set is separable with
-    geometric margin at least gap / 2.
+    geometric margin at least gap / 2. The centres are 2 sqrt(2) apart and each coordinate has
+    standard deviation 0.55: gap can be at most MAX_GAP = 5 (then a point lands beyond gap / 2 once
+    in about 40 draws).
     """
     n = check_int(n, "n", minimum=2)
     gap = check_non_negative(gap, "gap")
+    if gap > MAX_GAP:
+        raise ValueError(f"gap must be in [0, {MAX_GAP:g}]; got {gap:g}: the blobs around (+1, +1) and "
+                         "(-1, -1) cannot be drawn that far apart.")
     rng = check_random_state(seed)
     direction = np.array([1.0, 1.0]) / np.sqrt(2)
     X, r = _two_blobs(n, (1.0, 1.0), 0.55, rng)

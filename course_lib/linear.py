@@ -40,7 +40,7 @@ class LinearDiscriminant:
 
 
 @finite_arguments(shapes={"w": "d", "X": "n d", "r": "n"})
-def perceptron_criterion(w, w0, X, r):
+def perceptron_criterion(w, w0: float, X, r):
     """E_percp(w, w0 | X) = - sum over misclassified x^t (r^t h(x^t) < 0) of r^t h(x^t)."""
     margins = r * (X @ w + w0)
     return float(-margins[margins < 0].sum())
@@ -182,6 +182,7 @@ def sample_version_space(X, r, n_hypotheses=30, seed=0, n_orientations=720):
     if X.shape[1] != 2:
         raise ValueError(f"sample_version_space draws lines in 2-D; X has {X.shape[1]} features.")
     n_hypotheses = check_int(n_hypotheses, "n_hypotheses", minimum=1)
+    n_orientations = check_int(n_orientations, "n_orientations", minimum=1)
     rng = check_random_state(seed)
     angles = np.linspace(0, 2 * np.pi, n_orientations, endpoint=False)
     admissible = []

@@ -18,7 +18,7 @@ def _check_w(w, X):
 
 
 @finite_arguments
-def geometric_margin(X, r, w, w0):
+def geometric_margin(X, r, w, w0: float):
     """rho = min_t r^t (w.x^t + w0) / ||w|| (negative when some point is misclassified)."""
     X = check_matrix(X, "X")
     r = check_binary_targets(r, X.shape[0])
@@ -27,7 +27,7 @@ def geometric_margin(X, r, w, w0):
 
 
 @finite_arguments
-def canonical_form(X, r, w, w0):
+def canonical_form(X, r, w, w0: float):
     """Rescale (w, w0) so that min_t r^t (w.x^t + w0) = 1 (the slides' rho ||w|| = 1)."""
     X = check_matrix(X, "X")
     r = check_binary_targets(r, X.shape[0])
@@ -41,7 +41,7 @@ def canonical_form(X, r, w, w0):
 
 
 @finite_arguments
-def same_hyperplane(w_a, w0_a, w_b, w0_b, tol=1e-12):
+def same_hyperplane(w_a, w0_a: float, w_b, w0_b: float, tol=1e-12):
     """True when (w_b, w0_b) = c (w_a, w0_a) for some c > 0: same boundary, same sides."""
     a = np.r_[np.asarray(w_a, dtype=float).reshape(-1), w0_a]
     b = np.r_[np.asarray(w_b, dtype=float).reshape(-1), w0_b]

@@ -78,14 +78,14 @@ def train_validation_split(X, r, fraction=0.5, seed=0):
 
 
 @finite_arguments
-def gaussian_svm(C, sigma):
+def gaussian_svm(C: float, sigma: float):
     """The final model of the grid: the from-scratch Gaussian-kernel SVM, fully trained (its
     default KKT tolerance 1e-3)."""
     return SVM(C=C, kernel="gaussian", sigma=sigma)
 
 
 @finite_arguments
-def coarse_gaussian_svm(C, sigma):
+def coarse_gaussian_svm(C: float, sigma: float):
     """The model of the search: the same SVM trained coarsely (KKT tolerance SEARCH_TOL)."""
     return SVM(C=C, kernel="gaussian", sigma=sigma, tol=SEARCH_TOL)
 

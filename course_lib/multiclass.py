@@ -149,11 +149,12 @@ class AllPairs:
 
 
 @finite_arguments
-def pairwise_votes(decisions, n_classes):
+def pairwise_votes(decisions, n_classes: int):
     """The vote formula (M3): votes (n, k) from the decisions (n, k(k-1)/2) of the pairs i < j in
     the order (0, 1), (0, 2), ..., (k-2, k-1); h_ij(x) = +1 (a vote for i) when the decision is >= 0,
     -1 (a vote for j) otherwise."""
     decisions = np.asarray(decisions, dtype=float)
+    n_classes = check_int(n_classes, "n_classes", 2)
     pairs = list(combinations(range(n_classes), 2))
     if decisions.ndim != 2 or decisions.shape[1] != len(pairs):
         raise ValueError(f"decisions must have one column per pair i < j: shape (n, {len(pairs)}).")
@@ -338,8 +339,9 @@ def term_counts(bags, vocabulary):
 
 
 @finite_arguments
-def zero_one_cost(n_classes):
+def zero_one_cost(n_classes: int):
     """Delta(y', y) = 1[y' != y] as a k x k matrix."""
+    check_int(n_classes, "n_classes", 1)
     return 1.0 - np.eye(n_classes)
 
 
@@ -385,7 +387,7 @@ def cost_sensitive_risk(y_pred, y_true, Delta):
 
 
 @finite_arguments(shapes={"scores": "n k", "y": "n", "Delta": "k k"})
-def loss_augmented_argmax(scores, y, Delta):
+def loss_augmented_argmax(scores: np.ndarray, y: np.ndarray, Delta: np.ndarray):
     """y_hat_i in argmax_y' Delta(y', y_i) + <w, Psi(x_i, y')> - <w, Psi(x_i, y_i)> for each row
     of scores (n, k), and that maximum: the generalised hinge loss of each example."""
     y = check_class_indices(y, Delta.shape[0], "y")
@@ -396,7 +398,7 @@ def loss_augmented_argmax(scores, y, Delta):
 
 
 @finite_arguments(shapes={"X": "n d", "y": "n", "Delta": "k k"})
-def generalised_hinge(w, X, y, feature_map, Delta):
+def generalised_hinge(w, X, y, feature_map, Delta: np.ndarray):
     """l(w, (x_i, y_i)) = max_y' [Delta(y', y_i) + <w, Psi(x_i, y') - Psi(x_i, y_i)>] for each
     example (class indices y); it is >= Delta(h_w(x_i), y_i) (M8)."""
     w = _check_w(w, feature_map)
@@ -404,7 +406,7 @@ def generalised_hinge(w, X, y, feature_map, Delta):
 
 
 @finite_arguments(shapes={"x": "d", "Delta": "k k"})
-def hinge_subgradient(w, x, y, feature_map, Delta):
+def hinge_subgradient(w, x, y: int, feature_map, Delta: np.ndarray):
     """A subgradient of l(., (x, y)) at w (M12): Psi(x, y_hat) - Psi(x, y) with y_hat the
     loss-augmented argmax."""
     w = _check_w(w, feature_map)
@@ -437,6 +439,15 @@ def margin_perceptron(X, y, feature_map, margin=1.0, max_updates=100_000):
         raise ValueError("y must hold one class index (an integer 0..k-1) per row of X.")
     if not (np.isfinite(margin) and margin > 0):
         raise ValueError(f"margin must be a positive number; got {margin!r}.")
+    max_updates = check_int(max_updates, "max_updates", 1)
+    # k updates give ||w|| <= k R, and a constraint needs ||w|| R >= margin: k >= margin / R^2
+    R = max(float(np.linalg.norm(feature_map.psi(x, label) - feature_map.psi(x, rival)))
+            for x, label in zip(X, y) for rival in range(feature_map.n_classes_))
+    if R == 0 or margin / R > max_updates * R:
+        raise ValueError(
+            f"margin={margin:g} needs at least margin / R^2 = {margin / R / R if R else np.inf:.3g} "
+            f"updates, more than max_updates={max_updates} (R = {R:.3g}, the largest "
+            "||Psi(x, y) - Psi(x, y')||): lower margin, raise max_updates or rescale X.")
     w = np.zeros(feature_map.dimension_)
     updates = 0
     while True:

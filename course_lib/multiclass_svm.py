@@ -206,7 +206,10 @@ def psi_radius(feature_map, X):
 def _check_counts(m, name):
     """A sample size or iteration count (a number or an array of them), each >= 1 and finite."""
     try:
-        m = np.asarray(m, dtype=float)
+        given = np.asarray(m)
+        if given.dtype.kind not in "iuf":  # strings, booleans, complex numbers, None
+            raise TypeError
+        m = given.astype(float)
     except (TypeError, ValueError):
         raise TypeError(f"{name} must be a number >= 1 (or an array of them); got {m!r}.") from None
     if m.size == 0 or not np.all(np.isfinite(m)) or np.any(m < 1):
@@ -225,7 +228,7 @@ def svm_lambda(rho, B, m):
 def svm_excess_bound(rho, B, m):
     """sqrt(8 rho^2 B^2 / m): E L_D^Delta(h_w) <= min_{||u|| <= B} L_D^g-hinge(u) + this."""
     rho, B = check_positive(rho, "rho"), check_positive(B, "B")
-    return np.sqrt(8.0 * rho**2 * B**2 / _check_counts(m, "m"))
+    return rho * B * np.sqrt(8.0 / _check_counts(m, "m"))  # rho^2 B^2 would overflow first
 
 
 MAX_ITERATIONS = 1e15  # beyond this, no computation will ever run T steps
@@ -278,6 +281,10 @@ def best_hinge_in_ball(X, y, feature_map, B, Delta=None, n_steps=400):
     Delta = zero_one_cost(k) if Delta is None else check_cost(Delta, k)
     rows = np.arange(len(y))
     rho = psi_radius(feature_map, X)
+    if not rho > 0:  # the step B / (rho sqrt t) needs rho > 0
+        raise ValueError(
+            f"X gives feature vectors Psi of norm 0 (rho = {rho:g}): its largest entry, "
+            f"{np.abs(X).max():.3g}, is zero or too small to square in float64. Rescale X.")
     u = np.zeros(feature_map.dimension_)
     upper, best, lower = np.inf, u.copy(), -np.inf
     for t in range(1, n_steps + 1):

@@ -125,6 +125,10 @@ def lazy_update(a, w, last_update, x, gold, pred, n_examples):
     a and w are dicts of dicts {label: {feature: value}}, last_update a dict {(label, feature): n};
     missing entries count 0.
     """
+    for name, label in (("gold", gold), ("pred", pred)):
+        if isinstance(label, (bool, np.bool_)) or not isinstance(label, (numbers.Integral, str)):
+            raise TypeError(f"{name} must be a class label, an integer or a string; got {label!r}.")
+    check_int(n_examples, "n_examples", 0)
     for feat, value in x.items():
         for label in (gold, pred):
             a_v, w_v = a.setdefault(label, {}), w.setdefault(label, {})

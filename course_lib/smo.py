@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from course_lib._validation import (
+    MAX_ABS,
     check_binary_targets,
     check_matrix,
     check_positive,
@@ -178,8 +179,9 @@ def _check_problem(K, r, C, tol, alpha):
 
 
 @finite_arguments(inf_ok=('C',), shapes={"E": "n", "alpha": "n", "r": "n"})
-def kkt_gap(E, alpha, r, C):
+def kkt_gap(E: np.ndarray, alpha: np.ndarray, r: np.ndarray, C: float):
     """max_{I_up} E - min_{I_low} E: <= 0 exactly at the optimum."""
+    _check_C(C)
     positive = r > 0
     up = np.where(positive, alpha < C, alpha > 0)
     low = np.where(positive, alpha > 0, alpha < C)
@@ -199,7 +201,7 @@ def _polish_if_new(K, r, C, alpha, E, tol, tried):
 
 
 @finite_arguments(inf_ok=('C',), shapes={"K": "n n", "r": "n", "alpha": "n"})
-def polish(K, r, C, alpha, tol):
+def polish(K, r: np.ndarray, C: float, alpha: np.ndarray, tol: float):
     """Guess that the sets of alpha are final (0 < alpha < C: on the margin, alpha = C: inside it)
     and solve the linear KKT system of the free multipliers exactly:
 
@@ -210,6 +212,10 @@ def polish(K, r, C, alpha, tol):
     with a KKT gap below tol, else None.
     Late in SMO the sets stop changing while alpha still creeps towards the solution: one linear
     solve then replaces many small steps."""
+    _check_C(C)
+    check_positive(tol, "tol")
+    if not isinstance(K, KernelRows):  # the Gram matrix, or rows computed on demand
+        K = check_matrix(K, "K")
     return _polish(K, r, C, alpha, r - K @ (alpha * r), tol)
 
 
@@ -265,6 +271,12 @@ def _polish(K, r, C, alpha, E, tol):
     return SMOResult(alpha=candidate, E=E, gap=gap, n_iter=0, status="converged")
 
 
+def _check_C(C):
+    """C's range (its kind is checked at the door): the helpers run inside solver loops."""
+    if not C > 0:
+        raise ValueError(f"C must be a positive number (np.inf allowed: the hard margin); got {C!r}.")
+
+
 def _update_sets(k, alpha_k, positive_k, C, outside_up, outside_low):
     """I_up = {r=+1, alpha<C} u {r=-1, alpha>0}; I_low = {r=-1, alpha<C} u {r=+1, alpha>0}."""
     in_up = alpha_k < C if positive_k else alpha_k > 0.0
@@ -274,11 +286,12 @@ def _update_sets(k, alpha_k, positive_k, C, outside_up, outside_low):
 
 
 @finite_arguments(inf_ok=('C',), shapes={"alpha": "n", "E": "n", "r": "n", "free": "n"})
-def bias(alpha, E, r, C, free):
+def bias(alpha: np.ndarray, E: np.ndarray, r: np.ndarray, C: float, free: np.ndarray):
     """w0 from the error cache: the mean of E^t = r^t - sum_s alpha^s r^s K(x^s, x^t) over the
     margin support vectors `free` (0 < alpha < C, where r^t h(x^t) = 1), as on the slides; with
     none, the midpoint of the interval of w0 allowed by the KKT conditions (max_{I_up} E,
     min_{I_low} E), as libsvm does."""
+    _check_C(C)
     if np.any(free):
         return float(np.mean(E[free]))
     positive = r > 0
@@ -288,7 +301,7 @@ def bias(alpha, E, r, C, free):
 
 
 @finite_arguments(shapes={"K": "n n", "r": "n"})
-def separable(K, r, epsilon=1e-3, max_iter=None, lam=None):
+def separable(K: np.ndarray, r: np.ndarray, epsilon=1e-3, max_iter=None, lam: np.ndarray = None):
     """Decide whether the classes are separable in the feature space of the Gram matrix K with a
     margin above epsilon / 2 times the diameter of the data there (the largest distance between
     two points phi(x^t), phi(x^s)).
@@ -305,10 +318,17 @@ def separable(K, r, epsilon=1e-3, max_iter=None, lam=None):
     lower bound exceeds epsilon * diameter, False when ||w|| <= epsilon * diameter, None when
     max_iter steps (default 100 N + 10^5) decide neither; pass lambda back to continue.
     """
+    if not 0 < epsilon <= 1:
+        raise ValueError(f"epsilon must be in (0, 1] (a fraction of the data's diameter); got {epsilon!r}.")
     n = r.shape[0]
     if max_iter is None:
         max_iter = 100 * n + 100_000
+    if not np.all(np.abs(r) == 1):
+        raise ValueError(f"r must hold the targets -1 and +1; got {np.unique(r)[:5].tolist()}.")
     diag = np.diag(K).copy()
+    scale = float(np.max(np.abs(diag)))
+    if scale > 0 and not 1 / MAX_ABS <= scale <= MAX_ABS:  # the verdict does not depend on K's scale
+        K, diag = K / scale, diag / scale
     diameter2 = float(np.max(diag[:, None] + diag[None, :] - 2.0 * K))
     threshold2 = epsilon**2 * diameter2
     positive = r > 0

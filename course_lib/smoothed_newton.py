@@ -44,6 +44,9 @@ from course_lib._validation import (
 from course_lib.smo import SMOResult, kkt_gap
 
 MU_START, MU_FACTOR = 2.0, 0.1
+# mu follows tol down to tol / 1000, but not below 1e-12: there the Newton system is singular in
+# float64, and a tol under the rounding of E (~1e-16) ends with status "max_iter" instead
+TOL_MU_MIN = 1e-9
 
 
 @finite_arguments
@@ -81,6 +84,7 @@ def smoothed_newton(Z, r, C, tol=1e-3, max_steps=500):
     r = check_binary_targets(r, Z.shape[0], "r")
     C, tol = check_positive(C, "C"), check_positive(tol, "tol")
     max_steps = check_int(max_steps, "max_steps", 1)
+    tol_mu = max(tol, TOL_MU_MIN)
     n, D = Z.shape
     w, w0, mu = np.zeros(D), 0.0, MU_START
     u = 1.0 - r * (Z @ w + w0)
@@ -97,7 +101,7 @@ def smoothed_newton(Z, r, C, tol=1e-3, max_steps=500):
             alpha, E, gap, w_dual = _polish(Z, r, C, u, mu, (alpha, E, gap, w_dual))
         if gap < tol:
             return SMOResult(alpha=alpha, E=E, gap=gap, n_iter=step, status="converged"), w_dual
-        if (exact and mu > tol * 1e-3) or (gap < mu and mu > tol / 4.0):
+        if (exact and mu > tol_mu * 1e-3) or (gap < mu and mu > tol_mu / 4.0):
             mu *= MU_FACTOR
     return SMOResult(alpha=alpha, E=E, gap=gap, n_iter=max_steps, status="max_iter"), w_dual
 

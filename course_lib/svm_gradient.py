@@ -61,7 +61,7 @@ LOSS_CRITERIA = {
 
 
 @finite_arguments(shapes={"alpha": "n", "G": "n n", "r": "n"})
-def hinge_error(alpha, w0, G, r, lam):
+def hinge_error(alpha: np.ndarray, w0: float, G: np.ndarray, r: np.ndarray, lam: float):
     """E_hinge(alpha, w0) for the Gram matrix G[s, t] = K(x^s, x^t) of the training points."""
     h = G @ (alpha * r) + w0
     violated = r * h < 1
@@ -69,7 +69,7 @@ def hinge_error(alpha, w0, G, r, lam):
 
 
 @finite_arguments(shapes={"alpha": "n", "G": "n n", "r": "n"})
-def hinge_gradient(alpha, w0, G, r, lam):
+def hinge_gradient(alpha: np.ndarray, w0: float, G: np.ndarray, r: np.ndarray, lam: float):
     """(dE/dalpha, dE/dw0) where E is differentiable (no r^t h(x^t) exactly 1):
 
     dE/dalpha^s = -r^s sum_{t in Y} r^t K(x^s, x^t) + lambda alpha^s,   dE/dw0 = -sum_{t in Y} r^t.
@@ -80,7 +80,7 @@ def hinge_gradient(alpha, w0, G, r, lam):
 
 
 @finite_arguments
-def step_size(eta, lam, k):
+def step_size(eta: float, lam: float, k: int):
     """eta_k = min(eta, 1 / (lambda (k + 1))) at epoch k = 0, 1, ... (eta when lambda = 0).
 
     eta_k lambda <= 1, so the regulariser's part of the step, alpha <- (1 - eta_k lambda) alpha,
@@ -90,11 +90,14 @@ def step_size(eta, lam, k):
     overshoots every epoch instead: with lambda = 100 and eta = 0.02 the alphas flip between
     0 and a positive value forever.
     """
+    if not (eta > 0 and lam >= 0 and k >= 0):  # kinds checked at the door, ranges here
+        raise ValueError(f"step_size needs eta > 0, lam >= 0 and an epoch k >= 0; got eta={eta!r}, "
+                         f"lam={lam!r}, k={k!r}.")
     return eta if lam == 0 else min(eta, 1.0 / (lam * (k + 1)))
 
 
 @finite_arguments(shapes={"mu": "n", "G": "n n", "r": "n"})
-def hinge_dual(mu, G, r, lam):
+def hinge_dual(mu: np.ndarray, G: np.ndarray, r: np.ndarray, lam: float):
     """D(mu) = sum_t mu^t - ||max(0, A mu)||^2 / (2 lambda),  A[s, t] = r^s r^t K(x^s, x^t),
 
     the dual of min E_hinge (alpha >= 0): for every mu with 0 <= mu^t <= 1 and sum_t mu^t r^t = 0,
@@ -107,9 +110,10 @@ def hinge_dual(mu, G, r, lam):
 
 
 @finite_arguments(shapes={"mu": "n", "G": "n n", "r": "n"})
-def alpha_of_multipliers(mu, G, r, lam):
+def alpha_of_multipliers(mu: np.ndarray, G: np.ndarray, r: np.ndarray, lam: float):
     """alpha^s = max(0, r^s sum_t mu^t r^t K(x^s, x^t)) / lambda: the alpha that minimises the
     Lagrangian for multipliers mu (mu^t = 1 for a point inside the margin, 0 beyond it)."""
+    check_positive(lam, "lam")
     return np.maximum(0.0, (r[:, None] * G * r) @ mu) / lam
 
 

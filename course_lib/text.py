@@ -14,7 +14,7 @@ from importlib import resources
 
 import numpy as np
 
-from course_lib._validation import check_int, finite_arguments
+from course_lib._validation import check_int, check_random_state, finite_arguments
 from course_lib.data import read_checked
 
 STDLIB_SHA256 = "e9fb0e6ce5ee490c5a0f7b9c12eef478bec75c9663b21ff8a15395400ec0b005"
@@ -103,7 +103,7 @@ def split_docstrings(names, grouped=False, seed=0):
     """
     if isinstance(names, str) or not all(isinstance(n, str) for n in names):
         raise TypeError("names must be the list of source names of load_stdlib_docstrings(return_names=True).")
-    rng = np.random.default_rng(seed)
+    rng = check_random_state(seed)
     if grouped:
         groups = [docstring_group(n) for n in names]
         keys = sorted(set(groups))

@@ -26,7 +26,7 @@ from course_lib._validation import check_int, check_positive, finite_arguments
 from course_lib.data import read_checked
 from course_lib.structured.base import StructuredModel, check_rescaling
 from course_lib.structured.viterbi import (
-    check_sequence, hamming_unary, slack_rescaled_viterbi, viterbi, viterbi_batch,
+    _hamming_unary, check_sequence, slack_rescaled_viterbi, viterbi, viterbi_batch,
 )
 
 
@@ -222,7 +222,7 @@ class ChainModel(StructuredModel):
         y = check_sequence(y, unary.shape[0], unary.shape[1])
         if rescaling == "slack":
             return slack_rescaled_viterbi(unary, pairwise, y, self.normalize_loss)
-        return viterbi(unary + hamming_unary(y, unary.shape[1], self.normalize_loss), pairwise)
+        return viterbi(unary + _hamming_unary(y, unary.shape[1], self.normalize_loss), pairwise)
 
 
 OCR_MODELS_FILE = "ocr_chain_models.npz"
@@ -282,7 +282,9 @@ def fit_hmm(X, Y, n_labels=26, smoothing=1.0):
     letters = np.bincount(y_all, minlength=q)
     ink = np.zeros((q, model.n_features))
     np.add.at(ink, y_all, x_all)
-    theta = (ink + smoothing) / (letters[:, None] + 2 * smoothing)
+    # theta = (ink + smoothing) / (letters + 2 smoothing), and 1 - theta as its own ratio: with a
+    # tiny smoothing, 1 - theta computed from theta would round to 0
+    log_total = np.log(letters[:, None] + 2 * smoothing)
     starts = np.bincount([int(y[0]) for y in Y], minlength=q)
     bigrams = np.zeros((q, q))
     for y in Y:
@@ -290,7 +292,8 @@ def fit_hmm(X, Y, n_labels=26, smoothing=1.0):
     transition = (bigrams + smoothing) / (bigrams.sum(axis=1, keepdims=True) + q * smoothing)
     return {"log_start": np.log((starts + smoothing) / (len(Y) + q * smoothing)),
             "log_transition": np.log(transition),
-            "log_theta": np.log(theta), "log_one_minus_theta": np.log1p(-theta)}
+            "log_theta": np.log(ink + smoothing) - log_total,
+            "log_one_minus_theta": np.log(letters[:, None] - ink + smoothing) - log_total}
 
 
 @finite_arguments(shapes={"x": "t d"})

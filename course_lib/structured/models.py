@@ -7,7 +7,7 @@ it (the slides: "|Y| = K ... envisageable de calculer l'inférence exhaustivemen
 
 import numpy as np
 
-from course_lib._validation import check_int, check_random_state, finite_arguments
+from course_lib._validation import check_int, check_non_negative, check_random_state, finite_arguments
 from course_lib.structured.base import StructuredModel, check_rescaling
 
 
@@ -111,8 +111,8 @@ class MulticlassModel(StructuredModel):
     """
 
     @finite_arguments
-    def __init__(self, n_classes, cost=None):
-        self.n_classes = n_classes
+    def __init__(self, n_classes: int, cost=None):
+        self.n_classes = check_int(n_classes, "n_classes", 2)
         self.cost = cost
 
     # -- the label geometry: row y of `codes` says which blocks Psi(x, y) fills ------------
@@ -284,6 +284,7 @@ def toy_hierarchy(n=80, spread=0.7, seed=0):
     the animals on the left (cat above dog), the vehicles on the right (car above bus), the two
     leaves of a branch closer to each other than to the other branch.  Returns (X, y)."""
     rng = check_random_state(seed)
+    spread = check_non_negative(spread, "spread")
     centres = np.array([[-2.0, 1.0], [-2.0, -1.0], [2.0, 1.0], [2.0, -1.0]])
     y = np.arange(check_int(n, "n", 4)) % 4
     X = centres[y] + rng.normal(scale=spread, size=(len(y), 2))

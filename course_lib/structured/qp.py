@@ -32,14 +32,14 @@ from course_lib._validation import finite_arguments
 
 
 @finite_arguments(shapes={"G": "m m", "b": "m", "alpha": "m"})
-def simplex_qp_gap(G, b, cap, alpha):
+def simplex_qp_gap(G: np.ndarray, b: np.ndarray, cap: float, alpha: np.ndarray):
     """Duality gap of the capped-simplex QP at a feasible alpha: c max(0, max_k g_k) - alpha.g."""
     g = b - G @ alpha
     return cap * max(0.0, float(g.max(initial=0.0))) - float(alpha @ g)
 
 
 @finite_arguments
-def solve_simplex_qp(G, b, cap, alpha=None, tol=1e-9, max_steps=100_000):
+def solve_simplex_qp(G, b, cap: float, alpha=None, tol=1e-9, max_steps=100_000):
     """max_alpha b.alpha - 1/2 alpha^T G alpha  s.t. alpha >= 0, sum(alpha) <= cap.
 
     G: (K, K) positive semi-definite Gram matrix, b: (K,), alpha: a feasible warm start (or None
@@ -257,6 +257,6 @@ def _smo(G, b, cap, alpha, tol, max_steps):
 
 
 @finite_arguments(shapes={"G": "m m", "b": "m", "alpha": "m"})
-def dual_value(G, b, alpha):
+def dual_value(G: np.ndarray, b: np.ndarray, alpha: np.ndarray):
     """D(alpha) = b.alpha - 1/2 alpha^T G alpha."""
     return float(b @ alpha - 0.5 * alpha @ G @ alpha)

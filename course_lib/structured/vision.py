@@ -46,7 +46,7 @@ def integral_image(x):
 
 
 @finite_arguments(shapes={"box": "... 4"})
-def box_sum(S, box):
+def box_sum(S: np.ndarray, box):
     """sum of x over the box from its integral image: S[r1,c1] - S[r0,c1] - S[r1,c0] + S[r0,c0]
     (box may be an (m, 4) array of boxes)."""
     r0, c0, r1, c1 = np.asarray(box).T
@@ -75,8 +75,12 @@ def all_boxes(H, W):
     return boxes
 
 
-def boxes_from_row(r0, H, W):
+@finite_arguments
+def boxes_from_row(r0: int, H: int, W: int):
     """Every box of an H x W image whose top row is r0, in the order of all_boxes."""
+    H, W = check_int(H, "H", 1), check_int(W, "W", 1)
+    if not 0 <= r0 < H:
+        raise ValueError(f"r0 must be a row of the image, 0 <= r0 <= {H - 1}; got {r0}.")
     c0, c1 = np.triu_indices(W + 1, k=1)
     r1 = np.arange(r0 + 1, H + 1)
     boxes = np.stack(np.broadcast_arrays(r0, c0[:, None], r1[None, :], c1[:, None]),
@@ -84,10 +88,12 @@ def boxes_from_row(r0, H, W):
     return boxes[np.lexsort(boxes.T[::-1])]
 
 
-def best_box(H, W, score):
+@finite_arguments
+def best_box(H: int, W: int, score):
     """argmax of score(boxes) over every box of an H x W image (the first in all_boxes order on
     ties), one top row r0 at a time: memory O(H W^2) instead of O(H^2 W^2) for all boxes at once
     (4 GB for a 150 x 150 image)."""
+    H, W = check_int(H, "H", 1), check_int(W, "W", 1)
     best, best_value = None, -np.inf
     for r0 in range(H):
         boxes = boxes_from_row(r0, H, W)
@@ -284,7 +290,7 @@ class SegmentationModel(StructuredModel):
 
 
 @finite_arguments
-def potts_rows_viterbi(unary, potts):
+def potts_rows_viterbi(unary, potts: float):
     """argmax over masks of sum_p unary[p, y_p] + potts * #{horizontal neighbours with equal
     labels}: every row is a chain, solved exactly by Viterbi (all rows at once).
     unary: (H, W, K) scores.  Returns the (H, W) mask."""

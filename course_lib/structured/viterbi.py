@@ -22,6 +22,8 @@ import itertools
 
 import numpy as np
 
+from course_lib._validation import check_int
+
 __all__ = [
     "viterbi", "viterbi_batch", "loss_augmented_viterbi", "hamming_unary",
     "sequence_score", "brute_force", "viterbi_by_hamming", "slack_rescaled_viterbi",
@@ -52,6 +54,7 @@ def check_chain_scores(unary, pairwise):
 
 def check_sequence(y, length, n_labels, name="y"):
     """Return y as an int vector of `length` labels in 0..n_labels-1, or raise naming the fix."""
+    length, n_labels = check_int(length, "length", 0), check_int(n_labels, "n_labels", 1)
     y = np.asarray(y)
     if y.ndim != 1 or y.shape[0] != length:
         raise ValueError(f"{name} must be a 1-D sequence of {length} labels (one per position); "
@@ -150,6 +153,12 @@ def viterbi_batch(unaries, pairwise, lengths=None):
 def hamming_unary(y, n_labels, normalize_length=False):
     """The Hamming loss Delta(y, y') = sum_t 1[y'_t != y_t] (divided by r if normalize_length)
     written as unary scores: entry [t, s] is 1 (or 1/r) when s != y_t, else 0."""
+    y = check_sequence(y, len(y), n_labels)
+    return _hamming_unary(y, n_labels, normalize_length)
+
+
+def _hamming_unary(y, n_labels, normalize_length=False):
+    """hamming_unary for a y already checked (loss-augmented inference's inner step)."""
     r = len(y)
     delta = np.ones((r, n_labels))
     delta[np.arange(r), y] = 0.0
@@ -161,7 +170,7 @@ def loss_augmented_viterbi(unary, pairwise, y, normalize_length=False):
     positions, it is added to the unary scores and the same Viterbi applies (slides, V5)."""
     unary, pairwise = check_chain_scores(unary, pairwise)
     y = check_sequence(y, unary.shape[0], unary.shape[1])
-    return viterbi(unary + hamming_unary(y, unary.shape[1], normalize_length), pairwise)
+    return viterbi(unary + _hamming_unary(y, unary.shape[1], normalize_length), pairwise)
 
 
 def sequence_score(unary, pairwise, y):
