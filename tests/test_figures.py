@@ -1,7 +1,8 @@
 """The slides' figures: every registered figure renders, regenerating it gives what is committed
 in figures/ up to rounding (PNG: matplotlib's image comparison, RMS over pixels below PNG_TOL;
-SVG: the same text around the numbers, and every number within SVG_ATOL points), stems start with a
-syllabus ID, and figures/README.md lists them all. A drifting figure is named by its test id.
+SVG: the same text around the numbers, and every number within SVG_ATOL points; a polyline that
+matplotlib simplified to other vertices must run within SVG_ATOL of the committed one), stems start
+with a syllabus ID, and figures/README.md lists them all. A drifting figure is named by its test id.
 
 Rounding differs between machines (CPU kernels, BLAS threads) by a few units in the last
 place, which can move an antialiased edge by a fraction of a pixel: that must not count, a
@@ -43,11 +44,51 @@ def svg_parts(data):
     return NUMBER.sub(b"#", data), np.array([float(m) for m in NUMBER.findall(data)])
 
 
+PATH_DATA = re.compile(rb'\bd="([^"]*)"')
+POLYLINE = re.compile(rb"^[\sML\d.e-]*z?\s*$")  # M, L and a closing z
+COORDINATE = re.compile(rb"-?\d+(?:\.\d+)?(?:e-?\d+)?")
+
+
+def same_numbers(a, b):
+    """The same text around the numbers, and every number within SVG_ATOL."""
+    (text_a, numbers_a), (text_b, numbers_b) = svg_parts(a), svg_parts(b)
+    return text_a == text_b and bool(np.all(np.abs(numbers_a - numbers_b) <= SVG_ATOL))
+
+
+def distance_to_polyline(points, vertices):
+    """The largest distance from `points` (n, 2) to the polyline through `vertices` (m, 2)."""
+    if len(vertices) == 1:
+        return float(np.max(np.linalg.norm(points - vertices[0], axis=1)))
+    start, direction = vertices[:-1], np.diff(vertices, axis=0)
+    length2 = np.maximum(np.sum(direction**2, axis=1), 1e-300)
+    farthest = 0.0
+    for chunk in np.array_split(points, max(1, len(points) // 256)):
+        t = np.clip(np.einsum("nmk,mk->nm", chunk[:, None, :] - start[None], direction) / length2, 0.0, 1.0)
+        nearest = start[None] + t[..., None] * direction[None]
+        farthest = max(farthest, float(np.max(np.min(np.linalg.norm(chunk[:, None, :] - nearest, axis=2), axis=1))))
+    return farthest
+
+
+def same_path(a, b):
+    """Path data equal up to rounding; matplotlib simplifies a polyline by dropping vertices that
+    lie within a fraction of a pixel of it, so a rounding can keep other vertices: two polylines
+    then count as the same when each runs within SVG_ATOL of the other."""
+    if same_numbers(a, b):
+        return True
+    if not (POLYLINE.match(a) and POLYLINE.match(b)):
+        return False
+    points_a, points_b = (np.array([float(x) for x in COORDINATE.findall(d)]).reshape(-1, 2) for d in (a, b))
+    return (distance_to_polyline(points_a, points_b) <= SVG_ATOL
+            and distance_to_polyline(points_b, points_a) <= SVG_ATOL)
+
+
 def same_up_to_rounding(committed, fresh):
     if committed.suffix == ".svg":
-        (text_a, numbers_a), (text_b, numbers_b) = map(svg_parts, (committed.read_bytes(),
-                                                                    fresh.read_bytes()))
-        return text_a == text_b and bool(np.all(np.abs(numbers_a - numbers_b) <= SVG_ATOL))
+        a, b = committed.read_bytes(), fresh.read_bytes()
+        paths_a, paths_b = PATH_DATA.findall(a), PATH_DATA.findall(b)
+        return (len(paths_a) == len(paths_b)
+                and same_numbers(PATH_DATA.sub(b'd=""', a), PATH_DATA.sub(b'd=""', b))
+                and all(same_path(*pair) for pair in zip(paths_a, paths_b)))
     if committed.read_bytes() == fresh.read_bytes():
         return True
     return compare_images(str(committed), str(fresh), tol=PNG_TOL) is None
