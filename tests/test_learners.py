@@ -230,7 +230,13 @@ def test_predict_and_fit_return_self():
 
 
 def blas_threads():
-    return max(lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas")
+    """Threads of the BLAS pools course_lib limits: those loaded with numpy, found when its first
+    learner ran. SciPy's own BLAS, loaded later by an import of scipy or scikit-learn, is not one
+    our algorithms call (they import NumPy only)."""
+    from course_lib._threads import _blas_controller
+    ours = {lib.filepath for lib in _blas_controller().lib_controllers if lib.user_api == "blas"}
+    assert ours, "course_lib found no BLAS library to limit"
+    return max(lib["num_threads"] for lib in threadpool_info() if lib["filepath"] in ours)
 
 
 @pytest.mark.parametrize("Learner", [NSlackSSVM, OneSlackSSVM, SubgradientSSVM])
