@@ -144,7 +144,7 @@ def class_at_once(notebook, students):
     """`students` kernels run `notebook` at the same moment; returns each one's time to its first
     figure and to the end, and the highest sum of the kernels' memory seen meanwhile."""
     processes = [subprocess.Popen([sys.executable, "-c", STUDENT, str(notebook), str(Path(notebook).parent)],
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                  for _ in range(students)]
     peak = {"bytes": 0}
     done = threading.Event()
@@ -162,7 +162,12 @@ def class_at_once(notebook, students):
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
-    results = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in processes]
+    results = []
+    for process in processes:
+        out, err = process.communicate()
+        if process.returncode != 0 or not out.strip():
+            raise RuntimeError(f"a student's Run All failed (exit {process.returncode}): {err[-2000:]}")
+        results.append(json.loads(out.strip().splitlines()[-1]))
     done.set()
     sampler.join()
     return results, peak["bytes"]
