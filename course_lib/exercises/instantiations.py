@@ -152,6 +152,11 @@ def _compare_auc_pairs(expected, got):
     return None
 
 
+def _show_query(case):
+    """A ranking query as a failure message shows it, to re-run it by hand."""
+    return f"s = {case['s'].tolist()}, r = {case['r'].tolist()}"
+
+
 def check_auc_pairs(student_auc_pairs, seed=None):
     """Exercise 4 [S17], coding: auc_pairs(s, r) returns (Delta, n_swapped): Delta = 1 - AUC of
     the ranking by the scores s (a tie counts 1/2), and the number of (relevant, irrelevant) pairs
@@ -160,7 +165,7 @@ def check_auc_pairs(student_auc_pairs, seed=None):
     `auc` and ranking model refused while the student's function runs."""
     return check_function(
         student_auc_pairs, _auc_pairs_cases, _reference_auc_pairs, seed=seed, compare=_compare_auc_pairs,
-        show=lambda c: f"s = {c['s'].tolist()}, r = {c['r'].tolist()}",
+        show=_show_query,
         hint=_("Swapping a pair (i, j) adds 1/|P| to Delta and takes 2 (s_i - s_j)/|P| from "
                "<w, Psi> (Y_ij goes from +1 to -1): it is swapped iff s_i - s_j < 1/2."),
         right=_("Your counts agree with the library on the exercise's items (1 - AUC = 2/6: the pairs (0.5, 1.8) "
@@ -191,7 +196,7 @@ def _reference_order(s, r):
 def _compare_orders(expected, got):
     s, r, best_order = expected
     if got is None or got is Ellipsis:
-            return _("your function returned None: is a `return` missing?")
+        return _("your function returned None: is a `return` missing?")
     try:
         order = np.asarray(got)
         if order.shape != (len(s),) or not np.array_equal(np.sort(order), np.arange(len(s))):
@@ -221,7 +226,7 @@ def check_auc_sort(student_auc_oracle, seed=None):
     (compared by the value reached, so any optimal ordering passes)."""
     return check_function(
         student_auc_oracle, _oracle_cases, _reference_order, seed=seed, compare=_compare_orders,
-        show=lambda c: f"s = {c['s'].tolist()}, r = {c['r'].tolist()}",
+        show=_show_query,
         hint=_("Shift the scores: s_i - 1/4 for relevant items, s_j + 1/4 for irrelevant ones, and sort by "
              "decreasing shifted score (relevant first on ties)."),
         right=_("Your sort reaches the optimum of 1 - AUC + <w, Psi> on all 25 fresh random queries: one sort of "
