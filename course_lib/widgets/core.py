@@ -412,7 +412,7 @@ def draw_foreground(fig, renderer):
                     children.append((child.zorder, child.label))
             elif id(child) not in skipped and not child.get_animated():
                 children.append((child.zorder, child))
-        for _, child in sorted(children, key=itemgetter(0)):
+        for _zorder, child in sorted(children, key=itemgetter(0)):
             child.draw(renderer)
     return True
 
