@@ -31,6 +31,10 @@ def _check_pair(X, Y):
 def linear(X, Y):
     """K(x, y) = x^T y for every row x of X and y of Y."""
     X, Y = _check_pair(X, Y)
+    return _linear(X, Y)
+
+
+def _linear(X, Y):
     return X @ Y.T
 
 
@@ -39,13 +43,17 @@ def polynomial(X, Y, degree=2):
     X, Y = _check_pair(X, Y)
     degree = check_int(degree, "degree", minimum=1)
     with np.errstate(over="ignore", invalid="ignore"):
-        K = _integer_power(X @ Y.T + 1.0, degree)
+        K = _polynomial(X, Y, degree)
     if not np.all(np.isfinite(K)):
         raise ValueError(
             f"the polynomial kernel (x.y + 1)^q overflows for degree={degree} on this data (values "
             "beyond 1e308): lower the degree, or rescale X so that |x.y| stays below 1."
         )
     return K
+
+
+def _polynomial(X, Y, degree):
+    return _integer_power(X @ Y.T + 1.0, degree)
 
 
 def _integer_power(B, q):
@@ -106,6 +114,10 @@ def _gaussian(K, sigma):
 def sigmoid(X, Y):
     """K(x, y) = tanh(2 x^T y + 1), the slides' constants (scikit-learn: gamma=2, coef0=1)."""
     X, Y = _check_pair(X, Y)
+    return _sigmoid(X, Y)
+
+
+def _sigmoid(X, Y):
     return np.tanh(2.0 * (X @ Y.T) + 1.0)
 
 
@@ -186,12 +198,12 @@ def _unchecked_kernel_matrix(X, Y, kernel, params):
     polynomial kernel is not checked for overflow here: |K(x, y)| <= sqrt(K(x, x) K(y, y)), so
     a finite kernel_diagonal bounds every entry."""
     if kernel == "linear":
-        return X @ Y.T
+        return _linear(X, Y)
     if kernel == "polynomial":
-        return _integer_power(X @ Y.T + 1.0, params["degree"])
+        return _polynomial(X, Y, params["degree"])
     if kernel == "gaussian":
         return _gaussian(_squared_distances(X, Y), params["sigma"])
-    return np.tanh(2.0 * (X @ Y.T) + 1.0)
+    return _sigmoid(X, Y)
 
 
 def gram(X, kernel="linear", **params):
