@@ -199,3 +199,79 @@ def test_an_honest_student_is_not_held_up(rationed):
     assert multiclass.check_problem_counts(26, 325)
     again = multiclass.check_problem_counts(26, 650)  # a right answer starts the count again
     assert not again and "wrong answers in a row" not in again.why
+
+
+# -- the library reached around the guard: another thread, a result computed later, the check's frames --
+
+def _perceptron_by_the_library(X, r, eta, n_epochs):
+    from course_lib.linear import Perceptron
+
+    model = Perceptron(eta=eta, n_epochs=n_epochs, shuffle=False).fit(X, r)
+    return model.w_, model.w0_
+
+
+def test_a_thread_started_by_the_student_cannot_call_the_library():
+    import threading
+
+    def in_a_thread(X, r, eta, n_epochs):
+        out = []
+        worker = threading.Thread(target=lambda: out.append(_perceptron_by_the_library(X, r, eta, n_epochs)))
+        worker.start()
+        worker.join()
+        return out[0] if out else None
+
+    assert_caught(linear.check_perceptron, in_a_thread, "write it yourself")
+
+
+class _Later:
+    """A result that computes itself when the check reads it, after the student's call."""
+
+    def __init__(self, compute):
+        self.compute = compute
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.compute(), dtype=dtype)
+
+    def __float__(self):
+        return float(self.compute())
+
+    def __eq__(self, other):
+        return bool(np.all(self.compute() == other))
+
+
+def test_a_result_that_computes_itself_when_compared_is_computed_under_the_guard():
+    from course_lib import basis, smo
+    from course_lib.exercises import basis_functions, margins
+
+    def later(X, r, eta, n_epochs):
+        return (_Later(lambda: _perceptron_by_the_library(X, r, eta, n_epochs)[0]),
+                _Later(lambda: _perceptron_by_the_library(X, r, eta, n_epochs)[1]))
+
+    assert_caught(linear.check_perceptron, later, "write it yourself")
+    assert_caught(margins.check_smo_step,
+                  lambda alpha, i, j, K, r, C: _Later(lambda: smo.smo(K, r, C, tol=1e-12, max_iter=1, alpha=alpha).alpha),
+                  "write it yourself")
+    assert_caught(basis_functions.check_xor_map, lambda X: _Later(lambda: basis.xor_map(X)), "write it yourself")
+
+
+def test_the_expected_value_is_not_in_the_checks_frames_while_the_student_runs():
+    import sys
+
+    def from_the_frames(X, r, eta, n_epochs):
+        frame = sys._getframe(1)
+        while frame is not None:
+            if "expected" in frame.f_locals:
+                return frame.f_locals["expected"]
+            frame = frame.f_back
+        return None
+
+    assert_caught(linear.check_perceptron, from_the_frames, "returned None")
+
+
+def test_plain_values_keep_numbers_text_and_containers():
+    plain = harness._plain_value
+    assert plain(None) is None and plain(...) is ... and plain("ab") == "ab" and plain(True) is True
+    value = plain((np.arange(3.0), [1, 2.5], {"a": np.float64(2.0)}, {1, 2}))
+    assert isinstance(value, tuple) and np.array_equal(value[0], np.arange(3.0)) and value[1:] == ([1, 2.5], {"a": 2.0}, {1, 2})
+    assert type(plain(np.arange(3.0).view(np.matrix))) is np.ndarray
+    assert repr(plain(object)) == repr(object) and "object" in repr(plain(object()))

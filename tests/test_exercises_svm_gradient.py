@@ -57,7 +57,8 @@ def test_hinge_gradient_check():
 
 @pytest.mark.parametrize("seed", range(10))
 def test_the_gradient_cases_match_finite_differences(seed):
-    for c in ex._gradient_cases(np.random.default_rng(seed)):
+    """Away from the margin (the first six cases); the last two put a point on it, tested above."""
+    for c in ex._gradient_cases(np.random.default_rng(seed))[:6]:
         grad_alpha, grad_w0 = hinge_gradient(**c)
         numeric_alpha, numeric_w0 = ex.finite_differences(**c)
         np.testing.assert_allclose(grad_alpha, numeric_alpha, atol=1e-6)
@@ -102,3 +103,32 @@ def test_first_step_check():
 @pytest.mark.parametrize("name", sorted(ex.QUIZZES))
 def test_quizzes_have_one_right_choice_and_every_choice_explained(name):
     assert_quiz_well_formed(ex.QUIZZES[name][1], ex.quiz(name))
+
+
+def test_finite_differences_of_a_self_written_E_do_not_pass():
+    """E_hinge written out and differentiated numerically (no gradient derived): the cases with a
+    point exactly on the margin, where E has a kink, refuse its average of the two sides; the
+    other end of the subgradient (the point counted in Y) passes."""
+    def E(alpha, w0, G, r, lam):
+        return 0.5 * lam * alpha @ alpha + np.maximum(0, 1 - r * (G @ (alpha * r) + w0)).sum()
+
+    def numeric(alpha, w0, G, r, lam):  # not a copy of the check's own finite_differences (refused as such)
+        h = 1e-5
+        grad = np.zeros(len(alpha))
+        for s in range(len(alpha)):
+            up, down = alpha.copy(), alpha.copy()
+            up[s] += h
+            down[s] -= h
+            grad[s] = (E(up, w0, G, r, lam) - E(down, w0, G, r, lam)) / (2 * h)
+        return grad, (E(alpha, w0 + h, G, r, lam) - E(alpha, w0 - h, G, r, lam)) / (2 * h)
+
+    def counts_the_margin_in(alpha, w0, G, r, lam):
+        r_in_Y = np.where(r * (G @ (alpha * r) + w0) <= 1, r, 0.0)
+        return -r * (G @ r_in_Y) + lam * alpha, -r_in_Y.sum()
+
+    for _ in range(5):
+        assert_caught(ex.check_hinge_gradient, numeric, "finite differences")
+        assert_passes(ex.check_hinge_gradient, counts_the_margin_in)
+    cases = ex._gradient_cases(np.random.default_rng(0))
+    on_margin = [np.any(c["r"] * (c["G"] @ (c["alpha"] * c["r"]) + c["w0"]) == 1) for c in cases]
+    assert on_margin == [False] * 6 + [True] * 2

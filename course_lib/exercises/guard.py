@@ -13,6 +13,9 @@ is refused too. Everything is put back on exit, also after an exception or a tim
         got = guard.run(student_fn, kwargs, seconds=5.0)   # WriteItYourself, TimeLimit or the result
 
 `allowed`: functions the student is told to use (everything they call inside stays allowed).
+While the student's call runs, the library refuses to run in every thread, so that a thread the
+student's function starts cannot reach it either; `run(..., finish=f)` applies `f` to the result
+before the call counts as over (the harness turns a lazy result into plain values there).
 `time_limit(seconds)`: SIGALRM in the main thread (a Jupyter kernel runs cells there, and
 pytest its tests); elsewhere the call runs without a limit.
 
@@ -232,7 +235,7 @@ def _copy_tracer(previous):
     """A sys.settrace function that refuses to enter a copy of the library's code, then hands
     the event to the tracer that was there before (a debugger, coverage), if any."""
     def tracer(frame, event, arg):
-        if event == "call" and _state.student_thread == threading.get_ident():
+        if event == "call" and _state.student_thread is not None:
             label = _copied_from(frame.f_code)
             if label is not None:
                 _state.refused.append(COPY + label)
@@ -246,7 +249,7 @@ _state = _State()
 
 def _refuse_or_run(key, args, kwargs):
     label, original = _state.functions[key]
-    if _state.student_thread == threading.get_ident() and not _inside_allowed():
+    if _state.student_thread is not None and not _inside_allowed():  # in any thread: one the student started too
         _state.refused.append(label)
         raise WriteItYourself(label)
     return original(*args, **kwargs)
@@ -265,7 +268,7 @@ class _RefuseImports(importlib.abc.MetaPathFinder):
     """Refuses to import a library or scikit-learn module during the student's call."""
 
     def find_spec(self, name, path=None, target=None):
-        if _state.student_thread == threading.get_ident() and name.split(".")[0] in GUARDED_PACKAGES:
+        if _state.student_thread is not None and name.split(".")[0] in GUARDED_PACKAGES:
             _state.refused.append(f"import {name}")
             raise WriteItYourself(f"import {name}")
         return None
@@ -368,16 +371,20 @@ class Guard:
             raise
         return self
 
-    def run(self, fn, kwargs, seconds=None):
-        """fn(**kwargs) with the library refused, within `seconds` (None: no limit)."""
-        previous = sys.gettrace()
+    def run(self, fn, kwargs, seconds=None, finish=None):
+        """fn(**kwargs) with the library refused, within `seconds` (None: no limit); with
+        `finish`, finish(result), computed while the library is still refused."""
+        previous, previous_threads = sys.gettrace(), threading.gettrace()
         with time_limit(seconds):
             _state.student_thread = threading.get_ident()
             sys.settrace(_copy_tracer(previous))
+            threading.settrace(_copy_tracer(previous_threads))
             try:
-                return fn(**kwargs)
+                result = fn(**kwargs)
+                return result if finish is None else finish(result)
             finally:
                 sys.settrace(previous)
+                threading.settrace(previous_threads)
                 _state.student_thread = None
 
     @property

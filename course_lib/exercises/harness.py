@@ -315,7 +315,7 @@ def _run_case(guard, student_fn, case, *, limit, read_only):
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
-            got = guard.run(student_fn, student_case, limit)
+            got = guard.run(student_fn, student_case, limit, finish=_plain_value)
     except KeyboardInterrupt:
         raise
     except WriteItYourself as error:
@@ -337,6 +337,62 @@ def _run_case(guard, student_fn, case, *, limit, read_only):
                       "are and return a new value (work on a copy, e.g. `alpha = alpha.copy()`).").format(
                           names=names))
     return got, None
+
+
+class _Returned:
+    """What the check keeps of a returned object that is neither numbers, text nor a container
+    of them: its type and its text, nothing it could compute later."""
+
+    def __init__(self, value):
+        self.name = type(value).__name__
+        try:
+            self.text = format_value(value)
+        except BaseException:  # a repr that fails, or calls the library
+            self.text = f"a {self.name}"
+
+    def __repr__(self):
+        return self.text
+
+
+def _plain_value(value, depth=0):
+    """The student's result as plain values, made while the library is still refused: arrays
+    copied as NumPy arrays, tuples, lists, dicts and sets rebuilt, numbers and text as the
+    built-in types, an object that converts to numbers (`__array__`, `__float__`) converted, any
+    other object kept by its type and text (`_Returned`). So a result that would compute itself
+    when compared (after the call, with the library back in reach) computes itself here."""
+    kind = type(value)
+    if value is None or value is Ellipsis or kind in (bool, int, float, complex, str, bytes):
+        return value
+    if depth > 50:
+        return _Returned(value)
+    if isinstance(value, np.generic) and kind.__module__ == "numpy":
+        return value
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind != "O":
+            return np.array(value, subok=False)
+        plain = np.empty(value.shape, dtype=object)
+        for index, item in np.ndenumerate(value):
+            plain[index] = _plain_value(item, depth + 1)
+        return plain
+    if isinstance(value, tuple):
+        return tuple(_plain_value(item, depth + 1) for item in value)
+    if isinstance(value, list):
+        return [_plain_value(item, depth + 1) for item in value]
+    if isinstance(value, dict):
+        return {_plain_value(key, depth + 1): _plain_value(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return (set if isinstance(value, set) else frozenset)(_plain_value(item, depth + 1) for item in value)
+    for base in (bool, int, float, complex, str, bytes):  # a subclass of a built-in type
+        if isinstance(value, base):
+            return base(value)
+    if any(hasattr(kind, name) for name in ("__array__", "__array_interface__", "__float__", "__int__", "__index__")):
+        try:
+            array = np.asarray(value)
+        except (TypeError, ValueError):
+            return _Returned(value)
+        if array.dtype.kind in "biufcUS":
+            return np.array(array, subok=False)
+    return _Returned(value)
 
 
 def _write_it_yourself(label):
@@ -395,8 +451,8 @@ def check_function(student_fn, cases, reference, *, seed=None, compare=None, all
 def _first_failure(run, student_fn, cases, reference, compare):
     """(number, case, reason) of the first case the student's function fails, or None."""
     for number, case in enumerate(cases, 1):
+        got, reason = run(student_fn, case)  # first: while it runs, no expected value exists to be read
         expected = reference(**copy.deepcopy(case))
-        got, reason = run(student_fn, case)
         if reason is None:
             reason = _compare(compare, expected, got)
             if reason is not None:

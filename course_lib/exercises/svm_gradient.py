@@ -12,9 +12,15 @@ from course_lib.svm_gradient import hinge_error, hinge_gradient, hinge_loss
 
 def _gradient_cases(rng):
     """Random problems: N points, a Gaussian Gram matrix, labels of both classes, alpha >= 0 (some
-    exactly 0), w0 and lambda (0 included), with no r^t h(x^t) within 1e-3 of 1 (E differentiable)."""
+    exactly 0), w0 and lambda (0 included). The first six have no r^t h(x^t) within 1e-3 of 1 (E
+    differentiable); in the last two one point sits exactly on the margin, r^t h(x^t) = 1, where E
+    has a kink: G in 64ths and alpha in 8ths make h exact in floating point, whatever order the
+    sums are taken in. There the slides' subgradient leaves the point out of Y (r h < 1); counting
+    it in is the other end of the subgradient, and is taken too; central finite differences
+    average the two and are neither."""
     cases = []
-    while len(cases) < 6:
+    while len(cases) < 8:
+        on_margin = len(cases) >= 6
         N = int(rng.integers(3, 9))
         X = rng.normal(size=(N, 2))
         r = np.where(np.arange(N) % 2 == 0, 1.0, -1.0)
@@ -22,10 +28,27 @@ def _gradient_cases(rng):
         alpha = np.round(rng.uniform(0, 1.5, N) * (rng.uniform(size=N) > 0.25), 3)
         w0 = float(np.round(rng.normal(0, 0.5), 3))
         G = np.round(kernels.gram(X, "gaussian", sigma=1.0), 4)
-        if np.min(np.abs(r * (G @ (alpha * r) + w0) - 1)) < 1e-3:
+        if on_margin:
+            G, alpha = np.round(G * 64) / 64, np.round(alpha * 8) / 8
+            t = int(rng.integers(N))
+            w0 = float(r[t] - (G @ (alpha * r))[t])  # r^t h(x^t) = 1 exactly
+        margins_rh = r * (G @ (alpha * r) + w0)
+        exact = margins_rh == 1
+        if np.any((np.abs(margins_rh - 1) < 1e-3) & ~exact) or exact.any() != on_margin:
             continue
         cases.append({"alpha": alpha, "w0": w0, "G": G, "r": r, "lam": [0.0, 0.5, 2.0][len(cases) % 3]})
     return cases
+
+
+def _gradient_reference(alpha, w0, G, r, lam):
+    """The library's gradient (points on the margin out of Y) and the other end of the
+    subgradient (points on the margin in Y), with the average finite differences give there."""
+    strict = hinge_gradient(alpha, w0, G, r, lam)
+    on_margin = r * (G @ (alpha * r) + w0) == 1
+    r_in = np.where(on_margin, r, 0.0)
+    wide = (strict[0] - r * (G @ r_in), strict[1] - float(r_in.sum()))
+    return {"strict": strict, "wide": wide, "on_margin": bool(on_margin.any()),
+            "average": (0.5 * (strict[0] + wide[0]), 0.5 * (strict[1] + wide[1]))}
 
 
 def _show_case(case):
@@ -50,7 +73,7 @@ def check_hinge_gradient(gradient, seed=None):
     return check_function(
         gradient,
         _gradient_cases,
-        hinge_gradient,
+        _gradient_reference,
         seed=seed,
         show=_show_case,
         compare=lambda expected, got: _compare_gradient(expected, got),
@@ -65,7 +88,7 @@ def check_hinge_gradient(gradient, seed=None):
 def _agrees_with_finite_differences(cases):
     """The Right message: how close the (agreed) gradients are to central finite differences of E."""
     worst = 0.0
-    for case in cases:
+    for case in cases[:6]:  # the last two have a point on the margin, where E has a kink
         exact, numeric = hinge_gradient(**case), finite_differences(**case)
         worst = max(worst, np.max(np.abs(exact[0] - numeric[0])), abs(float(exact[1]) - numeric[1]))
     return (_("Your gradient agrees with the library on all {cases} fresh random problems; on the "
@@ -73,9 +96,24 @@ def _agrees_with_finite_differences(cases):
                 cases=len(cases), worst=worst))
 
 
-def _compare_gradient(expected, got):
+def _compare_gradient(reference, got):
     if not isinstance(got, (tuple, list)) or len(got) != 2:
         return _("return a tuple of two values: (dE/dalpha, dE/dw0)")
+    if reference["on_margin"]:
+        if _same_gradient(reference["wide"], got):
+            return None
+        if _same_gradient(reference["average"], got) and not _same_gradient(reference["strict"], got):
+            return _("a point sits exactly on the margin (r h = 1), where E_hinge has a kink: the subgradient counts "
+                     "it out of Y (r h < 1) or in it, and yours takes half of each, as finite differences do. "
+                     "Derive the formula")
+    return _compare_one_gradient(reference["strict"], got)
+
+
+def _same_gradient(expected, got):
+    return _compare_one_gradient(expected, got) is None
+
+
+def _compare_one_gradient(expected, got):
     from course_lib.exercises.harness import default_compare
 
     reason = default_compare(expected[0], got[0])
