@@ -134,3 +134,24 @@ def test_loss_claims_of_chapter_06():
     assert np.all(sg.hinge_loss(m) >= sg.zero_one_loss(m))
     assert np.all(sg.cross_entropy_loss(m) >= sg.zero_one_loss(m))
     assert sg.hinge_loss(m[m > 1]).max() == 0 and sg.quadratic_loss(m[m > 1]).min() > 0
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_descent_agrees_with_the_qp_svm_and_keeps_more_alphas(seed):
+    # claim cells "84426027" (ranks and predictions on new data) and "note-check" (not sparse, unlike the dual)
+    from scipy.stats import spearmanr
+
+    from course_lib.svm import SVM
+
+    X, r = data.overlapping(n=40, seed=seed)
+    G = kernels.gram(X, "gaussian", sigma=1.0)
+    X_new, _ = data.overlapping(n=1000, seed=99 + seed)
+    gd = sg.KernelHingeGD(sigma=1.0, lam=1.0).fit(X, r)
+    qp = SVM(C=1.0, kernel="gaussian", sigma=1.0).fit(X, r)
+    rho = spearmanr(gd.decision_function(X_new), qp.decision_function(X_new)).statistic
+    assert rho > 0.95 and np.mean(gd.predict(X_new) == qp.predict(X_new)) > 0.9, f"seed {seed}: rho {rho:.3f}"
+    fit = sg.KernelHingeGD(sigma=1.0, lam=1.0, n_epochs=3000).fit(X, r)
+    kept = np.sum(fit.alpha_ > 1e-3)
+    assert kept > 0.8 * len(X) and kept > len(qp.support_), f"seed {seed}: {kept} alphas, {len(qp.support_)} SVs"
+    formula = sg.alpha_of_multipliers(fit.multipliers_, G, r, 1.0)
+    assert np.max(np.abs(fit.alpha_ - formula)) < 0.1 * fit.alpha_.max()

@@ -102,7 +102,7 @@ def test_junk_never_raises(check):
     "check, answer, wrongs",
     [
         (lambda a: ex.check_polynomial_kernel(a, "C"), 4.0, [1.0, 3.0, 5.0, "4"]),
-        (ex.check_sigma_min, 0.6, [0.0, 0.36, 1.0, 0.5]),
+        (lambda a: ex.check_sigma_min(a, "A"), 0.6, [0.0, 0.36, 1.0, 0.5]),
         (ex.check_gamma, 16.0, [8.0, 0.0625, 4.0, 2.0]),
         (ex.check_kernel_distance, np.sqrt(2 - 2 * np.exp(-2.0)), [2 - 2 * np.exp(-2.0), np.sqrt(2), 1.0]),
     ],
@@ -125,9 +125,20 @@ def test_polynomial_kernel_needs_the_reason_the_library_cannot_give():
     assert_passes(lambda a: ex.check_polynomial_kernel(4.0, a), "C")
 
 
+def test_sigma_min_needs_the_reason_the_library_cannot_give():
+    """model_selection.sigma_min, shown in the chapter, gives the number in one call; the reason is the student's own."""
+    from course_lib import model_selection
+
+    value = float(model_selection.sigma_min(ex.SIGMA_X))
+    assert_caught(ex.check_sigma_min, value, "letter of your reason")
+    for wrong in "BCD":
+        assert_no_answer_leak(lambda a: ex.check_sigma_min(value, a), wrong, ["(A)"])
+    assert_passes(lambda a: ex.check_sigma_min(value, a), "A")
+
+
 def test_numeric_diagnoses():
     assert_caught(lambda a: ex.check_polynomial_kernel(a, "C"), 1.0, "+ 1")  # a wrong value, whatever the reason
-    assert_caught(ex.check_sigma_min, 0.0, "excluded")
+    assert_caught(lambda a: ex.check_sigma_min(a, "A"), 0.0, "excluded")
     assert_caught(ex.check_gamma, 8.0, "factor 2")
     assert_caught(ex.check_kernel_distance, 2 - 2 * np.exp(-2.0), "square root")
     assert_caught(ex.check_kernel_distance, np.sqrt(2.0), "Euclidean")

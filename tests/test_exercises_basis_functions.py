@@ -33,14 +33,14 @@ def test_xor_map_check():
 
 
 def test_xor_plane_check():
-    assert_passes(lambda w: ex.check_xor_plane(w, -1), [2, 2, -4])
-    assert_passes(lambda w: ex.check_xor_plane(w, -0.5), [1, 1, -2])
-    assert_caught(lambda w: ex.check_xor_plane(w, -1), [-2, -2, 4], "wrong side")  # sign flipped
-    assert_caught(lambda w: ex.check_xor_plane(w, -0.5), [1, 1, 0], "z_4")  # no weight on z3
-    assert_caught(lambda w: ex.check_xor_plane(w, -0.5), [1, 1, -3], "near the corners")  # just separates
-    assert_caught(lambda w: ex.check_xor_plane(w, -0.5), [1, 1], "three numbers")
-    assert_junk_never_raises(lambda w: ex.check_xor_plane(w, -1))
-    assert_junk_never_raises(lambda w0: ex.check_xor_plane([20, 20, -40], w0), extra=([1, 2],))  # w0 = -10
+    assert_passes(lambda w: ex.check_xor_plane(w, -1, "C"), [2, 2, -4])
+    assert_passes(lambda w: ex.check_xor_plane(w, -0.5, "C"), [1, 1, -2])
+    assert_caught(lambda w: ex.check_xor_plane(w, -1, "C"), [-2, -2, 4], "wrong side")  # sign flipped
+    assert_caught(lambda w: ex.check_xor_plane(w, -0.5, "C"), [1, 1, 0], "z_4")  # no weight on z3
+    assert_caught(lambda w: ex.check_xor_plane(w, -0.5, "C"), [1, 1, -3], "near the corners")  # just separates
+    assert_caught(lambda w: ex.check_xor_plane(w, -0.5, "C"), [1, 1], "three numbers")
+    assert_junk_never_raises(lambda w: ex.check_xor_plane(w, -1, "C"))
+    assert_junk_never_raises(lambda w0: ex.check_xor_plane([20, 20, -40], w0, "C"), extra=([1, 2],))  # w0 = -10
     # every random corner point is labelled as XOR says, and phi of it is separated by the SVM's plane
     X, r = ex.corner_points()
     assert np.all(r * -(2 * X[:, 0] - 1) * (2 * X[:, 1] - 1) > 0)
@@ -59,3 +59,12 @@ def test_rbf_value_check():
 @pytest.mark.parametrize("name", sorted(ex.QUIZZES))
 def test_quizzes_have_one_right_choice_and_every_choice_explained(name):
     assert_quiz_well_formed(ex.QUIZZES[name][1], ex.quiz(name))
+
+
+def test_xor_plane_needs_the_reason_the_chapter_cannot_give():
+    """The chapter prints its SVM's plane (2, 2, -4), -1 just above the exercise; the reason is the student's own."""
+    assert_caught(lambda a: ex.check_xor_plane(*a), ([2, 2, -4], -1), "letter of your reason")
+    for wrong in "ABD":
+        assert_no_answer_leak(lambda a: ex.check_xor_plane([2, 2, -4], -1, a), wrong, ["(C)"])
+    assert_passes(lambda a: ex.check_xor_plane([2, 2, -4], -1, a), "C")
+

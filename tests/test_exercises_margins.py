@@ -15,12 +15,12 @@ from course_lib.exercises import margins as ex
 from course_lib.svm import SVM
 
 
-def _pair(check):
-    return lambda a: check(*a) if isinstance(a, tuple) and len(a) == 2 else check(a, 0.0)
+def _pair(check, *reason):
+    return lambda a: check(*a, *reason) if isinstance(a, tuple) and len(a) == 2 else check(a, 0.0, *reason)
 
 
 def test_canonical_scaling():
-    check = _pair(ex.check_canonical_scaling)
+    check = _pair(ex.check_canonical_scaling, "D")
     assert_passes(check, ([1.0, 1 / 3], 0.0))
     assert_caught(check, ([3.0, 1.0], 0.0), "given (w, w0)")
     assert_caught(check, ([6.0, 2.0], 0.0), "not the canonical scale")
@@ -28,6 +28,17 @@ def test_canonical_scaling():
     assert_caught(check, ([-1.0, -1 / 3], 0.0), "not it")
     assert_junk_never_raises(check)
     assert_no_answer_leak(check, ([3.0, 1.0], 0.0), ["1/3", "0.333"])
+
+
+def test_canonical_scaling_needs_the_reason_the_library_cannot_give():
+    """margins.canonical_form, shown in chapter 02, gives the numbers in one call; the reason is the student's own."""
+    from course_lib import margins
+
+    w, w0 = margins.canonical_form(ex.HARD_X, ex.HARD_R, np.array([3.0, 1.0]), 0.0)
+    assert_caught(lambda a: ex.check_canonical_scaling(*a), (w, w0), "letter of your reason")
+    for wrong in "ABC":
+        assert_no_answer_leak(lambda a: ex.check_canonical_scaling(w, w0, a), wrong, ["(D)"])
+    assert_passes(lambda a: ex.check_canonical_scaling(w, w0, a), "D")
 
 
 def test_lagrange_against_a_scan_of_the_line():

@@ -87,17 +87,29 @@ def test_hinge_losses_check():
 
 def test_first_step_check():
     model = KernelHingeGD(sigma=1.0, lam=1.0, eta=0.1, n_epochs=1).fit(ex.GD_X, ex.GD_R)
-    assert_passes(lambda a: ex.check_first_step(a, model.w0_), model.alpha_)
+    assert_passes(lambda a: ex.check_first_step(a, model.w0_, "D"), model.alpha_)
     G = kernels.gram(ex.GD_X, "gaussian", sigma=1.0)
     unclipped = 0.1 * ex.GD_R * (G @ ex.GD_R)
     assert (unclipped < 0).any()
-    assert_caught(lambda a: ex.check_first_step(a, model.w0_), unclipped, "set to 0")
-    assert_caught(lambda a: ex.check_first_step(a, -model.w0_), np.maximum(-unclipped, 0), "sign")
-    assert_caught(lambda a: ex.check_first_step(a, 0.0), model.alpha_, "w0 moves")
-    assert_junk_never_raises(lambda a: ex.check_first_step(a, model.w0_))
-    assert_junk_never_raises(lambda w0: ex.check_first_step(model.alpha_, w0), extra=([1, 2],))
+    assert_caught(lambda a: ex.check_first_step(a, model.w0_, "D"), unclipped, "set to 0")
+    assert_caught(lambda a: ex.check_first_step(a, -model.w0_, "D"), np.maximum(-unclipped, 0), "sign")
+    assert_caught(lambda a: ex.check_first_step(a, 0.0, "D"), model.alpha_, "w0 moves")
+    assert_junk_never_raises(lambda a: ex.check_first_step(a, model.w0_, "D"))
+    assert_junk_never_raises(lambda w0: ex.check_first_step(model.alpha_, w0, "D"), extra=([1, 2],))
     leaks = [s for value in model.alpha_ for s in number_strings(value) if value > 0]
-    assert_no_answer_leak(lambda a: ex.check_first_step(a, model.w0_), [0.3, 0.3, 0.3], leaks)
+    assert_no_answer_leak(lambda a: ex.check_first_step(a, model.w0_, "D"), [0.3, 0.3, 0.3], leaks)
+
+
+def test_first_step_needs_the_reason_the_library_cannot_give():
+    """hinge_gradient, shown in the chapter, gives the step in one call; the reason is the student's own."""
+    G = kernels.gram(ex.GD_X, "gaussian", sigma=1.0)
+    grad_alpha, grad_w0 = hinge_gradient(np.zeros(3), 0.0, G, ex.GD_R, 1.0)
+    alpha, w0 = np.maximum(-0.1 * grad_alpha, 0.0), -0.1 * grad_w0
+    assert grad_alpha[0] > 0 and alpha[0] == 0  # the reason's premise: alpha^1 is clipped
+    assert_caught(lambda a: ex.check_first_step(*a), (alpha, w0), "letter of your reason")
+    for wrong in "ABC":
+        assert_no_answer_leak(lambda a: ex.check_first_step(alpha, w0, a), wrong, ["(D)"])
+    assert_passes(lambda a: ex.check_first_step(alpha, w0, a), "D")
 
 
 @pytest.mark.parametrize("name", sorted(ex.QUIZZES))

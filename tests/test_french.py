@@ -554,9 +554,9 @@ def test_checks_answer_in_french():
             "distance": linear.check_signed_distance(14.0),
             "update": linear.check_perceptron_update([1, -1], 0.5),
             "count": linear.check_perceptron_update([1, 2, 3], 0.5),
-            "scale": margins.check_canonical_scaling([2.0, 2 / 3], 0.0),
+            "scale": margins.check_canonical_scaling([2.0, 2 / 3], 0.0, "D"),
             "lagrange": margins.check_lagrange(1.0, 0.5, 3.0, "A"),
-            "plane": basis_functions.check_xor_plane([0.0, 0.0, 0.0], 1.0),
+            "plane": basis_functions.check_xor_plane([0.0, 0.0, 0.0], 1.0, "C"),
             "rbf": basis_functions.check_rbf_value(math.exp(-5.0)),
         }
     finally:

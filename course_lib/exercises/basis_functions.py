@@ -5,7 +5,7 @@ import numpy as np
 
 from course_lib import basis
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, Quiz, check_function, check_number, limited_tries
+from course_lib.exercises.harness import Choice, Quiz, check_function, check_number, limited_tries, value_and_reason
 from course_lib.i18n import _, N_
 
 XOR_SLIDE_X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
@@ -56,10 +56,31 @@ def _three_and_one(w, w0):
     return w, float(w0[0]), None
 
 
+PLANE_REASONS = (
+    Choice("z3 = x1 x2 is the largest of the three coordinates, so it decides the sign", False,
+           "At the four corners z3 is 0 or 1, no larger than x1 or x2; what matters is that it is not a linear "
+           "function of x1 and x2."),
+    Choice("The SVM puts a non-zero weight on every coordinate", False,
+           "Nothing forces that in general (a coordinate that does not help gets a weight near 0); here z3 is needed."),
+    Choice("With w3 = 0 the plane is w1 x1 + w2 x2 + w0 = 0, a line of the (x1, x2) plane, and no line separates XOR", True,
+           "A plane of R^3 with no weight on z3 = x1 x2 only sees (x1, x2): it is a line there, and the four XOR "
+           "points have none. The product x1 x2 is what phi adds."),
+    Choice("z3 is 0 for three of the four points, so it carries no information", False,
+           "Being 1 at x4 only is exactly what lets a negative weight push z4 back to the -1 side."),
+)
+
+
 @limited_tries
-def check_xor_plane(w, w0):
+def check_xor_plane(w, w0, reason=None):
     """Exercise [K10]: a plane w.z + w0 = 0 of R^3 that separates the slides' z table (r = +1 for
-    z2, z3) and also 200 random points around the four corners, mapped by phi."""
+    z2, z3) and also 200 random points around the four corners, mapped by phi; then the letter of
+    PLANE_REASONS saying why it needs a weight on z3 (the chapter's SVM prints a plane, not why)."""
+    return value_and_reason(_check_xor_plane(w, w0), reason, PLANE_REASONS,
+                            _("Your plane separates them. Your reason: {why}"),
+                            hint=_("What is left of the plane when w3 = 0?"))
+
+
+def _check_xor_plane(w, w0):
     hint = _("z3 = x1 x2 is 1 only at x4: a negative weight on z3 can push z4 back to the -1 side.")
     if w is Ellipsis or w0 is Ellipsis or w is None or w0 is None:
         return Verdict(False, _("Replace both `...` with your w (three numbers) and w0."), hint)

@@ -74,9 +74,30 @@ def _check_polynomial_value(value, x, y, q):
 SIGMA_X = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 0.0], [1.0, 0.6], [3.0, 2.0]])
 
 
+SIGMA_MIN_REASONS = (
+    Choice("A duplicated point is at distance 0: with it, sigma_min would be 0 and the whole grid 0, 2 x 0, ..., 64 x 0, "
+           "a kernel exp(-||x - y||^2 / 0) with no width", True,
+           "Every sigma of the grid is a multiple of sigma_min: a zero would make all seven of them 0. The smallest "
+           "distance between different points is the finest scale the data can tell apart."),
+    Choice("Identical points are errors in the data and are removed before training", False,
+           "They stay in the data (the SVM trains on all five points); only the rule for the grid skips their distance."),
+    Choice("The Gaussian kernel of a point with itself is 0", False, "It is exp(0) = 1, its largest value."),
+    Choice("Two identical points must have different labels", False,
+           "Nothing says so; and the labels play no part in sigma_min, which only looks at the x."),
+)
+
+
 @limited_tries
-def check_sigma_min(value):
-    """Exercise [K17]: sigma_min of SIGMA_X (mind the duplicated point)."""
+def check_sigma_min(value, reason=None):
+    """Exercise [K17]: sigma_min of SIGMA_X (mind the duplicated point); then the letter of
+    SIGMA_MIN_REASONS saying why the rule leaves out distances of 0 (model_selection.sigma_min,
+    shown in the chapter, gives the number in one call, not why)."""
+    return value_and_reason(_check_sigma_min_value(value), reason, SIGMA_MIN_REASONS,
+                            _("sigma_min is right. Your reason: {why}"),
+                            hint=_("What would the grid sigma_min x (1, 2, ..., 64) be with a distance of 0?"))
+
+
+def _check_sigma_min_value(value):
     differences = SIGMA_X[:, None, :] - SIGMA_X[None, :, :]
     distances = np.sqrt(np.sum(differences**2, axis=2))
     expected = float(distances[distances > 0].min())

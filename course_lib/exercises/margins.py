@@ -22,9 +22,33 @@ HARD_R = np.array([-1.0, -1.0, 1.0, 1.0])
 GIVEN_W, GIVEN_W0 = np.array([3.0, 1.0]), 0.0
 
 
+CANONICAL_REASONS = (
+    Choice("Dividing by 3 turns w towards the closest point, so the line moves until that point is at distance 1",
+           False, "w / 3 points the same way as w: {x : w.x + w0 = 0} is the same line for every positive factor."),
+    Choice("The margin is ||w||: a smaller w gives a narrower margin", False,
+           "The other way round: the margin is 1 / ||w|| in canonical form, so a smaller w gives a wider one."),
+    Choice("Every separating line has its closest point at distance 1", False,
+           "The closest point of this line is at distance 3 / sqrt(10) = 0.95; distances do not depend on the scale "
+           "of (w, w0), only r h(x) does."),
+    Choice("The distance of x to the line is r h(x) / ||w|| whatever the scale; at the scale where the closest point has "
+           "r h(x) = 1, its distance, the margin, is 1 / ||w||", True,
+           "Dividing (w, w0) by 3 divides h and ||w|| alike: the line and the distances stay, and the closest point's "
+           "r h(x) / ||w|| becomes 1 / ||w|| = 1 / ||(1, 1/3)|| = 0.95. That is why the SVM can maximise the margin by "
+           "minimising ||w||."),
+)
+
+
 @limited_tries
-def check_canonical_scaling(w, w0):
-    """Exercise 1 [K5]: rescale (w, w0) = ((3, 1), 0) so that min_t r^t h(x^t) = 1 on HARD_X."""
+def check_canonical_scaling(w, w0, reason=None):
+    """Exercise 1 [K5]: rescale (w, w0) = ((3, 1), 0) so that min_t r^t h(x^t) = 1 on HARD_X; then
+    the letter of CANONICAL_REASONS saying why the margin is then 1 / ||w|| (the library's
+    canonical_form, shown in the chapter, gives the numbers in one call, not why)."""
+    return value_and_reason(_check_canonical_values(w, w0), reason, CANONICAL_REASONS,
+                            _("w and w0 are right. Your reason: {why}"),
+                            hint=_("What does dividing (w, w0) by a positive number do to h(x) and to ||w||?"))
+
+
+def _check_canonical_values(w, w0):
     expected_w, expected_w0 = margins.canonical_form(HARD_X, HARD_R, GIVEN_W, GIVEN_W0)
     unit = GIVEN_W / np.linalg.norm(GIVEN_W)
     verdict = check_numbers((w, w0), np.r_[expected_w, expected_w0], diagnoses=(

@@ -166,9 +166,31 @@ GD_X = np.array([[0.0, 0.0], [0.5, 0.0], [1.0, 0.0]])
 GD_R = np.array([-1.0, 1.0, 1.0])
 
 
+FIRST_STEP_REASONS = (
+    Choice("The point (0, 0) is beyond the margin, so it is not in Y", False,
+           "At alpha = 0, w0 = 0 every h is 0: every point is inside the margin, in Y, the point (0, 0) too."),
+    Choice("lambda shrinks it to 0", False, "lambda's term of the gradient is lambda alpha = 0 at alpha = 0."),
+    Choice("A point of class -1 always keeps alpha = 0", False,
+           "Negative points get alphas too: alpha^s multiplies r^s in h, so alpha^s > 0 pushes h down around a "
+           "negative point."),
+    Choice("Its gradient -r^1 sum_t r^t K(x^1, x^t) is positive, since both its neighbours are of the other class, so "
+           "the step would make alpha^1 negative, and the constraint alpha >= 0 clips it to 0", True,
+           "dE/dalpha^1 = -(-1)(-1 + 0.7788 + 0.3679) = 0.147 > 0: the step -eta dE/dalpha^1 is negative. The "
+           "point is outnumbered by the positive class around it, and a positive alpha would only help them."),
+)
+
+
 @limited_tries
-def check_first_step(alpha, w0):
-    """Exercise [K19]: one gradient step of the kernel hinge SVM from alpha = 0, w0 = 0."""
+def check_first_step(alpha, w0, reason=None):
+    """Exercise [K19]: one gradient step of the kernel hinge SVM from alpha = 0, w0 = 0; then the
+    letter of FIRST_STEP_REASONS saying why alpha^1 stays at 0 (hinge_gradient, shown in the
+    chapter, gives the step in one call, not why)."""
+    return value_and_reason(_check_first_step_values(alpha, w0), reason, FIRST_STEP_REASONS,
+                            _("The step is right. Your reason: {why}"),
+                            hint=_("Which sign has dE/dalpha^1, and what does the clipping do?"))
+
+
+def _check_first_step_values(alpha, w0):
     eta, sigma = 0.1, 1.0  # the exercise's numbers; lambda's term of the gradient is 0 at alpha = 0
     hint = _("At alpha = 0, w0 = 0 every h is 0, so every point is in Y: dE/dalpha^s = -r^s sum_t r^t K(x^s, x^t), "
             "dE/dw0 = -sum_t r^t. Step, then clip the negative alphas to 0.")

@@ -3,7 +3,7 @@
 # %% canonical_scaling
 w, w0 = np.array([3.0, 1.0]), 0.0
 smallest = np.min(ex.HARD_R * (ex.HARD_X @ w + w0))
-ex.check_canonical_scaling(w / smallest, w0 / smallest)
+ex.check_canonical_scaling(w / smallest, w0 / smallest, "D")  # h and ||w|| both divided by 3
 
 # %% markdown: canonical_scaling
 # $r^t(\mathbf{w}^\top\mathbf{x}^t + w_0)$ for $\mathbf{w} = (3, 1)$, $w_0 = 0$ is $(9, 3, 3, 7)$: the smallest is 3, so divide

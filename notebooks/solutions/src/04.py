@@ -26,7 +26,7 @@ print(inspect.getsource(basis.xor_map))
 # %% xor_plane
 # The SVM's plane of the chapter, w = (2, 2, -4), w0 = -1: h = -(2 x1 - 1)(2 x2 - 1), whose
 # boundary is the two lines x1 = 1/2, x2 = 1/2, half-way between the corners.
-ex.check_xor_plane([2, 2, -4], -1)
+ex.check_xor_plane([2, 2, -4], -1, "C")  # with w3 = 0 it would be a line of the (x1, x2) plane
 
 # %% markdown: xor_plane
 # z1 = (0, 0, 0) needs w0 < 0; z2 and z3 need w2 + w0 > 0 and w1 + w0 > 0; z4 needs

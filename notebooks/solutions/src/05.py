@@ -13,7 +13,7 @@ ex.check_polynomial_kernel((1 * 3 + 2 * -1 + 1) ** 2, "C")
 
 # %% sigma_min
 d = [np.linalg.norm(a - b) for i, a in enumerate(ex.SIGMA_X) for b in ex.SIGMA_X[i + 1:]]
-ex.check_sigma_min(min(v for v in d if v > 0))
+ex.check_sigma_min(min(v for v in d if v > 0), "A")  # a 0 would make the whole grid 0
 
 # %% markdown: sigma_min
 # The two copies of (1, 0) are at distance 0, which the rule excludes; the next smallest distance

@@ -34,4 +34,4 @@ step = 0.1 * r * (G @ r)  # -eta dE/dalpha at alpha = 0: every point is in Y
 alpha = np.maximum(step, 0.0)  # the slides' clipping
 w0 = 0.1 * r.sum()  # -eta dE/dw0
 print(f"unclipped {np.round(step, 4)}, alpha {np.round(alpha, 4)}, w0 {w0:g}")
-ex.check_first_step(alpha, w0)
+ex.check_first_step(alpha, w0, "D")  # dE/dalpha^1 > 0: clipped
