@@ -48,12 +48,12 @@ def test_xor_plane_check():
 
 def test_rbf_value_check():
     answer = np.exp(-5 / 2)
-    assert_passes(ex.check_rbf_value, answer)
-    assert_caught(ex.check_rbf_value, np.exp(-5), "2 s^2")
-    assert_caught(ex.check_rbf_value, np.exp(-np.sqrt(5) / 2), "squared distance")
-    assert_caught(ex.check_rbf_value, -2.5, "exp")
+    assert_passes(lambda a: ex.check_rbf_value(a, "B"), answer)
+    assert_caught(lambda a: ex.check_rbf_value(a, "B"), np.exp(-5), "2 s^2")
+    assert_caught(lambda a: ex.check_rbf_value(a, "B"), np.exp(-np.sqrt(5) / 2), "squared distance")
+    assert_caught(lambda a: ex.check_rbf_value(a, "B"), -2.5, "exp")
     assert_junk_never_raises(ex.check_rbf_value)
-    assert_no_answer_leak(ex.check_rbf_value, 0.5, number_strings(answer))
+    assert_no_answer_leak(lambda a: ex.check_rbf_value(a, "B"), 0.5, number_strings(answer))
 
 
 @pytest.mark.parametrize("name", sorted(ex.QUIZZES))
@@ -68,3 +68,13 @@ def test_xor_plane_needs_the_reason_the_chapter_cannot_give():
         assert_no_answer_leak(lambda a: ex.check_xor_plane([2, 2, -4], -1, a), wrong, ["(C)"])
     assert_passes(lambda a: ex.check_xor_plane([2, 2, -4], -1, a), "C")
 
+
+def test_rbf_value_needs_the_reason_the_library_cannot_give():
+    """basis.rbf_features, shown in chapter 04, gives the value in one call; the reason is the student's own."""
+    from course_lib import basis
+
+    value = float(basis.rbf_features(np.array([[1.0, 2.0]]), [[0.0, 0.0]], 1.0)[0, 0])
+    assert_caught(ex.check_rbf_value, value, "letter of your reason")
+    for wrong in "ACD":
+        assert_no_answer_leak(lambda a: ex.check_rbf_value(value, a), wrong, ["(B)"])
+    assert_passes(lambda a: ex.check_rbf_value(value, a), "B")

@@ -557,7 +557,7 @@ def test_checks_answer_in_french():
             "scale": margins.check_canonical_scaling([2.0, 2 / 3], 0.0, "D"),
             "lagrange": margins.check_lagrange(1.0, 0.5, 3.0, "A"),
             "plane": basis_functions.check_xor_plane([0.0, 0.0, 0.0], 1.0, "C"),
-            "rbf": basis_functions.check_rbf_value(math.exp(-5.0)),
+            "rbf": basis_functions.check_rbf_value(math.exp(-5.0), "B"),
         }
     finally:
         course_lib.set_language("en")

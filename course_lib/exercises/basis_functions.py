@@ -114,9 +114,30 @@ def _check_xor_plane(w, w0):
     )
 
 
+RBF_REASONS = (
+    Choice("x is on the wrong side of the boundary", False,
+           "phi(x) is a feature, computed before any boundary: it only compares x with the centre m."),
+    Choice("phi measures closeness to the centre on the scale s: ||x - m||^2 = 5 is 5 s^2, so x is far from m and "
+           "exp(-5/2) is small", True,
+           "phi(x) = 1 at the centre and falls with ||x - m|| / s: at 2.2 widths from m it is 0.08. Each RBF unit "
+           "'responds' to the points near its centre only."),
+    Choice("phi is a probability density, and densities are small numbers", False,
+           "It is not a density: its integral is s sqrt(2 pi) (chapter 04 computes it), and it is 1 at the centre."),
+    Choice("s = 1 is a large width", False, "A larger s gives a larger phi(x) at the same x: exp(-5 / (2 s^2)) grows with s."),
+)
+
+
 @limited_tries
-def check_rbf_value(value):
-    """Exercise [K12]: phi(x) = exp(-||x - m||^2 / (2 s^2)) for the given x, m, s."""
+def check_rbf_value(value, reason=None):
+    """Exercise [K12]: phi(x) = exp(-||x - m||^2 / (2 s^2)) for the given x, m, s; then the letter
+    of RBF_REASONS saying why it is small (basis.rbf_features, shown in the chapter, gives the
+    number in one call, not why)."""
+    return value_and_reason(_check_rbf_number(value), reason, RBF_REASONS,
+                            _("phi(x) is right. Your reason: {why}"),
+                            hint=_("Compare ||x - m|| with s."))
+
+
+def _check_rbf_number(value):
     x, m, s = (1.0, 2.0), (0.0, 0.0), 1.0  # the exercise's numbers
     d2 = float(np.sum((np.asarray(x, float) - np.asarray(m, float)) ** 2))
     return check_number(

@@ -37,4 +37,4 @@ ex.check_xor_plane([2, 2, -4], -1, "C")  # with w3 = 0 it would be a line of the
 
 # %% rbf_value
 # ||x - m||^2 = 1 + 4 = 5 and 2 s^2 = 2
-ex.check_rbf_value(np.exp(-5 / 2))
+ex.check_rbf_value(np.exp(-5 / 2), "B")  # 5 = 5 s^2: x is far from m on the scale s
