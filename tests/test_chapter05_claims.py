@@ -188,3 +188,16 @@ def test_smo_steps_grow_with_N_and_support_vectors_stay_a_share_of_N(seed):
         n_sv.append(len(fit.support_))
     assert np.polyfit(np.log(sizes), np.log(2 * np.array(steps) * sizes), 1)[0] > 1.7, steps
     assert min(np.array(n_sv) / sizes) > 0.2, n_sv
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_sigmoid_gram_matrix_is_not_psd_and_a_tiny_C_puts_every_alpha_at_C(seed):
+    """Claim cells 'cb342a6e' (the sigmoid's Gram matrix is not PSD on this chapter's data; the
+    other three are, as Mercer's theorem says) and '08d0e7de' (C = 1e-5: every alpha^t = C, which
+    sum alpha r = 0 allows because the classes have 100 points each)."""
+    X, r = data.overlapping_curved(n=200, seed=seed)
+    eigenvalues = np.linalg.eigvalsh(kernels.gram(X, "sigmoid"))
+    assert eigenvalues[0] < -0.1 * eigenvalues[-1], f"seed {seed}: {eigenvalues[0] / eigenvalues[-1]:.3f}"
+    assert np.sum(r > 0) == np.sum(r < 0)
+    tiny = SVM(C=1e-5, kernel="gaussian", sigma=0.5).fit(X, r)
+    assert np.all(tiny.alpha_ == 1e-5), f"seed {seed}"

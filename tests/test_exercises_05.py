@@ -104,7 +104,7 @@ def test_junk_never_raises(check):
         (lambda a: ex.check_polynomial_kernel(a, "C"), 4.0, [1.0, 3.0, 5.0, "4"]),
         (lambda a: ex.check_sigma_min(a, "A"), 0.6, [0.0, 0.36, 1.0, 0.5]),
         (ex.check_gamma, 16.0, [8.0, 0.0625, 4.0, 2.0]),
-        (ex.check_kernel_distance, np.sqrt(2 - 2 * np.exp(-2.0)), [2 - 2 * np.exp(-2.0), np.sqrt(2), 1.0]),
+        (lambda a: ex.check_kernel_distance(a, "C"), np.sqrt(2 - 2 * np.exp(-2.0)), [2 - 2 * np.exp(-2.0), np.sqrt(2), 1.0]),
     ],
 )
 def test_numeric_checks_pass_the_answer_and_never_show_it(check, answer, wrongs):
@@ -136,12 +136,23 @@ def test_sigma_min_needs_the_reason_the_library_cannot_give():
     assert_passes(lambda a: ex.check_sigma_min(value, a), "A")
 
 
+def test_kernel_distance_needs_the_reason_the_library_cannot_give():
+    """kernels.feature_space_distance, shown in the chapter, gives the number in one call; the reason is the student's own."""
+    from course_lib import kernels
+
+    value = float(kernels.feature_space_distance(np.array([[0.0, 0.0]]), np.array([[1.0, 1.0]]), "gaussian", sigma=1.0)[0, 0])
+    assert_caught(ex.check_kernel_distance, value, "letter of your reason")
+    for wrong in "ABD":
+        assert_no_answer_leak(lambda a: ex.check_kernel_distance(value, a), wrong, ["(C)"])
+    assert_passes(lambda a: ex.check_kernel_distance(value, a), "C")
+
+
 def test_numeric_diagnoses():
     assert_caught(lambda a: ex.check_polynomial_kernel(a, "C"), 1.0, "+ 1")  # a wrong value, whatever the reason
     assert_caught(lambda a: ex.check_sigma_min(a, "A"), 0.0, "excluded")
     assert_caught(ex.check_gamma, 8.0, "factor 2")
-    assert_caught(ex.check_kernel_distance, 2 - 2 * np.exp(-2.0), "square root")
-    assert_caught(ex.check_kernel_distance, np.sqrt(2.0), "Euclidean")
+    assert_caught(lambda a: ex.check_kernel_distance(a, "C"), 2 - 2 * np.exp(-2.0), "square root")
+    assert_caught(lambda a: ex.check_kernel_distance(a, "C"), np.sqrt(2.0), "Euclidean")
 
 
 def test_wrong_gram_shows_the_case_but_not_the_solution_code():

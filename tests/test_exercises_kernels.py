@@ -10,8 +10,8 @@ def test_kernel_exercises():
     assert not ex.check_sigma_min(0.0, "A")
     assert ex.check_gamma(16.0) and not ex.check_gamma(8.0) and not ex.check_gamma(4.0)
     k = np.exp(-2.0)
-    assert ex.check_kernel_distance(np.sqrt(2 - 2 * k))
-    assert not ex.check_kernel_distance(2 - 2 * k)
+    assert ex.check_kernel_distance(np.sqrt(2 - 2 * k), "C")
+    assert not ex.check_kernel_distance(2 - 2 * k, "C")
 
 
 def test_no_chapter_shows_the_answers_of_its_concept_questions_in_a_cell():

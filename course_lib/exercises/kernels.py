@@ -129,9 +129,30 @@ def check_gamma(gamma):
     )
 
 
+DISTANCE_REASONS = (
+    Choice("The Gaussian kernel only sees the points within distance sigma of each other", False,
+           "K(x, y) > 0 for every pair, however far: it only gets small. The bound holds for every sigma."),
+    Choice("The feature space has two dimensions, like the input space", False,
+           "The Gaussian kernel's feature space has infinitely many dimensions; its distances are not the input's."),
+    Choice("Every phi(x) has length 1 (K(x, x) = 1) and K(x, y) > 0, so d^2 = 2 - 2 K(x, y) stays below 2", True,
+           "All the images phi(x) lie on the unit sphere, at angles below 90 degrees from each other: two points "
+           "far apart in the input space get K(x, y) near 0 and d near sqrt 2, never more."),
+    Choice("sigma = 1 caps every distance at 1", False,
+           "Your d is above 1 here, and the cap sqrt 2 does not depend on sigma: sigma only sets how fast d reaches it."),
+)
+
+
 @limited_tries
-def check_kernel_distance(value):
-    """Exercise [K20]: the feature-space distance d(x, y) for the Gaussian kernel."""
+def check_kernel_distance(value, reason=None):
+    """Exercise [K20]: the feature-space distance d(x, y) for the Gaussian kernel; then the letter
+    of DISTANCE_REASONS saying why no distance exceeds sqrt 2 (kernels.feature_space_distance,
+    shown in the chapter, gives the number in one call, not why)."""
+    return value_and_reason(_check_kernel_distance_value(value), reason, DISTANCE_REASONS,
+                            _("d is right. Your reason: {why}"),
+                            hint=_("What are K(x, x) and the sign of K(x, y) for the Gaussian kernel?"))
+
+
+def _check_kernel_distance_value(value):
     x, y, sigma = (0.0, 0.0), (1.0, 1.0), 1.0  # the exercise's numbers
     k = float(np.exp(-np.sum((np.asarray(x, float) - np.asarray(y, float)) ** 2) / sigma**2))
     expected = float(np.sqrt(2.0 - 2.0 * k))

@@ -27,7 +27,7 @@ ex.check_gamma(1 / 0.25**2)
 # $\gamma = 1/\sigma^2 = 16$.
 
 # %% kernel_distance
-ex.check_kernel_distance(np.sqrt(2 - 2 * np.exp(-2.0)))
+ex.check_kernel_distance(np.sqrt(2 - 2 * np.exp(-2.0)), "C")  # every phi(x) on the unit sphere, K > 0
 
 # %% markdown: kernel_distance
 # $K(\mathbf{x}, \mathbf{x}) = K(\mathbf{y}, \mathbf{y}) = 1$ and $K(\mathbf{x}, \mathbf{y}) = e^{-2}$,
