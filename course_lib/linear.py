@@ -43,7 +43,7 @@ class LinearDiscriminant:
 def perceptron_criterion(w, w0: float, X, r):
     """E_percp(w, w0 | X) = - sum over misclassified x^t (r^t h(x^t) < 0) of r^t h(x^t)."""
     margins = r * (X @ w + w0)
-    return float(-margins[margins < 0].sum())
+    return float(np.sum(-margins[margins < 0]))  # an empty sum is +0.0 (a negated one would print "-0.00")
 
 
 class Perceptron(LinearDiscriminant):

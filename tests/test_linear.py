@@ -65,6 +65,15 @@ def test_perceptron_criterion_and_epoch_states():
     np.testing.assert_array_equal(p.state_after_epoch(6)[0], p.w_)
 
 
+def test_the_criterion_of_a_start_with_no_point_wrong_side_is_plus_zero():
+    # At w = 0 every point lies on the line (r h = 0): nothing is wrong-side, E_percp = 0, and
+    # the replay's first title must read "0.00", not "-0.00".
+    X, r = data.overlapping(n=40, seed=3)
+    value = perceptron_criterion(np.zeros(2), 0.0, X, r)
+    assert value == 0 and not np.signbit(value)
+    assert f"{value:.2f}" == "0.00"
+
+
 def test_least_squares_equals_closed_form_and_scikit_learn():
     X, r = data.overlapping(n=50, seed=2)
     ls = LeastSquaresClassifier().fit(X, r)

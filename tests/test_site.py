@@ -330,3 +330,15 @@ def test_a_translated_chapter_missing_from_the_french_folder_stops_the_build(tmp
     manifest.write_text('translated = ["97_one"]\n')
     with pytest.raises(RuntimeError, match="97_one.*make french"):
         build_site.french(tmp_path, manifest)
+
+
+def test_the_contents_nest_a_sections_subsections_under_it():
+    """A subsection (###) is listed inside its section's item, not numbered among the sections."""
+    entry = {"href": "99_small.html", "language": "en", "title": "99 · A small chapter", "headings": [
+        (1, "99 · A small chapter", "99", []), (2, "Soft margins [K9]", "Soft", ["K9"]),
+        (3, "Computing w0", "w0", []), (2, "Exercises", "Exercises", []), (3, "Concept questions", "Concept", [])]}
+    toc = re.search(r"<ol>.*</ol>", build_site.navigation([entry], 0)).group(0)
+    sections = re.findall(r"<li class='level2'>(.*?)</li>(?=<li class='level2'>|</ol>)", toc)
+    assert len(sections) == 2, toc
+    assert "href='#w0'" in sections[0] and "<ul><li class='level3'>" in sections[0], toc
+    assert "href='#Concept'" in sections[1] and "<ul><li class='level3'>" in sections[1], toc

@@ -364,7 +364,8 @@ details.course-code[open] > summary { margin-bottom: 0.2em; }
   margin: 0 auto; padding: 0.6em 0; display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; }
 .course-nav a { color: #0b57a4; }
 .course-toc { font-family: sans-serif; font-size: 16px; max-width: var(--course-column); margin: 0 auto 1em; }
-.course-toc ol { padding-left: 1.4em; margin: 0.3em 0; } .course-toc li.level3 { margin-left: 1.2em; }
+.course-toc ol { padding-left: 1.4em; margin: 0.3em 0; }
+.course-toc ul { list-style: none; padding-left: 1.2em; margin: 0; }
 .course-toc .course-ids { color: #444; font-size: 0.9em; }
 a, .jp-RenderedHTMLCommon a, .jp-RenderedHTMLCommon a:link, .jp-RenderedHTMLCommon a:visited { color: #0b57a4 !important; text-decoration: underline !important; }
 /* Code colours with a contrast of at least 4.5:1 on the cells' background (WCAG AA). */
@@ -486,13 +487,18 @@ def navigation(entries, index, twins=()):
         links.append(f"<a rel='next' href='{_relative(following['href'], here)}'>{words['next']}"
                      f"{html.escape(following['title'])}</a>")
     links.append(language_switch(here, language, twins))
-    items = []
+    items = []  # a section's subsections (level 3) in a list of their own inside its item
     for level, text, anchor, ids in entry["headings"][1:]:
         tag = f" <span class='course-ids'>[{', '.join(ids)}]</span>" if ids and f"[{', '.join(ids)}]" not in text else ""
-        items.append(f"<li class='level{level}'><a href='#{html.escape(anchor, quote=True)}'>"
-                     f"{html.escape(text)}</a>{tag}</li>")
+        link = f"<a href='#{html.escape(anchor, quote=True)}'>{html.escape(text)}</a>{tag}"
+        if level > 2 and items:
+            items[-1][1].append(f"<li class='level{level}'>{link}</li>")
+        else:
+            items.append((f"<li class='level{level}'>{link}", []))
+    listed = "".join(item + (f"<ul>{''.join(subsections)}</ul>" if subsections else "") + "</li>"
+                     for item, subsections in items)
     toc = (f"<details class='course-toc' open><summary>{words['contents']}</summary>"
-           f"<ol>{''.join(items)}</ol></details>") if items else ""
+           f"<ol>{listed}</ol></details>") if items else ""
     return (f"<nav class='course-nav' aria-label='{words['chapters_nav']}'>{''.join(links)}</nav>"
             f"<nav aria-label='{words['contents']}'>{toc}</nav>")
 

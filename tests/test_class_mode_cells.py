@@ -1,0 +1,55 @@
+"""What the class mode (`make class`) shows of each chapter's printed text: no check printout
+such as "KKT conditions of the dual hold: True", a verdict in Python's words, which speaks to a
+student reading alone (notebooks/README.md, "For authors": such a cell is tagged `code-output`,
+or `claim` when it asserts). The cells the class mode hides are read from its template, so this
+test follows the template's rules; the browser tests check the page itself."""
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATE = ROOT / "share" / "jupyter" / "voila" / "templates" / "course" / "index.html.j2"
+CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")) + sorted((ROOT / "notebooks" / "fr").glob("[0-9][0-9]_*.ipynb"))
+# A printed boolean: a check's verdict. (Printed dicts stay: chapter 09's weights are dicts.)
+CHECK_PRINTOUT = re.compile(r"\b(True|False)\b")
+
+
+def template_rules():
+    """The tags and the code fragments that hide a cell in class mode, as the template lists them."""
+    text = TEMPLATE.read_text(encoding="utf-8")
+    tags = re.findall(r"'([^']+)'", re.search(r"set HIDDEN_TAGS = \[([^\]]*)\]", text).group(1))
+    rule = re.search(r"macro hidden_in_class.*?endmacro", text, re.S).group(0)
+    fragments = re.findall(r"'([^']+)' in code", rule)
+    return set(tags), fragments
+
+
+def shown_printouts(path):
+    """(cell index, printed text) of each code cell the class mode shows with a printed output."""
+    tags, fragments = template_rules()
+    for index, cell in enumerate(nbformat.read(path, as_version=4).cells):
+        if cell.cell_type != "code":
+            continue
+        if tags & set(cell.metadata.get("tags", [])) or "exercise" in cell.metadata:
+            continue
+        if any(fragment in cell.source for fragment in fragments):
+            continue
+        text = "".join(o.get("text", "") for o in cell.get("outputs", []) if o.output_type == "stream")
+        if text:
+            yield index, text
+
+
+def test_the_rules_are_read_from_the_template():
+    tags, fragments = template_rules()
+    assert {"claim", "code-output", "exercise", "hide-in-class"} <= tags
+    assert "ex.check_" in fragments and "perf_counter" in fragments
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.relative_to(ROOT / "notebooks").as_posix())
+def test_class_mode_shows_no_check_printout(path):
+    found = [f"cell {index}: {line.strip()[:100]}" for index, text in shown_printouts(path)
+             for line in text.splitlines() if CHECK_PRINTOUT.search(line)]
+    hint = " (tag the cell `code-output`; French chapters take the English tags from `python tools/french.py`)"
+    assert found == [], "shown in class mode:\n" + "\n".join(found) + hint
