@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.guard import COPY, Guard, TimeLimit, WriteItYourself
+from course_lib.exercises.guard import COPY, ELSEWHERE, Guard, TimeLimit, WriteItYourself
 from course_lib.i18n import N_, _
 
 __all__ = ["check_function", "check_number", "check_reason", "value_and_reason", "Choice", "Quiz", "default_compare", "format_value", "fresh_seed",
@@ -321,6 +321,8 @@ def _run_case(guard, student_fn, case, *, limit, read_only):
     except WriteItYourself as error:
         return None, _write_it_yourself(error.label)
     except TimeLimit:
+        if guard.refused:  # a worker the library refused never answered
+            return None, _write_it_yourself(guard.refused[0])
         return None, (_("your function did not return within {limit:g} s: is there a "
                       "loop that never ends (a `while` whose condition stays true)?").format(
                           limit=limit))
@@ -340,6 +342,9 @@ def _run_case(guard, student_fn, case, *, limit, read_only):
 
 
 def _write_it_yourself(label):
+    if label.startswith(ELSEWHERE):
+        return (_("your function hands work to another thread or process (`{label}`), where the check cannot "
+                "see it: compute the answer in your function itself.").format(label=label[len(ELSEWHERE):]))
     if label.startswith(COPY):
         return (_("your function runs a copy of `{label}`, the "
                 "library's answer: write it yourself.").format(label=_short_label(label[len(COPY):])))
