@@ -67,6 +67,7 @@ _QUIET_CALLERS = _ELSEWHERE_MODULES + GUARDED_PACKAGES + (
 _SWAPPED_DURING_CALL = ((os, ("system", "fork", "forkpty", "execv", "execve", "posix_spawn", "posix_spawnp")),
                         (posix, ("system", "fork", "forkpty", "execv", "execve", "posix_spawn", "posix_spawnp")),
                         (sys, ("settrace", "setprofile")))
+_SETTRACE = sys.settrace  # the guard's own, kept while the student's call runs
 # the checking machinery itself runs while the student's function runs (or around it)
 _EXEMPT_MODULES = ("course_lib.exercises", "course_lib.exercises.guard", "course_lib.exercises.harness")
 
@@ -489,19 +490,18 @@ class Guard:
         previous = sys.gettrace()
         given = {id(value) for value in kwargs.values()}
         tracer = _copy_tracer(previous)
-        with time_limit(seconds):
+        with _no_processes(), time_limit(seconds):  # restored outside the limit: no alarm cuts it short
             _state.student_thread = threading.get_ident()
-            sys.settrace(tracer)
+            _SETTRACE(tracer)
             try:
-                with _no_processes():
-                    result = _plain_data(fn(**kwargs))
-                    kwargs.update({name: _plain_data(value, keep=given) for name, value in kwargs.items()})
+                result = _plain_data(fn(**kwargs))
+                kwargs.update({name: _plain_data(value, keep=given) for name, value in kwargs.items()})
                 if sys.gettrace() is not tracer:  # switched off by a reference to sys.settrace taken before
                     _state.refused.append(ELSEWHERE + "sys.settrace")
                     raise WriteItYourself(ELSEWHERE + "sys.settrace")
                 return result
             finally:
-                sys.settrace(previous)
+                _SETTRACE(previous)
                 _state.student_thread = None
 
     @property
