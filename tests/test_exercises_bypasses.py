@@ -18,7 +18,7 @@ import pytest
 
 import course_lib.exercises as exercises
 from course_lib import data
-from course_lib.exercises import harness, linear
+from course_lib.exercises import guard, harness, linear
 from course_lib.exercises.harness import is_the_data
 from exercise_testing import assert_caught, assert_passes
 
@@ -220,10 +220,10 @@ def test_a_thread_started_by_the_student_cannot_call_the_library():
         worker.join()
         return out[0] if out else None
 
-    assert_caught(linear.check_perceptron, in_a_thread, "write it yourself")
+    assert_caught(linear.check_perceptron, in_a_thread, "another thread")
 
 
-class _Later:
+class _ReadLater:
     """A result that computes itself when the check reads it, after the student's call."""
 
     def __init__(self, compute):
@@ -244,14 +244,14 @@ def test_a_result_that_computes_itself_when_compared_is_computed_under_the_guard
     from course_lib.exercises import basis_functions, margins
 
     def later(X, r, eta, n_epochs):
-        return (_Later(lambda: _perceptron_by_the_library(X, r, eta, n_epochs)[0]),
-                _Later(lambda: _perceptron_by_the_library(X, r, eta, n_epochs)[1]))
+        return (_ReadLater(lambda: _perceptron_by_the_library(X, r, eta, n_epochs)[0]),
+                _ReadLater(lambda: _perceptron_by_the_library(X, r, eta, n_epochs)[1]))
 
     assert_caught(linear.check_perceptron, later, "write it yourself")
     assert_caught(margins.check_smo_step,
-                  lambda alpha, i, j, K, r, C: _Later(lambda: smo.smo(K, r, C, tol=1e-12, max_iter=1, alpha=alpha).alpha),
+                  lambda alpha, i, j, K, r, C: _ReadLater(lambda: smo.smo(K, r, C, tol=1e-12, max_iter=1, alpha=alpha).alpha),
                   "write it yourself")
-    assert_caught(basis_functions.check_xor_map, lambda X: _Later(lambda: basis.xor_map(X)), "write it yourself")
+    assert_caught(basis_functions.check_xor_map, lambda X: _ReadLater(lambda: basis.xor_map(X)), "write it yourself")
 
 
 def test_the_expected_value_is_not_in_the_checks_frames_while_the_student_runs():
@@ -269,9 +269,233 @@ def test_the_expected_value_is_not_in_the_checks_frames_while_the_student_runs()
 
 
 def test_plain_values_keep_numbers_text_and_containers():
-    plain = harness._plain_value
+    plain = guard._plain_data
     assert plain(None) is None and plain(...) is ... and plain("ab") == "ab" and plain(True) is True
     value = plain((np.arange(3.0), [1, 2.5], {"a": np.float64(2.0)}, {1, 2}))
     assert isinstance(value, tuple) and np.array_equal(value[0], np.arange(3.0)) and value[1:] == ([1, 2.5], {"a": 2.0}, {1, 2})
     assert type(plain(np.arange(3.0).view(np.matrix))) is np.ndarray
     assert repr(plain(object)) == repr(object) and "object" in repr(plain(object()))
+
+# -- work handed to another thread or process, answers computed after the call -----------------
+
+def _library_answers():
+    """{check: the library's answer, with the student function's parameter names} for the
+    coding exercises of chapters 07-12."""
+    from course_lib.exercises import instantiations, multiclass, structured
+    from course_lib.exercises import viterbi as viterbi_exercises
+    from course_lib.multiclass import loss_augmented_argmax, pairwise_votes
+    from course_lib.structured.viterbi import viterbi
+    return {
+        "07 all_pairs_votes": (multiclass.check_all_pairs_votes, lambda decisions, k: pairwise_votes(decisions, k)),
+        "08 multi_vector": (multiclass.check_multi_vector, lambda x, y, k: multiclass._psi_reference(x, y, k)),
+        "08 augmented_argmax": (multiclass.check_loss_augmented_argmax,
+                                lambda scores, y, Delta: loss_augmented_argmax(scores, y, Delta)[0]),
+        "08 sgd_step": (multiclass.check_sgd_step,
+                        lambda W, t, x, y, lam, Delta: multiclass._sgd_step_reference(W, t, x, y, lam, Delta)),
+        "10 margin_hinge": (structured.check_margin_hinge,
+                            lambda model, x, y, w: structured._reference_hinge(model, x, y, w, "margin")),
+        "10 cutting_plane": (structured.check_cutting_plane,
+                             lambda model, X, Y, w: structured._reference_plane(model, X, Y, w)),
+        "11 viterbi_tables": (viterbi_exercises.check_viterbi_tables, lambda unary, pairwise: viterbi(unary, pairwise, return_tables=True)),
+        "12 tree_delta": (instantiations.check_tree_delta,
+                          lambda parent, classes: instantiations._reference_tree_delta(parent, classes)),
+        "12 auc_pairs": (instantiations.check_auc_pairs, lambda s, r: instantiations._reference_auc_pairs(s, r)),
+    }
+
+
+LIBRARY_ANSWERS = _library_answers()
+
+
+def _as_student(body, answer):
+    """A function with the parameter names of `answer` that returns body(answer, **arguments)."""
+    names = list(inspect.signature(answer).parameters)
+    namespace = {"body": body, "answer": answer}
+    exec(f"def student({', '.join(names)}):\n    return body(answer, {', '.join(f'{n}={n}' for n in names)})", namespace)
+    return namespace["student"]
+
+
+class _Later:
+    """An answer computed when it is read: by np.asarray, by ==, by float."""
+
+    def __init__(self, answer, arguments):
+        self.answer, self.arguments = answer, arguments
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.answer(**self.arguments), dtype=dtype)
+
+    def __eq__(self, other):
+        return True
+
+    def __float__(self):
+        return float(self.answer(**self.arguments))
+
+
+class _LaterTuple(tuple):
+    """A tuple whose items are computed when it is read."""
+
+    def __new__(cls, answer, arguments):
+        return super().__new__(cls, (None,))
+
+    def __init__(self, answer, arguments):
+        self.answer, self.arguments = answer, arguments
+
+    def __iter__(self):
+        return iter(self.answer(**self.arguments))
+
+    def __len__(self):
+        return len(self.answer(**self.arguments))
+
+    def __getitem__(self, index):
+        return self.answer(**self.arguments)[index]
+
+
+def _in_a_new_thread(answer, **arguments):
+    import threading
+    out = []
+    thread = threading.Thread(target=lambda: out.append(answer(**arguments)))
+    thread.start()
+    thread.join()
+    return out[0]
+
+
+@pytest.fixture(scope="module")
+def workers():
+    """A thread pool and a worker thread fed by a queue, both started before any check runs."""
+    import concurrent.futures
+    import queue
+    import threading
+    pool = concurrent.futures.ThreadPoolExecutor(1)
+    pool.submit(int).result()
+    jobs, answers = queue.Queue(), queue.Queue()
+
+    def work():
+        while True:
+            answer, arguments = jobs.get()
+            try:
+                answers.put(answer(**arguments))
+            except BaseException as error:  # the guard's refusal ends this job, not the worker
+                answers.put(error)
+
+    threading.Thread(target=work, daemon=True).start()
+    yield pool, jobs, answers
+    pool.shutdown()
+
+
+@pytest.mark.parametrize("name", sorted(LIBRARY_ANSWERS))
+def test_the_library_in_another_thread_or_computed_after_the_call_does_not_pass(name, workers, monkeypatch):
+    """Each of these passed every coding check of chapters 07-12 before: the library called in
+    a new thread, in a thread pool or a worker thread started before the check (the guard only
+    watched the student's thread), and an object that calls the library when the check reads
+    it (after the call, with the library reachable again)."""
+    monkeypatch.setattr(harness, "DEFAULT_TIME_LIMIT", 3.0)
+    check, answer = LIBRARY_ANSWERS[name]
+    pool, jobs, answers = workers
+
+    def to_the_worker(answer, **arguments):
+        jobs.put((answer, arguments))
+        got = answers.get(timeout=2)
+        if isinstance(got, BaseException):
+            raise RuntimeError("the worker failed")
+        return got
+
+    attempts = {
+        "new thread": _in_a_new_thread,
+        "thread pool made before": lambda answer, **arguments: pool.submit(answer, **arguments).result(),
+        "worker thread made before": to_the_worker,
+        "computed when read": lambda answer, **arguments: _Later(answer, arguments),
+        "tuple computed when read": lambda answer, **arguments: _LaterTuple(answer, arguments),
+    }
+    for attempt, body in attempts.items():
+        student = _as_student(body, answer)
+        verdict = check(student)
+        assert not verdict, f"{attempt} passes {name}: {verdict.why}"
+
+
+def test_a_process_started_or_reached_during_the_call_does_not_pass(monkeypatch):
+    """A subprocess that imports the library afresh, os.system, and a fork pool made before the
+    check (its worker has the library as it was) are refused."""
+    import multiprocessing
+    import os
+    import subprocess
+    import sys
+    from course_lib.exercises import multiclass
+
+    monkeypatch.setattr(harness, "DEFAULT_TIME_LIMIT", 20.0)
+
+    def in_a_subprocess(x, y, k):
+        code = ("import numpy as np; from course_lib.exercises.multiclass import _psi_reference as psi; "
+                f"print(psi(np.array({[float(v) for v in x]}), {int(y)}, {int(k)}).tolist())")
+        printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+        return np.array(eval(printed))
+
+    def with_system(x, y, k):
+        os.system("true")
+        return np.zeros(len(x) * k)
+
+    assert np.array_equal(in_a_subprocess(np.array([2.0, -1.0]), 1, 3), [0, 0, 2, -1, 0, 0])  # it works outside
+    pool = multiprocessing.get_context("fork").Pool(1)
+    try:
+        from_the_pool = lambda x, y, k: pool.apply(multiclass._psi_reference, (x, y, k))
+        for student, label in ((in_a_subprocess, "subprocess"), (with_system, "os.system"),
+                               (from_the_pool, "multiprocessing")):
+            verdict = multiclass.check_multi_vector(student)
+            assert not verdict and "another thread or process" in verdict.why and label in verdict.why, verdict.why
+    finally:
+        pool.terminate()
+
+
+def test_scikit_learns_private_vote_is_refused():
+    """07 ex 5: sklearn.multiclass._ovr_decision_function rounds to the votes."""
+    from sklearn.multiclass import _ovr_decision_function
+    from course_lib.exercises import multiclass
+
+    def via_sklearn(decisions, k):
+        votes = _ovr_decision_function((decisions < 0).astype(int), np.zeros_like(decisions), k)
+        return np.round(votes).astype(int)
+
+    decisions = np.array([[1.0, -1.0, 0.0], [-0.5, 2.0, -3.0]])
+    assert np.array_equal(via_sklearn(decisions, 3), multiclass.pairwise_votes(decisions, 3))  # right outside a check
+    assert_caught(multiclass.check_all_pairs_votes, via_sklearn, "write it yourself")
+
+
+def test_a_print_in_the_students_function_is_not_refused(capsys):
+    from course_lib.exercises import multiclass
+
+    def multi_vector(x, y, k):
+        print("computing", y, k)
+        psi = np.zeros(len(x) * k)
+        psi[y * len(x):(y + 1) * len(x)] = x
+        return psi
+
+    assert multiclass.check_multi_vector(multi_vector)
+
+
+_SETTRACE = __import__("sys").settrace  # a reference taken before any check runs
+
+
+def test_switching_the_copy_tracer_off_does_not_pass():
+    """A pasted copy of the library's Viterbi is refused by the copy tracer; switching the tracer
+    off first (sys.settrace(None), or a reference to it taken before the check) used to let it pass."""
+    import sys
+    import textwrap
+
+    from course_lib.exercises import viterbi as viterbi_exercises
+    from course_lib.structured import viterbi as viterbi_module
+
+    namespace = dict(vars(viterbi_module), check_chain_scores=lambda unary, pairwise: (unary, pairwise))
+    exec(textwrap.dedent(inspect.getsource(viterbi_module.viterbi)).replace("def viterbi(", "def pasted("), namespace)
+    pasted = namespace["pasted"]
+    assert_caught(viterbi_exercises.check_viterbi_tables,
+                  lambda unary, pairwise: pasted(unary, pairwise, return_tables=True), "copy")
+
+    def tracer_off(unary, pairwise):
+        sys.settrace(None)
+        return pasted(unary, pairwise, return_tables=True)
+
+    def tracer_off_by_an_earlier_reference(unary, pairwise):
+        _SETTRACE(None)
+        return pasted(unary, pairwise, return_tables=True)
+
+    for student in (tracer_off, tracer_off_by_an_earlier_reference):
+        verdict = viterbi_exercises.check_viterbi_tables(student)
+        assert not verdict and "sys.settrace" in verdict.why, verdict.why

@@ -61,8 +61,11 @@ def test_multi_vector():
 
 def test_hinge():
     # scores (1, 0.5, 1.5), y = 1: terms 0, 1 + 0.5 - 1, 2 + 1.5 - 1 -> 2.5 at y_hat = 3
-    assert ex.check_hinge(2.5, 3)
-    assert not ex.check_hinge(0.5, 2)
+    assert ex.check_hinge(2.5, 3, "B")
+    assert not ex.check_hinge(0.5, 2, "B")
+    assert not ex.check_hinge(2.5, 3) and not ex.check_hinge(2.5, 3, "C")  # the library's numbers alone do not pass
+    assert "The hinge and y_hat are right" in ex.check_hinge(2.5, 3, "A").why
+    assert ex.check_hinge(2.5, 3, ...).why == ex.check_hinge(0.5, 2, ...).why  # no part tried alone
 
 
 def test_first_sgd_step():

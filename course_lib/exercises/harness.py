@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.guard import COPY, Guard, TimeLimit, WriteItYourself
+from course_lib.exercises.guard import COPY, ELSEWHERE, Guard, TimeLimit, WriteItYourself
 from course_lib.i18n import N_, _
 
 __all__ = ["check_function", "check_number", "check_reason", "value_and_reason", "Choice", "Quiz", "default_compare", "format_value", "fresh_seed",
@@ -315,12 +315,14 @@ def _run_case(guard, student_fn, case, *, limit, read_only):
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
-            got = guard.run(student_fn, student_case, limit, finish=_plain_value)
+            got = guard.run(student_fn, student_case, limit)
     except KeyboardInterrupt:
         raise
     except WriteItYourself as error:
         return None, _write_it_yourself(error.label)
     except TimeLimit:
+        if guard.refused:  # a worker the library refused never answered
+            return None, _write_it_yourself(guard.refused[0])
         return None, (_("your function did not return within {limit:g} s: is there a "
                       "loop that never ends (a `while` whose condition stays true)?").format(
                           limit=limit))
@@ -339,63 +341,10 @@ def _run_case(guard, student_fn, case, *, limit, read_only):
     return got, None
 
 
-class _Returned:
-    """What the check keeps of a returned object that is neither numbers, text nor a container
-    of them: its type and its text, nothing it could compute later."""
-
-    def __init__(self, value):
-        self.name = type(value).__name__
-        try:
-            self.text = format_value(value)
-        except BaseException:  # a repr that fails, or calls the library
-            self.text = f"a {self.name}"
-
-    def __repr__(self):
-        return self.text
-
-
-def _plain_value(value, depth=0):
-    """The student's result as plain values, made while the library is still refused: arrays
-    copied as NumPy arrays, tuples, lists, dicts and sets rebuilt, numbers and text as the
-    built-in types, an object that converts to numbers (`__array__`, `__float__`) converted, any
-    other object kept by its type and text (`_Returned`). So a result that would compute itself
-    when compared (after the call, with the library back in reach) computes itself here."""
-    kind = type(value)
-    if value is None or value is Ellipsis or kind in (bool, int, float, complex, str, bytes):
-        return value
-    if depth > 50:
-        return _Returned(value)
-    if isinstance(value, np.generic) and kind.__module__ == "numpy":
-        return value
-    if isinstance(value, np.ndarray):
-        if value.dtype.kind != "O":
-            return np.array(value, subok=False)
-        plain = np.empty(value.shape, dtype=object)
-        for index, item in np.ndenumerate(value):
-            plain[index] = _plain_value(item, depth + 1)
-        return plain
-    if isinstance(value, tuple):
-        return tuple(_plain_value(item, depth + 1) for item in value)
-    if isinstance(value, list):
-        return [_plain_value(item, depth + 1) for item in value]
-    if isinstance(value, dict):
-        return {_plain_value(key, depth + 1): _plain_value(item, depth + 1) for key, item in value.items()}
-    if isinstance(value, (set, frozenset)):
-        return (set if isinstance(value, set) else frozenset)(_plain_value(item, depth + 1) for item in value)
-    for base in (bool, int, float, complex, str, bytes):  # a subclass of a built-in type
-        if isinstance(value, base):
-            return base(value)
-    if any(hasattr(kind, name) for name in ("__array__", "__array_interface__", "__float__", "__int__", "__index__")):
-        try:
-            array = np.asarray(value)
-        except (TypeError, ValueError):
-            return _Returned(value)
-        if array.dtype.kind in "biufcUS":
-            return np.array(array, subok=False)
-    return _Returned(value)
-
-
 def _write_it_yourself(label):
+    if label.startswith(ELSEWHERE):
+        return (_("your function hands work to another thread or process (`{label}`), where the check cannot "
+                "see it: compute the answer in your function itself.").format(label=label[len(ELSEWHERE):]))
     if label.startswith(COPY):
         return (_("your function runs a copy of `{label}`, the "
                 "library's answer: write it yourself.").format(label=_short_label(label[len(COPY):])))

@@ -156,13 +156,28 @@ HINGE_EXAMPLE = dict(
 )
 
 
+HINGE_REASONS = (
+    Choice("The hinge is Delta plus the scores, so it is always Delta(y_hat, y) + 1", False,
+           "Not in general: the 1 of the binary hinge is Delta's job here, and the score difference can be anything."),
+    Choice("The hinge is Delta(y_hat, y) plus the score by which y_hat beats the true class; where the prediction "
+           "is wrong that difference is >= 0, so the hinge is at least the loss of the prediction", True,
+           "The maximum over y' is at least its value at the predicted class, Delta(y_pred, y) + score(y_pred) "
+           "- score(y) >= Delta(y_pred, y): the hinge bounds the task loss from above, the reason it is minimised."),
+    Choice("The loss-augmented y_hat differs from the prediction argmax <w_y', x>", False,
+           "Here both are class 3 (scores 1, 0.5, 1.5): the extra 0.5 comes from the scores, not from another class."),
+    Choice("The hinge adds lambda ||w||^2", False,
+           "The loss l(w, (x, y)) has no regulariser; lambda ||w||^2 is added once, in the SVM's objective."),
+)
+
+
 @limited_tries
 @_robust
-def check_hinge(loss, y_hat):
+def check_hinge(loss, y_hat, reason=None):
     """08, exercise 2 [M8, M12]: the generalised hinge l(w, (x, y)) and the loss-augmented y_hat
-    for the multi-vector map (classes 1..3)."""
-    if _unanswered(loss, y_hat):
-        return _verdict(False, _("Replace both `...`: a number and a class in 1..3."))
+    for the multi-vector map (classes 1..3), then the reason (HINGE_REASONS) the hinge exceeds
+    Delta(y_hat, y): one call of the chapter's generalised_hinge gives the number, not the reason."""
+    if _unanswered(loss, y_hat, reason):
+        return _verdict(False, _("Replace the three `...`: a number, a class in 1..3 and the letter of your reason."))
     e = HINGE_EXAMPLE
     W, x, Delta = np.asarray(e["W"]), np.asarray(e["x"]), np.asarray(e["Delta"])
     scores = (W @ x)[None]
@@ -173,7 +188,8 @@ def check_hinge(loss, y_hat):
     why = (_("Scores <w_y', x> = {scores}; Delta(y', y) + score(y') - score(y) = {terms}: "
            "the maximum {loss:g} is reached at y_hat = {y_hat}.").format(
                scores=scores[0].tolist(), terms=terms.tolist(), loss=expected[0], y_hat=expected[1]))
-    return _verdict(ok, why if ok else _("For each y', add Delta(y', y) to the score difference, then take the largest."))
+    verdict = _verdict(ok, why if ok else _("For each y', add Delta(y', y) to the score difference, then take the largest."))
+    return value_and_reason(verdict, reason, HINGE_REASONS, _("The hinge and y_hat are right. Your reason: {why}"))
 
 
 @limited_tries

@@ -15,11 +15,14 @@ ex.check_multi_vector(multi_vector)
 # In code the classes are numbered from 0, so block $y$ is the slice `y * n` to `(y + 1) * n`.
 
 # %% hinge
-ex.check_hinge(2.5, 3)
+ex.check_hinge(2.5, 3, "B")
 
 # %% markdown: hinge
 # Scores $\langle \mathbf{w}_{y'}, \mathbf{x}\rangle = (1, 0.5, 1.5)$, true class $y = 1$ (score 1). The augmented
 # terms $\Delta(y', 1) + s_{y'} - s_1$ are $0$, $1 - 0.5 = 0.5$, $2 + 0.5 = 2.5$: $\ell = 2.5$ at $\hat y = 3$.
+# The reason is (B): $\ell = \Delta(3, 1) + (s_3 - s_1) = 2 + 0.5$. The maximum over $y'$ is at least its term at
+# the predicted class, $\Delta(y_{pred}, y) + s_{y_{pred}} - s_y \ge \Delta(y_{pred}, y)$ since the prediction scores at
+# least as high as the true class: the hinge bounds the task loss from above.
 
 # %% first_sgd_step
 ex.check_first_sgd_step([1, 0.5, 0, 0, -1, -0.5])
