@@ -390,7 +390,12 @@ def cost_sensitive_risk(y_pred, y_true, Delta):
 def loss_augmented_argmax(scores: np.ndarray, y: np.ndarray, Delta: np.ndarray):
     """y_hat_i in argmax_y' Delta(y', y_i) + <w, Psi(x_i, y')> - <w, Psi(x_i, y_i)> for each row
     of scores (n, k), and that maximum: the generalised hinge loss of each example."""
-    y = check_class_indices(y, Delta.shape[0], "y")
+    return _loss_augmented_argmax(scores, check_class_indices(y, Delta.shape[0], "y"), Delta)
+
+
+def _loss_augmented_argmax(scores, y, Delta):
+    """loss_augmented_argmax without the checks of its arguments, for SGD's steps (one call
+    each, on one example, where the checks cost more than the argmax): y class indices."""
     rows = np.arange(len(y))
     augmented = Delta[:, y].T + scores - scores[rows, y][:, None]
     y_hat = np.argmax(augmented, axis=1)

@@ -28,6 +28,7 @@ from course_lib.multiclass import (
     check_cost,
     check_labels,
     fit_feature_map,
+    _loss_augmented_argmax,
     generalised_hinge,
     loss_augmented_argmax,
     zero_one_cost,
@@ -69,7 +70,7 @@ class _PsiLinearClassifier:
         for t, i in enumerate(draws, start=1):
             w_sum += w
             x = X[i:i + 1]
-            y_hat = loss_augmented_argmax(psi.scores(x, w), y[i:i + 1], self.cost_)[0][0]
+            y_hat = _loss_augmented_argmax(psi.scores(x, w), y[i:i + 1], self.cost_)[0][0]  # checked by _prepare
             step(w, t, x[0], y[i], y_hat)
         return w_sum / self.n_iter
 

@@ -192,10 +192,9 @@ def forty_twenty_forty_figure(share=0.2):
 # ---------------------------------------------------------------- M1, M3: reductions
 
 
-def reduction_panel(ax, reduction=REDUCTIONS[0], spread=1.3, seed=0, learner="least squares"):
-    """A reduction around a binary learner of LEARNERS on three_blobs: its regions (grey: the
-    signs leave the class undecided) and the training accuracy in the title. Classes are 1, 2, 3 as
-    in the slides. Returns that accuracy."""
+def reduction_fit(reduction=REDUCTIONS[0], spread=1.3, seed=0, learner="least squares"):
+    """(X, y, fitted model) of a reduction around a binary learner of LEARNERS on three_blobs,
+    classes 1, 2, 3 as in the slides (both one-vs-rest reductions fit the same OneVsRest)."""
     if reduction not in REDUCTIONS:
         raise ValueError(f"reduction must be one of {', '.join(map(repr, REDUCTIONS))}; got "
                          f"{reduction!r}.")
@@ -203,20 +202,25 @@ def reduction_panel(ax, reduction=REDUCTIONS[0], spread=1.3, seed=0, learner="le
         raise ValueError(f"learner must be one of {', '.join(map(repr, LEARNERS))}; got {learner!r}.")
     X, y = three_blobs(n=150, seed=seed, spread=spread)
     y = y + 1
-    binary = LEARNERS[learner]()
-    if reduction == REDUCTIONS[2]:
-        model = AllPairs(binary).fit(X, y)
+    reduce = AllPairs if reduction == REDUCTIONS[2] else OneVsRest
+    return X, y, reduce(LEARNERS[learner]()).fit(X, y)
 
+
+def reduction_panel(ax, reduction=REDUCTIONS[0], spread=1.3, seed=0, learner="least squares", fitted=None):
+    """A reduction around a binary learner of LEARNERS on three_blobs: its regions (grey: the
+    signs leave the class undecided) and the training accuracy in the title. Classes are 1, 2, 3 as
+    in the slides. Returns that accuracy. `fitted`: reduction_fit's (X, y, model) for these
+    arguments, when already computed (fitted here if None)."""
+    X, y, model = reduction_fit(reduction, spread, seed, learner) if fitted is None else fitted
+    if reduction == REDUCTIONS[2]:
         def region_of(P):
             return np.searchsorted(model.classes_, model.predict(P))
+    elif reduction == REDUCTIONS[1]:
+        def region_of(P):
+            positive = model.decision_function(P) >= 0  # h_i(x) = +1, as the binary predict
+            return np.where(positive.sum(axis=1) == 1, np.argmax(positive, axis=1), -1)
     else:
-        model = OneVsRest(binary).fit(X, y)
-        if reduction == REDUCTIONS[1]:
-            def region_of(P):
-                positive = model.decision_function(P) >= 0  # h_i(x) = +1, as the binary predict
-                return np.where(positive.sum(axis=1) == 1, np.argmax(positive, axis=1), -1)
-        else:
-            region_of = model.decision_function
+        region_of = model.decision_function
     predict = model.predict_with_signs if reduction == REDUCTIONS[1] else model.predict
     accuracy = float(np.mean(predict(X) == y))  # of the rule drawn: the signs' argmax for the signs panel
     draw_regions(ax, region_of, 3, xlim=(-5.5, 5.5), ylim=(-5, 6))

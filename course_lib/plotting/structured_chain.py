@@ -5,6 +5,7 @@ import functools
 
 import numpy as np
 from matplotlib.patches import Circle, Rectangle
+from matplotlib.ticker import FixedLocator
 
 from course_lib._validation import check_int, check_non_negative, check_positive
 from course_lib.data import ALPHABET, letters_to_string, load_ocr_letters
@@ -112,8 +113,12 @@ def plot_transitions(ax, W_pair, letters=ALPHABET, colorbar=True, label_every=1)
     image.set_data(W_pair)
     image.set_clim(-limit, limit)
     q = len(W_pair)
-    ax.set_xticks(range(q), list(letters[:q]), fontsize=8)
-    ax.set_yticks(range(q), [letters[j] if j % label_every == 0 else "" for j in range(q)], fontsize=8)
+    ticks, locator = (q, letters[:q], label_every), ax.yaxis.get_major_locator()
+    if (ax.__dict__.get("_course_ticks") != ticks or not isinstance(locator, FixedLocator)
+            or list(locator.locs) != list(range(q))):  # set once on a live figure: its background is kept
+        ax.set_xticks(range(q), list(letters[:q]), fontsize=8)
+        ax.set_yticks(range(q), [letters[j] if j % label_every == 0 else "" for j in range(q)], fontsize=8)
+        ax.__dict__["_course_ticks"] = ticks
     ax.set_xlabel(_("next letter b"))
     ax.set_ylabel(_("previous letter a"))
     ax.set_title(_("transition weights W_pair[a, b]"))

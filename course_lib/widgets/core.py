@@ -193,6 +193,8 @@ class Demo(widgets.VBox):
         # out gets the layout solved again (see update).
         self._layout = self.fig.get_layout_engine()
         self.fig.set_layout_engine(None)
+        if self.blit:  # keep the background now: the first move of a control only draws over it
+            self._draw_canvas()
 
     @property
     def values(self):
@@ -326,12 +328,22 @@ class Demo(widgets.VBox):
             self.status.remove_class("course-demo-error")
 
 
+def drawn_whole(ax):
+    """Is `ax` drawn whole over the kept background each frame, ticks and all? A colour bar's
+    axes are: their limits follow the colours' range, which a frame may change (chapter 11's
+    transition weights grow with C) while the other axes keep theirs."""
+    return getattr(ax, "_colorbar", None) is not None
+
+
 def foreground_artists(fig):
     """What a frame draws over the kept background: every artist of `fig` but its patch, its
     axes' patches and their x and y axes (ticks, tick labels; the axis labels are drawn over
-    the background, see `draw_foreground`)."""
-    artists = [artist for artist in fig.get_children() if artist is not fig.patch and not isinstance(artist, Axes)]
+    the background, see `draw_foreground`); axes drawn whole (`drawn_whole`) are in it whole."""
+    artists = [artist for artist in fig.get_children() if artist is not fig.patch
+               and (not isinstance(artist, Axes) or drawn_whole(artist))]
     for ax in fig.axes:
+        if drawn_whole(ax):
+            continue
         background = {id(ax.patch), id(ax.xaxis), id(ax.yaxis)}
         artists += [artist for artist in ax.get_children() if id(artist) not in background]
     return artists
@@ -351,13 +363,16 @@ def _ticker(ticker):
 
 def static_key(fig, renderer):
     """What the background's pixels depend on (compared by ==; formatters and locators by
-    identity), or None when the figure cannot be drawn over a kept background: a layout
-    engine still set, ticks or a label on top of an axes, child or twin axes (their titles
-    are placed otherwise, see `place_titles`). Applies the axes' aspect first, as a draw does."""
+    identity; the axes drawn whole each frame left out), or None when the figure cannot be
+    drawn over a kept background: a layout engine still set, ticks or a label on top of an
+    axes, child or twin axes (their titles are placed otherwise, see `place_titles`). Applies
+    the axes' aspect first, as a draw does."""
     if fig.get_layout_engine() is not None:
         return None
     key = [fig.dpi, tuple(fig.bbox.bounds), fig.patch.get_visible(), fig.patch.get_facecolor()]
     for ax in fig.axes:
+        if drawn_whole(ax):  # not in the background
+            continue
         locator = ax.get_axes_locator()
         ax.apply_aspect(locator(ax, renderer) if locator else None)
         if (ax.child_axes or len(ax._twinned_axes.get_siblings(ax)) > 1
@@ -394,7 +409,7 @@ def draw_foreground(fig, renderer):
     Axes.draw give them (by zorder); False if a title must be placed by a whole draw."""
     for artist in sorted((a for a in fig.get_children() if a is not fig.patch and not a.get_animated()),
                          key=attrgetter("zorder")):
-        if not isinstance(artist, Axes):
+        if not isinstance(artist, Axes) or drawn_whole(artist):
             artist.draw(renderer)
             continue
         ax = artist

@@ -17,6 +17,7 @@ from course_lib.plotting.multiclass import (
     fit_sgd,
     forty_twenty_forty_panels,
     noisy_forty_twenty_forty,
+    reduction_fit,
     reduction_panel,
     sgd_model,
     sgd_paths,
@@ -87,8 +88,21 @@ def reduction_demo():
                                       continuous_update=True, layout=LAYOUT),
     }
 
+    fits = {}  # (learner, all pairs?, spread) -> reduction_fit's (X, y, model)
+
+    def fitted(learner, reduction, spread):
+        key = (learner, reduction == REDUCTIONS[2], spread)
+        if key not in fits:
+            fits[key] = reduction_fit(reduction, spread, learner=learner)
+        return fits[key]
+
+    for learner in LEARNERS:  # the fits of the starting spread, so a new learner or reduction only draws
+        for reduction in (REDUCTIONS[0], REDUCTIONS[2]):
+            fitted(learner, reduction, controls["spread"].value)
+
     def draw(ax, learner, reduction, spread):
-        reduction_panel(ax, reduction=reduction, spread=spread, learner=learner)
+        reduction_panel(ax, reduction=reduction, spread=spread, learner=learner,
+                        fitted=fitted(learner, reduction, spread))
 
     def follow_pointer(change=None):
         controls["spread"].continuous_update = controls["learner"].value == "least squares"

@@ -1,0 +1,25 @@
+"""A progress bar under a cell that computes for several seconds (ipywidgets' own IntProgress),
+so that a long cell shows it is moving."""
+
+import ipywidgets as widgets
+from IPython import get_ipython
+from IPython.display import display
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def progress(items, description=""):
+    """Yield each of `items` (a sequence) while a bar under the cell counts those done.
+
+    The bar is shown as a widget view only, without the text that stands in for it where
+    widgets are not rendered: the cell's saved outputs, which nbval compares, stay those of
+    its computation."""
+    items = list(items)
+    bar = widgets.IntProgress(value=0, min=0, max=len(items), description=description,
+                              style={"description_width": "initial"})
+    if getattr(get_ipython(), "kernel", None) is not None:  # in a Jupyter kernel: a front end shows it
+        display({WIDGET_VIEW: bar._repr_mimebundle_()[WIDGET_VIEW]}, raw=True)
+    for item in items:
+        yield item
+        bar.value += 1
+    bar.bar_style = "success"
