@@ -28,6 +28,7 @@ def check_matrix(X, name="X", n_features=None):
         )
     try:
         X = np.asarray(X)
+        _refuse_text(X, name)
         if np.iscomplexobj(X):
             raise ValueError(
                 f"Complex data not supported: {name} holds complex numbers, the models work on real "
@@ -35,7 +36,7 @@ def check_matrix(X, name="X", n_features=None):
             )
         X = X.astype(float, copy=False)
     except (TypeError, ValueError) as exc:  # numpy's message, or ours just above
-        if "Complex" in str(exc):
+        if "Complex" in str(exc) or "text" in str(exc):
             raise
         raise TypeError(f"{name} must be an array of numbers ({exc}).") from None
     if X.ndim != 2:
@@ -65,6 +66,25 @@ def check_matrix(X, name="X", n_features=None):
             f"input (the model was fitted with {n_features}): pass the same columns as in fit."
         )
     return X
+
+
+def _refuse_text(array, name):
+    """Refuse an array of strings (or bytes) where numbers are expected, as scikit-learn does:
+    "1.5" would otherwise be parsed silently, and "a" fail inside numpy."""
+    if array.dtype.kind in "USO" and (array.dtype.kind != "O" or any(
+            isinstance(v, (str, bytes)) for v in array.flat)):
+        raise TypeError(f"{name} holds text ({_short(array)}): it must be an array of numbers; "
+                        f"convert it first, e.g. np.asarray({name}, dtype=float).")
+
+
+def as_numbers(value, name):
+    """value as a float array; text ("1.5", "a") is refused naming the parameter."""
+    array = np.asarray(value)
+    _refuse_text(array, name)
+    try:
+        return array.astype(float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be an array of numbers; got {_short(value)}.") from None
 
 
 def check_binary_targets(r, n_samples, name="r"):
@@ -261,12 +281,16 @@ def _array_parameters(signature):
 def _as_number_array(name, value, where):
     """value as a real array (None kept, for an optional parameter); a list of strings or of
     complex numbers is refused naming the parameter."""
-    if value is None or (isinstance(value, np.ndarray) and value.dtype.kind in "biuf"):
+    if value is None or (isinstance(value, np.ndarray) and value.dtype.kind in "iuf"):
         return value
     try:
         array = np.asarray(value)
     except ValueError:  # ragged
         array = np.asarray(value, dtype=object)
+    if array.dtype.kind == "O" and all(isinstance(v, numbers.Real) for v in array.flat):
+        array = np.asarray(array.tolist())  # numbers held as objects: the same numbers
+    if array.dtype.kind == "b" and name not in MASK_PARAMETERS:
+        array = array.astype(float)  # True and False as the numbers 1 and 0
     if array.dtype.kind not in "biuf":
         kind = {"c": "complex numbers", "U": "strings", "S": "bytes"}.get(array.dtype.kind, "objects")
         raise TypeError(f"{name} must be an array of real numbers; got {kind}: {_short(value)}. "
@@ -305,7 +329,13 @@ def _is_allocation_error(error):
                                            or "Maximum allowed size exceeded" in str(error)))
 
 
-def finite_arguments(function=None, *, inf_ok=(), shapes=None):
+# boolean masks among the parameters annotated np.ndarray (other booleans become 0.0 and 1.0)
+MASK_PARAMETERS = frozenset({"free"})
+# parameters that hold class labels or outputs, where an array of strings is valid
+LABEL_PARAMETERS = frozenset({"y", "y_held", "labels"})
+
+
+def finite_arguments(function=None, *, inf_ok=(), shapes=None, indices=None):
     """Decorator: refuse NaN and inf in every float argument (numbers, float arrays, lists of
     float arrays) of `function`, naming the parameter; parameters in `inf_ok` may be +inf (as
     C = np.inf, the hard margin). A NaN or inf would otherwise flow into a result that looks
@@ -320,7 +350,11 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None):
 
     `shapes` maps parameters to their shapes in symbols, e.g. {"K": "n n", "r": "n"}: every
     symbol must be at least 1 and the same wherever it appears (a number must be met exactly;
-    "k?" allows a scalar instead of a (k,) vector, a leading "..." any leading axes)."""
+    "k?" allows a scalar instead of a (k,) vector, a leading "..." any leading axes).
+
+    `indices` maps parameters that hold indices to the parameter they index: an int count, a
+    shape (its first entry) or an array (its length), e.g. {"gold": "shape"}: the values must be
+    whole numbers in 0..count-1 (they become int64)."""
     def decorate(f):
         signature = inspect.signature(f)
         bind = _binder(signature)
@@ -339,11 +373,17 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None):
             converted = False
             for name in arrays:
                 value = arguments.get(name)
-                if not isinstance(value, np.ndarray) or value.dtype.kind not in "biuf":
+                if not isinstance(value, np.ndarray) or value.dtype.kind not in "iuf":
                     arguments[name] = _as_number_array(name, value, f.__name__)
                     converted = converted or arguments[name] is not value
             inf_passed = False
-            for name, value in arguments.items():
+            for name, value in list(arguments.items()):
+                if isinstance(value, np.ndarray) and value.dtype.kind in "US" and name not in LABEL_PARAMETERS:
+                    _refuse_text(value, name)
+                if isinstance(value, np.ndarray) and value.dtype.kind == "O" and value.size and all(
+                        isinstance(v, numbers.Real) for v in value.flat):
+                    arguments[name] = value = np.asarray(value.tolist())  # numbers held as objects
+                    converted = True
                 found = _non_finite(value)
                 if found is None:
                     continue
@@ -355,8 +395,14 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None):
                     f"contains {found}: {name}={_short(value)}. Pass {f.__name__} real values.")
             if parsed_shapes:
                 _check_shapes(f.__name__, parsed_shapes, arguments)
+            for name, indexed in (indices or {}).items():
+                arguments[name] = check_class_indices(arguments[name], _count(arguments[indexed]), name)
+                converted = True
             try:
-                out = f(**arguments) if converted else f(*args, **kwargs)
+                if converted:  # the converted arguments, *args and **kwargs spread again
+                    bound = inspect.BoundArguments(signature, arguments)
+                    args, kwargs = bound.args, bound.kwargs
+                out = f(*args, **kwargs)
             except (MemoryError, ValueError) as error:
                 if _is_allocation_error(error):
                     raise _too_big(error, arguments, f.__name__) from error
@@ -366,6 +412,13 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None):
             return out
         return checked
     return decorate if function is None else decorate(function)
+
+
+def _count(value):
+    """The number of entries that `value` (an int count, a shape tuple or an array) indexes."""
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    return int(value[0]) if isinstance(value, tuple) else len(value)
 
 
 def _check_result(out, arguments, where):
@@ -501,6 +554,7 @@ def check_class_indices(y, n_classes, name="y", n_samples=None):
     """Return y as an int vector of class indices in 0..n_classes-1 (one per sample when
     n_samples is given)."""
     y = np.asarray(y)
+    _refuse_text(y, name)
     if y.ndim != 1 or (n_samples is not None and y.shape[0] != n_samples):
         expected = f"({n_samples},)" if n_samples is not None else "(n,)"
         raise ValueError(f"{name} must be a vector of class indices of shape {expected}; got shape "
