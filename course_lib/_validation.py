@@ -135,6 +135,17 @@ def check_positive(value, name, allow_inf=False):
     return value
 
 
+def check_tolerance(value, name, start):
+    """Return a stopping tolerance as a float in (0, 1): the gap it is compared with starts at
+    most at 1 (`start` says which), so a tolerance of 1 or more stops before anything is learned
+    and returns the starting point as if it were the answer."""
+    value = check_positive(value, name)
+    if value >= 1:
+        raise ValueError(f"{name}={value:g} stops the solver at once ({start}): nothing would be "
+                         f"learned. Use a {name} below 1, e.g. the default.")
+    return value
+
+
 def check_non_negative(value, name):
     """Return value as a float, raising if it is negative, NaN or infinite."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):

@@ -877,6 +877,16 @@ def _fit_input_cases(name, kind):
     def fitted():
         return _fit(make(), X_fit, y_fit)
 
+    if kind == "tolerance that stops at once":  # the starting point returned as if converged
+        for parameter, value in _arguments(name).items():
+            if (parameter == "tol" or parameter.endswith("_tol")) and isinstance(value, float):
+                for bad in (1.0, 1e300):
+                    yield f"{parameter} = {bad:g}", lambda p=parameter, b=bad: _fit(make(**{p: b}), X_fit, y_fit), "refuse"
+    if kind == "kernel parameter out of range":  # refused whatever the kernel, used or not
+        for parameter, bad_values in (("sigma", (0.0, -1.0)), ("degree", (0, -1))):
+            if parameter in _arguments(name):
+                for bad in bad_values:
+                    yield f"{parameter} = {bad}", lambda p=parameter, b=bad: _fit(make(**{p: b}), X_fit, y_fit), "refuse"
     if kind == "X and y lengths differ":
         yield "y one shorter", lambda: _fit(make(), X_fit, y_fit[:-1]), "refuse"
         yield "X one row shorter", lambda: _fit(make(), X_fit[:-1], y_fit), "refuse"
@@ -974,7 +984,7 @@ def _answer_of(call):
         return "crash", f"{type(error).__name__}: {str(error)[:150]}"
 
 
-FIT_KINDS = ["X and y lengths differ", "X not 2-D", "X of another dtype", "bad labels", "degenerate data",
+FIT_KINDS = ["tolerance that stops at once", "kernel parameter out of range", "X and y lengths differ", "X not 2-D", "X of another dtype", "bad labels", "degenerate data",
              "size parameter above n", "used before fit", "predict with other features",
              "changed after construction"]
 
