@@ -1036,3 +1036,37 @@ def _fit_input_problems(name, kind):
 def test_estimator_input_gets_a_clear_error_or_a_right_answer(name, kind):
     problems = _fit_input_problems(name, kind)
     assert not problems, "\n".join(problems)
+
+
+# ------------------------------------------------------------------ errors in the student's language
+
+FRENCH_CASES = {
+    "C": lambda: SVM(C=-1.0).fit(X2, R2),
+    "tol": lambda: SVM(tol=2.0).fit(X2, R2),
+    "X": lambda: SVM().fit(X2[:, 0], R2),
+    "k": lambda: KernelKNN(k=0).fit(X2, R2),
+    "y": lambda: OneVsRest(SVM()).fit(X3[:40], np.r_[np.nan, Y3[1:40]].astype(float)),
+    "seed": lambda: data.overlapping(10, seed=-1),
+}
+
+
+def _message(call):
+    with pytest.raises((ValueError, TypeError)) as caught:
+        call()
+    return str(caught.value)
+
+
+@pytest.mark.xfail(strict=True, reason="the French catalog does not hold the door's messages yet: "
+                   "tools/french.py extracts them, then they are translated")
+@pytest.mark.parametrize("parameter", sorted(FRENCH_CASES))
+def test_bad_argument_gets_a_french_message_naming_the_parameter(parameter):
+    import course_lib
+
+    english = _message(FRENCH_CASES[parameter])
+    course_lib.set_language("fr")
+    try:
+        french = _message(FRENCH_CASES[parameter])
+    finally:
+        course_lib.set_language("en")
+    assert french != english, f"still in English: {french}"
+    assert re.search(rf"(?<![\w.]){re.escape(parameter)}(?!\w)", french), french

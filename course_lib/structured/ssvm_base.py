@@ -20,6 +20,7 @@ import time
 
 import numpy as np
 
+from course_lib.i18n import N_
 from course_lib._validation import check_fitted, check_int, check_positive, check_tolerance
 
 # Beyond this C the objective's two terms differ by more than float64's 16 digits for any w of
@@ -81,7 +82,7 @@ class BaseSSVM:
                              "overflows or loses every digit of ||w||^2; lower C.")
         check_rescaling(self.rescaling)
         check_int(self.max_iter, "max_iter", minimum=1)
-        check_tolerance(self.tol, "tol", "the losses are at most 1, and so is the hinge at w = 0")
+        check_tolerance(self.tol, "tol", N_("the losses are at most 1, and so is the hinge at w = 0"))
         if not all(hasattr(Z, "__len__") and not (isinstance(Z, np.ndarray) and Z.ndim == 0) for Z in (X, Y)):
             raise TypeError("X and Y must be sequences (lists or arrays) of inputs and outputs.")
         _check_inputs(X)
