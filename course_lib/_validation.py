@@ -1,4 +1,5 @@
-"""Checks run at the door of every public function, with messages that name the parameter and the fix."""
+"""Checks run at the door of every public function, with messages that name the parameter and the fix,
+in the language set by course_lib.set_language (templates with named fields, for translators)."""
 
 import functools
 import inspect
@@ -6,6 +7,8 @@ import math
 import numbers
 
 import numpy as np
+
+from course_lib.i18n import _
 
 # The library promises correct results for features of magnitude at most MAX_ABS: squared
 # distances, inner products and their sums then stay far from float64's overflow (~1e308).
@@ -21,125 +24,150 @@ def check_matrix(X, name="X", n_features=None):
     """Return X as a finite 2-D float array with at least one row and one column, and entries
     of magnitude at most MAX_ABS."""
     if X is None:
-        raise TypeError(f"{name} is None: pass an array of shape (n_samples, n_features).")
+        raise TypeError(_("{name} is None: pass an array of shape (n_samples, n_features).").format(name=name))
     if hasattr(X, "toarray"):
-        raise TypeError(
-            f"{name} is a sparse matrix: sparse input is not supported here; pass {name}.toarray()."
-        )
+        raise TypeError(_("{name} is a sparse matrix: sparse input is not supported here; pass "
+                          "{name}.toarray().").format(name=name))
     try:
         X = np.asarray(X)
-        if np.iscomplexobj(X):
-            raise ValueError(
-                f"Complex data not supported: {name} holds complex numbers, the models work on real "
-                "features only."
-            )
+    except (TypeError, ValueError) as exc:  # ragged
+        raise TypeError(_("{name} must be an array of numbers ({error}).").format(name=name, error=exc)) from None
+    _refuse_text(X, name)
+    if np.iscomplexobj(X):
+        raise ValueError(_("Complex data not supported: {name} holds complex numbers, the models work "
+                           "on real features only.").format(name=name))
+    try:
         X = X.astype(float, copy=False)
-    except (TypeError, ValueError) as exc:  # numpy's message, or ours just above
-        if "Complex" in str(exc):
-            raise
-        raise TypeError(f"{name} must be an array of numbers ({exc}).") from None
+    except (TypeError, ValueError) as exc:  # numpy's message
+        raise TypeError(_("{name} must be an array of numbers ({error}).").format(name=name, error=exc)) from None
     if X.ndim != 2:
-        raise ValueError(
-            f"{name} must be 2-D (n_samples, n_features); got shape {X.shape}. Reshape your data: "
-            f"{name}.reshape(-1, 1) for a single feature or {name}.reshape(1, -1) for a single sample."
-        )
+        raise ValueError(_(
+            "{name} must be 2-D (n_samples, n_features); got shape {shape}. Reshape your data: "
+            "{name}.reshape(-1, 1) for a single feature or {name}.reshape(1, -1) for a single "
+            "sample.").format(name=name, shape=X.shape))
     if X.shape[0] == 0:
-        raise ValueError(f"{name} is empty: it needs at least one row (sample).")
+        raise ValueError(_("{name} is empty: it needs at least one row (sample).").format(name=name))
     if X.shape[1] == 0:
-        raise ValueError(
-            f"{name} has 0 feature(s) (shape={X.shape}) while a minimum of 1 is required: it needs "
-            "at least one column."
-        )
+        raise ValueError(_("{name} has 0 feature(s) (shape={shape}) while a minimum of 1 is required: "
+                           "it needs at least one column.").format(name=name, shape=X.shape))
     if not np.all(np.isfinite(X)):
-        raise ValueError(f"{name} contains NaN or inf: remove or impute those entries first.")
+        raise ValueError(_("{name} contains NaN or inf: remove or impute those entries first.").format(name=name))
     largest = float(np.max(np.abs(X)))
     if largest > MAX_ABS:
-        raise ValueError(
-            f"{name} has entries as large as {largest:.3g}, beyond {MAX_ABS:g}: products and squared "
+        raise ValueError(_(
+            "{name} has entries as large as {largest:.3g}, beyond {limit:g}: products and squared "
             "distances would overflow. Rescale X first (e.g. divide each feature by its standard "
-            "deviation)."
-        )
+            "deviation).").format(name=name, largest=largest, limit=MAX_ABS))
     if n_features is not None and X.shape[1] != n_features:
-        raise ValueError(
-            f"{name} has {X.shape[1]} features, but predict is expecting {n_features} features as "
-            f"input (the model was fitted with {n_features}): pass the same columns as in fit."
-        )
+        raise ValueError(_(
+            "{name} has {n} features, but predict is expecting {n_features} features as input (the "
+            "model was fitted with {n_features}): pass the same columns as in fit.").format(
+                name=name, n=X.shape[1], n_features=n_features))
     return X
+
+
+def _refuse_text(array, name):
+    """Refuse an array of strings (or bytes) where numbers are expected, as scikit-learn does:
+    "1.5" would otherwise be parsed silently, and "a" fail inside numpy."""
+    if array.dtype.kind in "USO" and (array.dtype.kind != "O" or any(
+            isinstance(v, (str, bytes)) for v in array.flat)):
+        raise TypeError(_("{name} holds text ({value}): it must be an array of numbers; convert it "
+                          "first, e.g. np.asarray({name}, dtype=float).").format(name=name, value=_short(array)))
+
+
+def as_numbers(value, name):
+    """value as a float array; text ("1.5", "a") is refused naming the parameter."""
+    array = np.asarray(value)
+    _refuse_text(array, name)
+    try:
+        return array.astype(float)
+    except (TypeError, ValueError):
+        raise TypeError(_("{name} must be an array of numbers; got {value}.").format(
+            name=name, value=_short(value))) from None
 
 
 def check_binary_targets(r, n_samples, name="r"):
     """Return r as a float vector in {-1, +1} of length n_samples holding both classes."""
     if r is None:
-        raise ValueError(
-            f"fit requires {name} to be passed, but the target {name} is None: pass one target in "
-            "{-1, +1} per sample."
-        )
+        raise ValueError(_("fit requires {name} to be passed, but the target {name} is None: pass one "
+                           "target in {{-1, +1}} per sample.").format(name=name))
     r = np.asarray(r)
     if r.ndim != 1:
-        raise ValueError(f"{name} must be 1-D with one target per sample; got shape {r.shape}.")
+        raise ValueError(_("{name} must be 1-D with one target per sample; got shape {shape}.").format(
+            name=name, shape=r.shape))
     if r.shape[0] != n_samples:
-        raise ValueError(
-            f"{name} has {r.shape[0]} targets but X has {n_samples} samples: lengths must match."
-        )
+        raise ValueError(_("{name} has {n} targets but X has {n_samples} samples: lengths must "
+                           "match.").format(name=name, n=r.shape[0], n_samples=n_samples))
     try:
         r = r.astype(float)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must hold the numbers -1 and +1.") from None
+        raise ValueError(_("{name} must hold the numbers -1 and +1.").format(name=name)) from None
     bad = ~np.isin(r, (-1.0, 1.0))
     if np.any(r != np.round(r)):
-        raise ValueError(
-            f"{name} holds continuous values ({r[bad][0]:g}, ...): a classifier needs the targets "
-            "-1 and +1 (the slides' r^t)."
-        )
+        raise ValueError(_("{name} holds continuous values ({value:g}, ...): a classifier needs the "
+                           "targets -1 and +1 (the slides' r^t).").format(name=name, value=r[bad][0]))
     if bad.any():
         found = np.unique(r[bad])[:5]
-        raise ValueError(
-            f"Only binary classification is supported here: {name} must contain only -1 and +1 (the slides' r^t); found {found.tolist()}. "
-            "Map labels with np.where(y == positive_class, 1, -1)."
-        )
+        raise ValueError(_(
+            "Only binary classification is supported here: {name} must contain only -1 and +1 (the "
+            "slides' r^t); found {found}. Map labels with np.where(y == positive_class, 1, "
+            "-1).").format(name=name, found=found.tolist()))
     if np.unique(r).size < 2:
-        raise ValueError(
-            f"{name} holds a single class (1 class, {r[0]:+.0f}): a discriminant needs examples of both -1 and +1."
-        )
+        raise ValueError(_("{name} holds a single class (1 class, {value:+.0f}): a discriminant needs "
+                           "examples of both -1 and +1.").format(name=name, value=r[0]))
     return r
 
 
 def check_positive(value, name, allow_inf=False):
     """Return value as a float, raising if it is not a positive number (inf only if allowed)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a positive number; got {value!r}.")
+        raise TypeError(_("{name} must be a positive number; got {value!r}.").format(name=name, value=value))
     value = float(value)
     if np.isnan(value) or value <= 0 or (np.isinf(value) and not allow_inf):
-        allowed = "a positive number (np.inf allowed)" if allow_inf else "a positive finite number"
-        raise ValueError(f"{name} must be {allowed}; got {value!r}.")
+        message = (_("{name} must be a positive number (np.inf allowed); got {value!r}.") if allow_inf
+                   else _("{name} must be a positive finite number; got {value!r}."))
+        raise ValueError(message.format(name=name, value=value))
+    return value
+
+
+def check_tolerance(value, name, start):
+    """Return a stopping tolerance as a float in (0, 1): the gap it is compared with starts at
+    most at 1 (`start` says which), so a tolerance of 1 or more stops before anything is learned
+    and returns the starting point as if it were the answer."""
+    value = check_positive(value, name)
+    if value >= 1:
+        raise ValueError(_("{name}={value:g} stops the solver at once ({reason}): nothing would be "
+                           "learned. Use a {name} below 1, e.g. the default.").format(
+                               name=name, value=value, reason=_(start)))
     return value
 
 
 def check_non_negative(value, name):
     """Return value as a float, raising if it is negative, NaN or infinite."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number >= 0; got {value!r}.")
+        raise TypeError(_("{name} must be a number >= 0; got {value!r}.").format(name=name, value=value))
     value = float(value)
     if not np.isfinite(value) or value < 0:
-        raise ValueError(f"{name} must be a finite number >= 0; got {value!r}.")
+        raise ValueError(_("{name} must be a finite number >= 0; got {value!r}.").format(name=name, value=value))
     return value
 
 
 def check_int(value, name, minimum):
     """Return value as an int >= minimum."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer >= {minimum}; got {value!r}.")
+        raise TypeError(_("{name} must be an integer >= {minimum}; got {value!r}.").format(
+            name=name, minimum=minimum, value=value))
     if value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}; got {value}.")
+        raise ValueError(_("{name} must be an integer >= {minimum}; got {value}.").format(
+            name=name, minimum=minimum, value=value))
     return int(value)
 
 
 def check_fitted(estimator, attribute):
     """Raise a clear error when a learned attribute is missing (fit was not called)."""
     if not hasattr(estimator, attribute):
-        raise NotFittedError(
-            f"This {type(estimator).__name__} is not fitted yet: call fit(X, y) before using it."
-        )
+        raise NotFittedError(_("This {estimator} is not fitted yet: call fit(X, y) before using it.").format(
+            estimator=type(estimator).__name__))
 
 
 def check_random_state(seed):
@@ -150,59 +178,52 @@ def check_random_state(seed):
         return np.random.default_rng()
     if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
         if seed < 0:
-            raise ValueError(f"seed must be an integer >= 0 (or None); got {seed}.")
+            raise ValueError(_("seed must be an integer >= 0 (or None); got {seed}.").format(seed=seed))
         return np.random.default_rng(seed)
-    raise TypeError(f"seed must be None, an int >= 0 or a numpy Generator; got {seed!r}.")
+    raise TypeError(_("seed must be None, an int >= 0 or a numpy Generator; got {seed!r}.").format(seed=seed))
 
 
 def check_labels(y, n_samples, name="y", min_classes=2):
     """Return (classes, indices): the sorted distinct labels of y (numbers, or strings, not a
     mix) and each sample's index into classes."""
     if y is None:
-        raise ValueError(
-            f"fit requires {name} to be passed, but the target {name} is None: pass one label per sample."
-        )
+        raise ValueError(_("fit requires {name} to be passed, but the target {name} is None: pass one "
+                           "label per sample.").format(name=name))
     if isinstance(y, (list, tuple)):  # a list mixing 1 and "a" would silently become strings
         y = np.asarray(y, dtype=object)
         if y.ndim != 1:
             y = np.asarray(y.tolist())
     y = np.asarray(y)
     if y.ndim != 1:
-        raise ValueError(f"{name} must be 1-D with one label per sample; got shape {y.shape}.")
+        raise ValueError(_("{name} must be 1-D with one label per sample; got shape {shape}.").format(
+            name=name, shape=y.shape))
     if y.shape[0] != n_samples:
-        raise ValueError(
-            f"{name} has {y.shape[0]} labels but X has {n_samples} samples: lengths must match."
-        )
+        raise ValueError(_("{name} has {n} labels but X has {n_samples} samples: lengths must "
+                           "match.").format(name=name, n=y.shape[0], n_samples=n_samples))
     if y.dtype.kind == "c":
-        raise TypeError(f"{name} holds complex numbers: labels are integers or strings.")
+        raise TypeError(_("{name} holds complex numbers: labels are integers or strings.").format(name=name))
     if y.dtype.kind == "O":
         kinds = {"number" if isinstance(v, numbers.Real) else
                  "string" if isinstance(v, str) else type(v).__name__ for v in y}
         if kinds - {"number", "string"}:
-            raise TypeError(
-                f"{name} holds labels of type {', '.join(sorted(kinds - {'number', 'string'}))}: "
-                "labels must be integers or strings."
-            )
+            raise TypeError(_("{name} holds labels of type {types}: labels must be integers or "
+                              "strings.").format(name=name, types=", ".join(sorted(kinds - {"number", "string"}))))
         if len(kinds) > 1:
-            raise TypeError(
-                f"{name} mixes numbers and strings: use labels of one kind, all integers or all "
-                "strings."
-            )
+            raise TypeError(_("{name} mixes numbers and strings: use labels of one kind, all integers "
+                              "or all strings.").format(name=name))
         # numbers keep their type, as scikit-learn does: [0, 1, 2] gives int labels, not 0.0, 1.0
         y = np.asarray(y.tolist()) if kinds == {"number"} else y.astype(str)
     if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
-        raise ValueError(f"{name} contains NaN or inf: every sample needs a real label.")
+        raise ValueError(_("{name} contains NaN or inf: every sample needs a real label.").format(name=name))
     if y.dtype.kind == "f" and np.any(y != np.round(y)):
-        raise ValueError(
-            f"{name} holds continuous values ({y[y != np.round(y)][0]:g}, ...): a classifier needs "
-            "class labels (integers or strings), not a regression target."
-        )
+        raise ValueError(_("{name} holds continuous values ({value:g}, ...): a classifier needs class "
+                           "labels (integers or strings), not a regression target.").format(
+                               name=name, value=y[y != np.round(y)][0]))
     classes, indices = np.unique(y, return_inverse=True)
     if classes.size < min_classes:
-        raise ValueError(
-            f"{name} holds {classes.size} class(es) ({classes.tolist()}): the model needs at "
-            f"least {min_classes}."
-        )
+        raise ValueError(_("{name} holds {n} class(es) ({classes}): the model needs at least "
+                           "{minimum}.").format(name=name, n=classes.size, classes=classes.tolist(),
+                                                minimum=min_classes))
     return classes, indices
 
 
@@ -261,12 +282,16 @@ def _array_parameters(signature):
 def _as_number_array(name, value, where):
     """value as a real array (None kept, for an optional parameter); a list of strings or of
     complex numbers is refused naming the parameter."""
-    if value is None or (isinstance(value, np.ndarray) and value.dtype.kind in "biuf"):
+    if value is None or (isinstance(value, np.ndarray) and value.dtype.kind in "iuf"):
         return value
     try:
         array = np.asarray(value)
     except ValueError:  # ragged
         array = np.asarray(value, dtype=object)
+    if array.dtype.kind == "O" and all(isinstance(v, numbers.Real) for v in array.flat):
+        array = np.asarray(array.tolist())  # numbers held as objects: the same numbers
+    if array.dtype.kind == "b" and name not in MASK_PARAMETERS:
+        array = array.astype(float)  # True and False as the numbers 1 and 0
     if array.dtype.kind not in "biuf":
         kind = {"c": "complex numbers", "U": "strings", "S": "bytes"}.get(array.dtype.kind, "objects")
         raise TypeError(f"{name} must be an array of real numbers; got {kind}: {_short(value)}. "
@@ -281,10 +306,14 @@ def _check_number_kinds(kinds, arguments, where):
         if isinstance(value, wanted) and not isinstance(value, (bool, np.bool_)):
             continue
         if kind == "integer" and isinstance(value, numbers.Real) and not isinstance(value, bool):
-            raise TypeError(f"{name} must be a whole number (an int); got {value!r}: pass "
-                            f"{where}({name}={int(value) if math.isfinite(value) else 10}) or another integer.")
-        raise TypeError(f"{name} must be {'an integer' if kind == 'integer' else 'a real number'}; "
-                        f"got {type(value).__name__} {_short(value)}: pass {where} a number for {name}.")
+            raise TypeError(_("{name} must be a whole number (an int); got {value!r}: pass "
+                              "{where}({name}={example}) or another integer.").format(
+                                  name=name, value=value, where=where,
+                                  example=int(value) if math.isfinite(value) else 10))
+        message = (_("{name} must be an integer; got {kind} {value}: pass {where} a number for {name}.")
+                   if kind == "integer" else
+                   _("{name} must be a real number; got {kind} {value}: pass {where} a number for {name}."))
+        raise TypeError(message.format(name=name, kind=type(value).__name__, value=_short(value), where=where))
 
 
 def _too_big(error, arguments, where):
@@ -305,7 +334,13 @@ def _is_allocation_error(error):
                                            or "Maximum allowed size exceeded" in str(error)))
 
 
-def finite_arguments(function=None, *, inf_ok=(), shapes=None):
+# boolean masks among the parameters annotated np.ndarray (other booleans become 0.0 and 1.0)
+MASK_PARAMETERS = frozenset({"free"})
+# parameters that hold class labels or outputs, where an array of strings is valid
+LABEL_PARAMETERS = frozenset({"y", "y_held", "labels"})
+
+
+def finite_arguments(function=None, *, inf_ok=(), shapes=None, indices=None):
     """Decorator: refuse NaN and inf in every float argument (numbers, float arrays, lists of
     float arrays) of `function`, naming the parameter; parameters in `inf_ok` may be +inf (as
     C = np.inf, the hard margin). A NaN or inf would otherwise flow into a result that looks
@@ -320,7 +355,11 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None):
 
     `shapes` maps parameters to their shapes in symbols, e.g. {"K": "n n", "r": "n"}: every
     symbol must be at least 1 and the same wherever it appears (a number must be met exactly;
-    "k?" allows a scalar instead of a (k,) vector, a leading "..." any leading axes)."""
+    "k?" allows a scalar instead of a (k,) vector, a leading "..." any leading axes).
+
+    `indices` maps parameters that hold indices to the parameter they index: an int count, a
+    shape (its first entry) or an array (its length), e.g. {"gold": "shape"}: the values must be
+    whole numbers in 0..count-1 (they become int64)."""
     def decorate(f):
         signature = inspect.signature(f)
         bind = _binder(signature)
@@ -339,24 +378,39 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None):
             converted = False
             for name in arrays:
                 value = arguments.get(name)
-                if not isinstance(value, np.ndarray) or value.dtype.kind not in "biuf":
+                if not isinstance(value, np.ndarray) or value.dtype.kind not in "iuf":
                     arguments[name] = _as_number_array(name, value, f.__name__)
                     converted = converted or arguments[name] is not value
             inf_passed = False
-            for name, value in arguments.items():
+            for name, value in list(arguments.items()):
+                if isinstance(value, np.ndarray) and value.dtype.kind in "US" and name not in LABEL_PARAMETERS:
+                    _refuse_text(value, name)
+                if isinstance(value, np.ndarray) and value.dtype.kind == "O" and value.size and all(
+                        isinstance(v, numbers.Real) for v in value.flat):
+                    arguments[name] = value = np.asarray(value.tolist())  # numbers held as objects
+                    converted = True
                 found = _non_finite(value)
                 if found is None:
                     continue
                 if name in inf_ok and found == "inf" and value == np.inf:
                     inf_passed = True
                     continue
-                raise ValueError(
-                    f"{name} must hold finite numbers{' (or np.inf)' if name in inf_ok else ''}; it "
-                    f"contains {found}: {name}={_short(value)}. Pass {f.__name__} real values.")
+                message = (_("{name} must hold finite numbers (or np.inf); it contains {found}: "
+                             "{name}={value}. Pass {function} real values.") if name in inf_ok else
+                           _("{name} must hold finite numbers; it contains {found}: {name}={value}. "
+                             "Pass {function} real values."))
+                raise ValueError(message.format(name=name, found=found, value=_short(value),
+                                                function=f.__name__))
             if parsed_shapes:
                 _check_shapes(f.__name__, parsed_shapes, arguments)
+            for name, indexed in (indices or {}).items():
+                arguments[name] = check_class_indices(arguments[name], _count(arguments[indexed]), name)
+                converted = True
             try:
-                out = f(**arguments) if converted else f(*args, **kwargs)
+                if converted:  # the converted arguments, *args and **kwargs spread again
+                    bound = inspect.BoundArguments(signature, arguments)
+                    args, kwargs = bound.args, bound.kwargs
+                out = f(*args, **kwargs)
             except (MemoryError, ValueError) as error:
                 if _is_allocation_error(error):
                     raise _too_big(error, arguments, f.__name__) from error
@@ -366,6 +420,13 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None):
             return out
         return checked
     return decorate if function is None else decorate(function)
+
+
+def _count(value):
+    """The number of entries that `value` (an int count, a shape tuple or an array) indexes."""
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    return int(value[0]) if isinstance(value, tuple) else len(value)
 
 
 def _check_result(out, arguments, where):
@@ -484,9 +545,11 @@ def finite_hyperparameters(fit=None, *, inf_ok=()):
                 found = _non_finite(value)
                 if found is None or (name in inf_ok and found == "inf" and value == np.inf):
                     continue
-                raise ValueError(
-                    f"{name} must be a finite number{' (or np.inf)' if name in inf_ok else ''}; "
-                    f"got {name}={value!r}: set {type(self).__name__}({name}=...) to a real value.")
+                message = (_("{name} must be a finite number (or np.inf); got {name}={value!r}: set "
+                             "{estimator}({name}=...) to a real value.") if name in inf_ok else
+                           _("{name} must be a finite number; got {name}={value!r}: set "
+                             "{estimator}({name}=...) to a real value."))
+                raise ValueError(message.format(name=name, value=value, estimator=type(self).__name__))
             return method(self, *args, **kwargs)
         return checked
     return decorate if fit is None else decorate(fit)
@@ -501,16 +564,17 @@ def check_class_indices(y, n_classes, name="y", n_samples=None):
     """Return y as an int vector of class indices in 0..n_classes-1 (one per sample when
     n_samples is given)."""
     y = np.asarray(y)
+    _refuse_text(y, name)
     if y.ndim != 1 or (n_samples is not None and y.shape[0] != n_samples):
         expected = f"({n_samples},)" if n_samples is not None else "(n,)"
-        raise ValueError(f"{name} must be a vector of class indices of shape {expected}; got shape "
-                         f"{y.shape}.")
+        raise ValueError(_("{name} must be a vector of class indices of shape {expected}; got shape "
+                           "{shape}.").format(name=name, expected=expected, shape=y.shape))
     if y.size and (y.dtype.kind not in "iub" and not np.all(np.mod(y.astype(float), 1) == 0)):
-        raise ValueError(f"{name} must hold class indices 0..{n_classes - 1} (integers); got "
-                         f"{y[:5].tolist()}.")
+        raise ValueError(_("{name} must hold class indices 0..{last} (integers); got {values}.").format(
+            name=name, last=n_classes - 1, values=y[:5].tolist()))
     y = y.astype(int)
     if y.size and (y.min() < 0 or y.max() >= n_classes):
-        raise ValueError(f"{name} must hold class indices 0..{n_classes - 1}; got values from "
-                         f"{y.min()} to {y.max()}. Map labels to indices first (np.unique(labels, "
-                         "return_inverse=True)).")
+        raise ValueError(_("{name} must hold class indices 0..{last}; got values from {low} to {high}. "
+                           "Map labels to indices first (np.unique(labels, return_inverse=True)).").format(
+                               name=name, last=n_classes - 1, low=y.min(), high=y.max()))
     return y

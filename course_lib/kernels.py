@@ -139,12 +139,14 @@ def check_kernel(kernel, params=None):
 @finite_arguments
 def kernel_params(kernel, sigma=1.0, degree=2):
     """The keyword arguments the kernel functions expect for `kernel`: {"sigma": ...} for the
-    Gaussian, {"degree": ...} for the polynomial, none for the others; all checked."""
+    Gaussian, {"degree": ...} for the polynomial, none for the others; both checked whatever
+    the kernel (sigma=-1 is refused even by the linear kernel, which does not use it)."""
     check_kernel(kernel)
+    sigma, degree = check_positive(sigma, "sigma"), check_int(degree, "degree", minimum=1)
     if kernel == "gaussian":
-        return {"sigma": check_positive(sigma, "sigma")}
+        return {"sigma": sigma}
     if kernel == "polynomial":
-        return {"degree": check_int(degree, "degree", minimum=1)}
+        return {"degree": degree}
     return {}
 
 

@@ -36,7 +36,7 @@ def grad_f(x):
     return -2.0 * np.asarray(x, dtype=float)
 
 
-@finite_arguments
+@finite_arguments(shapes={"x": "d", "a": "d"})
 def grad_g(x, a=EXAMPLE_A):
     """grad g(x) = a, the same everywhere (the slides: (1, 1))."""
     return np.asarray(a, dtype=float).copy()

@@ -45,7 +45,10 @@ def same_hyperplane(w_a, w0_a: float, w_b, w0_b: float, tol=1e-12):
     """True when (w_b, w0_b) = c (w_a, w0_a) for some c > 0: same boundary, same sides."""
     a = np.r_[np.asarray(w_a, dtype=float).reshape(-1), w0_a]
     b = np.r_[np.asarray(w_b, dtype=float).reshape(-1), w0_b]
-    if a.shape != b.shape or not np.any(a) or not np.any(b):
+    if a.shape != b.shape:
+        raise ValueError(f"w_a and w_b must have the same length (one weight per feature); got "
+                         f"{a.size - 1} and {b.size - 1}.")
+    if not np.any(a) or not np.any(b):
         return False
     c = (a @ b) / (a @ a)
     return bool(c > 0 and np.allclose(c * a, b, atol=tol * max(1.0, np.abs(b).max())))

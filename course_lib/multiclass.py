@@ -214,6 +214,7 @@ class MultiVector:
     def fit(self, X, y, n_classes):
         X = check_matrix(X)
         self.n_classes_ = check_int(n_classes, "n_classes", 1)
+        check_class_indices(y, self.n_classes_, "y", n_samples=X.shape[0])
         self.n_features_in_ = X.shape[1]
         self.block_ = X.shape[1] + bool(self.bias)
         self.dimension_ = self.block_ * self.n_classes_
@@ -253,6 +254,7 @@ class BinaryMap:
         X = check_matrix(X)
         if n_classes != 2:
             raise ValueError(f"BinaryMap needs exactly two classes (-1 and +1); got {n_classes}.")
+        check_class_indices(y, 2, "y", n_samples=X.shape[0])
         self.n_classes_, self.dimension_ = 2, X.shape[1]
         self.n_features_in_ = X.shape[1]
         return self

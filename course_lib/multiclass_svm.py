@@ -14,6 +14,7 @@ from importlib import resources
 import numpy as np
 
 from course_lib._validation import (
+    check_class_indices,
     finite_arguments,
     check_fitted,
     check_int,
@@ -277,8 +278,8 @@ def best_hinge_in_ball(X, y, feature_map, B, Delta=None, n_steps=400):
     X = check_matrix(X)
     B = check_positive(B, "B")
     n_steps = check_int(n_steps, "n_steps", minimum=1)
-    y = np.asarray(y)
     k = feature_map.n_classes_
+    y = check_class_indices(y, k, "y", n_samples=X.shape[0])
     Delta = zero_one_cost(k) if Delta is None else check_cost(Delta, k)
     rows = np.arange(len(y))
     rho = psi_radius(feature_map, X)

@@ -33,6 +33,7 @@ from course_lib._validation import (
     check_matrix,
     check_random_state,
     finite_arguments,
+    finite_hyperparameters,
 )
 
 VARIANTS = ("naive", "on_error", "lazy")
@@ -43,7 +44,7 @@ def predict_one(w, idx, x):
     return int(np.argmax(w[:, idx] @ x))
 
 
-@finite_arguments(shapes={"rows": "n", "gold": "n"})
+@finite_arguments(shapes={"rows": "n", "gold": "n"}, indices={"gold": "shape"})
 def plain_epochs(rows, gold, shape, orders):
     """Plain multiclass perceptron; yields w after each epoch."""
     w = np.zeros(shape, dtype=rows[0][1].dtype)
@@ -57,7 +58,7 @@ def plain_epochs(rows, gold, shape, orders):
         yield w
 
 
-@finite_arguments(shapes={"rows": "n", "gold": "n"})
+@finite_arguments(shapes={"rows": "n", "gold": "n"}, indices={"gold": "shape"})
 def naive_epochs(rows, gold, shape, orders):
     """Algorithm 1: a <- a + w after every example; yields (w, a) after each epoch."""
     w = np.zeros(shape, dtype=rows[0][1].dtype)
@@ -73,7 +74,7 @@ def naive_epochs(rows, gold, shape, orders):
         yield w, a
 
 
-@finite_arguments(shapes={"rows": "n", "gold": "n"})
+@finite_arguments(shapes={"rows": "n", "gold": "n"}, indices={"gold": "shape"})
 def on_error_epochs(rows, gold, shape, orders):
     """First speed-up: a <- a + n_since_last_error * w before each update; yields (w, a) per epoch."""
     w = np.zeros(shape, dtype=rows[0][1].dtype)
@@ -92,7 +93,7 @@ def on_error_epochs(rows, gold, shape, orders):
         yield w, a + n_since_last_error * w  # the catch-up (a itself is left as it is)
 
 
-@finite_arguments(shapes={"rows": "n", "gold": "n"})
+@finite_arguments(shapes={"rows": "n", "gold": "n"}, indices={"gold": "shape"})
 def lazy_epochs(rows, gold, shape, orders):
     """Lazy speed-up: a stamp per (label, feature), only touched entries updated; yields (w, a) per epoch."""
     w = np.zeros(shape, dtype=rows[0][1].dtype)
@@ -149,7 +150,8 @@ def lazy_dicts(X, y, n_epochs=1, shuffle=True, seed=0):
     model = AveragedPerceptron(n_epochs=n_epochs, shuffle=shuffle, seed=seed)
     rows, gold, _, orders = model._prepare(X, y)  # checks X, y and draws the same orders
     labels = model.classes_.tolist()
-    examples = [X[i] if isinstance(X[i], dict) else {j: X[i][j] for j in idx} for i, (idx, _) in enumerate(rows)]
+    # the checked values, not X's own (an int64 X of huge values would overflow in the sums)
+    examples = [X[i] if isinstance(X[i], dict) else dict(zip(idx.tolist(), x.tolist())) for i, (idx, x) in enumerate(rows)]
     a, w, last_update = {v: {} for v in labels}, {v: {} for v in labels}, {}
     n_examples = 0
     for order in orders:
@@ -166,7 +168,7 @@ def lazy_dicts(X, y, n_epochs=1, shuffle=True, seed=0):
     return a, w
 
 
-@finite_arguments(shapes={"rows": "n", "gold": "n"})
+@finite_arguments(shapes={"rows": "n", "gold": "n"}, indices={"gold": "shape"})
 def averaging_work(rows, gold, shape, orders):
     """How many entries of a each variant adds to over one run (the cost the speed-ups save).
 
@@ -303,6 +305,7 @@ class Perceptron:
             self.n_features_in_ = len(columns)
         return rows, gold, (len(classes), len(columns)), orders
 
+    @finite_hyperparameters
     def fit(self, X, y):
         """Train on X (list of feature dicts or 2-D array) and labels y; returns self."""
         rows, gold, shape, orders = self._prepare(X, y)
@@ -346,6 +349,7 @@ class AveragedPerceptron(Perceptron):
         super().__init__(n_epochs=n_epochs, shuffle=shuffle, seed=seed)
         self.variant = variant
 
+    @finite_hyperparameters
     def fit(self, X, y):
         """Train on X (list of feature dicts or 2-D array) and labels y; returns self."""
         if self.variant not in TRAINERS:
@@ -394,8 +398,9 @@ def accuracy_by_epoch(X, y, X_held, y_held, max_epoch, seed=0):
     model, epochs = _lazy_run(X, y, max_epoch, seed)
     held, _, _ = sparse_rows(X_held, model._columns, name="X_held")
     y_held = np.asarray(y_held)
-    if len(y_held) != len(held):
-        raise ValueError(f"y_held has {len(y_held)} labels but X_held has {len(held)} examples.")
+    if y_held.ndim != 1 or len(y_held) != len(held):
+        raise ValueError(f"y_held must be 1-D with one label per row of X_held ({len(held)}); got shape "
+                         f"{y_held.shape}.")
     n_columns = len(model._columns)
     dense_held = None
     if len(held) * n_columns <= 20_000_000 and all(x.dtype.kind == "i" for _, x in held):

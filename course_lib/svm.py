@@ -12,6 +12,7 @@ import numpy as np
 
 from course_lib import kernels
 from course_lib._threads import one_blas_thread
+from course_lib.i18n import N_
 from course_lib._validation import (
     finite_hyperparameters,
     check_binary_targets,
@@ -19,6 +20,7 @@ from course_lib._validation import (
     check_int,
     check_matrix,
     check_positive,
+    check_tolerance,
 )
 from course_lib.kernel_cache import KernelRows, diagonal
 from course_lib.smo import _polish_stopped, bias, separable, smo
@@ -90,7 +92,7 @@ class SVM:
 
     def _check_params(self):
         C = check_positive(self.C, "C", allow_inf=True)
-        tol = check_positive(self.tol, "tol")
+        tol = check_tolerance(self.tol, "tol", N_("the KKT gap of alpha = 0 is 2, in units of the margin"))
         max_iter = None if self.max_iter is None else check_int(self.max_iter, "max_iter", 1)
         check_positive(self.cache_mb, "cache_mb")
         kernel, params = self._kernel_params()

@@ -12,6 +12,7 @@ K(x^s, x^t): this is a different problem, whose alphas are not sparse (`alpha_of
 
 import numpy as np
 
+from course_lib.i18n import N_
 from course_lib._validation import (
     finite_hyperparameters,
     finite_arguments,
@@ -21,6 +22,7 @@ from course_lib._validation import (
     check_matrix,
     check_non_negative,
     check_positive,
+    check_tolerance,
 )
 from course_lib.kernels import gram, kernel_matrix, kernel_params, kernel_sum
 
@@ -178,7 +180,7 @@ class KernelHingeGD:
         lam = check_non_negative(self.lam, "lam")
         eta = check_positive(self.eta, "eta")
         n_epochs = check_int(self.n_epochs, "n_epochs", minimum=0)
-        tol = check_positive(self.tol, "tol")
+        tol = check_tolerance(self.tol, "tol", N_("the gap is at most the hinge error it is relative to"))
         G = gram(X, self.kernel, **params)
         alpha, w0 = np.zeros(X.shape[0]), 0.0
         alphas, w0s, errors, etas = [alpha.copy()], [w0], [hinge_error(alpha, w0, G, r, lam)], []

@@ -4,6 +4,9 @@ memory was once the problem, under a measured peak.
 
 A clear error is a ValueError or TypeError whose message names the parameter at fault."""
 
+import itertools
+import math
+import numbers
 import re
 import tracemalloc
 
@@ -547,9 +550,9 @@ def _fit_data(name):
     return None
 
 
-def _fit(model, X, y):
+def _fit(model, X, y, n_classes=None):
     if "n_classes" in inspect.signature(model.fit).parameters:
-        return model.fit(X, y, len(np.unique(y)))
+        return model.fit(X, y, len(np.unique(y)) if n_classes is None else n_classes)
     return model.fit(X, y)
 
 
@@ -730,3 +733,340 @@ def test_labels_keep_their_type(name, labels):
     if hasattr(model, "classes_"):
         assert np.asarray(model.classes_).dtype.kind == kind, model.classes_
         assert np.asarray(model.predict(X_fit)).dtype.kind == kind
+
+
+# ------------------------------------------------------------------ more classes of hostile input
+#
+# Arrays of the wrong number of dimensions, strings where numbers are expected, two arrays whose
+# lengths disagree; the same numbers in another dtype (object, bool, huge integers) must give the
+# same answer as in float64; and, for every estimator, bad fit and predict input by class.
+
+
+def _arrays(name):
+    return {p: v for p, v in _arguments(name).items() if isinstance(v, np.ndarray) and v.ndim >= 1}
+
+
+def _more_hostile_cases(name, kind):
+    """(parameter, changes, must_refuse) for the classes below, as _hostile_cases."""
+    arrays = _arrays(name)
+    for parameter, value in arrays.items():
+        if kind == "wrong number of dimensions":
+            yield parameter, {parameter: value[..., None]}, False
+            yield parameter, {parameter: np.asarray(value.flat[0])}, False
+            if value.ndim >= 2:
+                yield parameter, {parameter: value[0]}, False
+        if kind == "strings in a number array" and value.dtype.kind in "biuf":
+            yield parameter, {parameter: value.astype(str)}, (name, parameter) not in STRING_LABELS
+    if kind == "lengths that disagree":
+        for first, second in itertools.combinations(arrays, 2):
+            if len(arrays[first]) == len(arrays[second]) > 1 and (name, first, second) not in OWN_LENGTHS:
+                yield second, {second: arrays[second][:-1]}, True
+
+
+# parameters that are class labels or outputs, where strings are valid
+STRING_LABELS = {("perceptron.accuracy_by_epoch", "y"), ("perceptron.accuracy_by_epoch", "y_held"),
+                 ("perceptron.lazy_dicts", "y"), ("perceptron.weights_by_epoch", "y"),
+                 ("structured.ssvm_base.output_key", "y")}
+# pairs of arrays of the same length in VALID whose lengths may differ: the rows of X and of Y
+# (a kernel between two sets of points)
+OWN_LENGTHS = {(f"kernels.{f}", "X", "Y") for f in (
+    "feature_space_distance", "gaussian", "kernel_matrix", "linear", "polynomial", "sigmoid",
+    "squared_distances")}
+
+
+def _other_dtypes(value):
+    """(description, the same numbers in another dtype, the float64 array they equal)."""
+    if value.dtype.kind in "biuf":
+        yield "object", value.astype(object), value
+    if value.dtype.kind == "f":
+        yield "bool", value != 0, (value != 0).astype(float)
+        huge = np.round(value * 2.0**40).astype(np.int64)
+        yield "huge int64", huge, huge.astype(float)
+
+
+def _same(a, b, depth=0):
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        a, b = np.asarray(a), np.asarray(b)
+        if a.shape != b.shape:
+            return False
+        if a.dtype.kind in "biuf" and b.dtype.kind in "biuf":
+            return np.allclose(a.astype(float), b.astype(float), rtol=1e-9, atol=0, equal_nan=True)
+        return bool(np.all(a == b))
+    if isinstance(a, (list, tuple)) and depth < 4:
+        return isinstance(b, (list, tuple)) and len(a) == len(b) and all(
+            _same(u, v, depth + 1) for u, v in zip(a, b))
+    if isinstance(a, dict) and depth < 4:
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(a[k], b[k], depth + 1) for k in a)
+    if isinstance(a, numbers.Number) and isinstance(b, numbers.Number):
+        return math.isclose(a, b, rel_tol=1e-9) or (a != a and b != b)
+    return True  # other objects: their arrays are compared through what predict or the caller returns
+
+
+def _answer(name, changes):
+    try:
+        with np.errstate(all="ignore"):
+            return "ok", _run(name, changes)
+    except (ValueError, TypeError) as error:
+        return "refused", str(error)[:150]
+    except RuntimeError as error:  # a solver that says it stopped without a solution
+        return ("refused" if "max_updates" in str(error) else "crash"), str(error)[:150]
+    except Exception as error:  # noqa: BLE001 -- reported
+        return "crash", f"{type(error).__name__}: {str(error)[:150]}"
+
+
+MORE_KINDS = ["wrong number of dimensions", "strings in a number array", "lengths that disagree"]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("kind", MORE_KINDS)
+@pytest.mark.parametrize("name", CALLED)
+def test_more_hostile_input_gets_a_clear_error_or_a_finite_answer(name, kind):
+    if name in NOT_GUARDED:
+        pytest.skip(NOT_GUARDED[name])
+    problems = []
+    for parameter, changes, must_refuse in _more_hostile_cases(name, kind):
+        outcome = _outcome(name, parameter, changes, must_refuse)
+        if outcome not in ("refused", "ok"):
+            problems.append(f"{parameter}: {outcome}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("name", CALLED)
+def test_same_numbers_in_another_dtype_give_the_same_answer(name):
+    """An object array of numbers, a boolean array or an array of huge integers means the same
+    numbers as its float64 copy: the same answer (not an integer overflow), or the same refusal."""
+    if name in NOT_GUARDED:
+        pytest.skip(NOT_GUARDED[name])
+    problems = []
+    for parameter, value in _arrays(name).items():
+        for description, other, as_float in _other_dtypes(value):
+            expected = _answer(name, {parameter: as_float})
+            got = _answer(name, {parameter: other})
+            if got[0] == "crash" or (got[0] == "refused" and expected[0] == "refused"):
+                if got[0] == "crash":
+                    problems.append(f"{parameter} as {description}: crash {got[1]}")
+                continue
+            if got[0] != expected[0]:
+                problems.append(f"{parameter} as {description}: {got[0]} ({got[1] if got[0] != 'ok' else ''})"
+                                f" but as float64 {expected[0]} {expected[1] if expected[0] != 'ok' else ''}")
+            elif not _same(got[1], expected[1]):
+                problems.append(f"{parameter} as {description}: another answer than as float64")
+    assert not problems, "\n".join(problems)
+
+
+# ------------------------------------------------------------------ every estimator, bad fit and predict input by class
+
+def _predict_methods(model):
+    return [getattr(model, m) for m in ("predict", "decision_function") if hasattr(model, m)]
+
+
+def _fit_input_cases(name, kind):
+    """(description, call, expected) for one class of bad fit or predict input: expected is
+    "refuse" (a clear error naming X, y or the parameter), "finite" (a finite answer or a clear
+    error), "not fitted" (NotFittedError) or ("same", reference call)."""
+    X_fit, y_fit = _fit_data(name)
+    y_fit = np.asarray(y_fit)
+    n = X_fit.shape[0]
+    make = lambda **changes: _build(name, changes)  # noqa: E731
+    k = len(np.unique(y_fit))
+
+    def _fit(model, X, y):  # feature maps are told the number of classes of the valid data
+        return _fit_k(model, X, y, k)
+
+    def fitted():
+        return _fit(make(), X_fit, y_fit)
+
+    if kind == "tolerance that stops at once":  # the starting point returned as if converged
+        for parameter, value in _arguments(name).items():
+            if (parameter == "tol" or parameter.endswith("_tol")) and isinstance(value, float):
+                for bad in (1.0, 1e300):
+                    yield f"{parameter} = {bad:g}", lambda p=parameter, b=bad: _fit(make(**{p: b}), X_fit, y_fit), "refuse"
+    if kind == "kernel parameter out of range":  # refused whatever the kernel, used or not
+        for parameter, bad_values in (("sigma", (0.0, -1.0)), ("degree", (0, -1))):
+            if parameter in _arguments(name):
+                for bad in bad_values:
+                    yield f"{parameter} = {bad}", lambda p=parameter, b=bad: _fit(make(**{p: b}), X_fit, y_fit), "refuse"
+    if kind == "X and y lengths differ":
+        yield "y one shorter", lambda: _fit(make(), X_fit, y_fit[:-1]), "refuse"
+        yield "X one row shorter", lambda: _fit(make(), X_fit[:-1], y_fit), "refuse"
+    if kind == "X not 2-D":
+        yield "X 1-D", lambda: _fit(make(), X_fit[:, 0], y_fit), "refuse"
+        yield "X 3-D", lambda: _fit(make(), X_fit[:, :, None], y_fit), "refuse"
+        yield "X 0-d", lambda: _fit(make(), np.asarray(X_fit[0, 0]), y_fit), "refuse"
+        for method in range(len(_predict_methods(make()))):
+            yield f"one sample as a 1-D X to method {method}", \
+                lambda m=method: _predict_methods(fitted())[m](X_fit[0]), "refuse"
+    if kind == "X of another dtype":
+        for description, other, as_float in _other_dtypes(X_fit):
+            if description == "huge int64" and name in SLOW_AT_LARGE_SCALE:
+                continue
+            yield f"X as {description}", lambda o=other: _output(_fit(make(), o, y_fit), o), (
+                "same", lambda a=as_float: _output(_fit(make(), a, y_fit), a))
+        yield "X of numeric strings", lambda: _fit(make(), X_fit.astype(str), y_fit), "refuse"
+    if kind == "bad labels":
+        yield "y with a NaN", lambda: _fit(make(), X_fit, np.r_[np.nan, y_fit[1:]].astype(float)), "refuse"
+        yield "y a column", lambda: _fit(make(), X_fit, y_fit[:, None]), "refuse"
+        yield "y None", lambda: _fit(make(), X_fit, None), "refuse"
+        yield "y of one class", lambda: _fit(make(), X_fit, np.full(n, y_fit[0])), (
+            "finite" if name in ONE_CLASS_OK else "refuse")
+    if kind == "degenerate data":
+        yield "all rows identical", lambda: _output(_fit(make(), np.ones_like(X_fit), y_fit), X_fit), "finite"
+        yield "X of zeros", lambda: _output(_fit(make(), np.zeros_like(X_fit), y_fit), X_fit), "finite"
+        yield "one sample per class", lambda: _output(_fit(make(), *_one_per_class(X_fit, y_fit)), X_fit), "finite"
+    if kind == "size parameter above n":
+        for parameter, value in _arguments(name).items():
+            if parameter in SIZE_PARAMETERS and isinstance(value, int):
+                yield f"{parameter} = n + 1", lambda p=parameter: _output(_fit(make(**{p: n + 1}), X_fit, y_fit), X_fit), "finite"
+                yield f"{parameter} = 10**9", lambda p=parameter: _output(_fit(make(**{p: 10**9}), X_fit, y_fit), X_fit), "finite"
+                yield f"{parameter} raised above n after fit", lambda p=parameter: _raised_after_fit(fitted(), p, n, X_fit), "finite"
+    if kind == "used before fit":
+        for method in range(len(_predict_methods(make()))):
+            yield f"method {method} before fit", lambda m=method: _predict_methods(make())[m](X_fit), "not fitted"
+    if kind == "predict with other features":
+        for method in range(len(_predict_methods(make()))):
+            if X_fit.shape[1] > 1:
+                yield f"one feature fewer to method {method}", \
+                    lambda m=method: _predict_methods(fitted())[m](X_fit[:, 1:]), "refuse"
+            yield f"one feature more to method {method}", \
+                lambda m=method: _predict_methods(fitted())[m](np.c_[X_fit, X_fit[:, :1]]), "refuse"
+    if kind == "changed after construction":
+        for parameter, value in _arguments(name).items():
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+                continue
+            for bad in (np.nan, -1, "1", None):
+                if _answer_of(lambda p=parameter, b=bad: _fit(make(**{p: b}), X_fit, y_fit))[0] != "refused":
+                    continue  # valid there: changing it later is valid too
+                yield f"{parameter} = {bad!r} set after construction", \
+                    lambda p=parameter, b=bad: _fit(_assigned(make(), p, b), X_fit, y_fit), "refuse"
+
+
+# one class is well defined for k-NN (it predicts that class) and a halfspace (no error); feature
+# maps are told the number of classes; a structured output learner needs no example of each output
+ONE_CLASS_OK = {"kernel_knn.KernelKNN", "multiclass.BinaryMap", "multiclass.MultiVector",
+                "multiclass.HalfspaceERM", "structured.nslack.NSlackSSVM", "structured.oneslack.OneSlackSSVM",
+                "structured.subgradient.SubgradientSSVM"}
+_fit_k = _fit
+# the cutting-plane learners' QP slows down as the features grow: minutes once |x|^2 passes ~1e7
+# (2.6 s at 8e5), with no refusal yet; the huge integers (|x| ~ 2**40) are left out for them
+SLOW_AT_LARGE_SCALE = {"structured.nslack.NSlackSSVM", "structured.oneslack.OneSlackSSVM"}
+
+
+def _output(model, X):
+    """What a fitted estimator answers for X: predict, else decision_function, else itself."""
+    methods = _predict_methods(model)
+    return methods[0](X) if methods else model
+SIZE_PARAMETERS = {"k", "K", "n_components", "n_neighbors", "n_centres"}
+
+
+def _one_per_class(X, y):
+    first = np.unique(np.asarray(y), return_index=True)[1]
+    return X[first], np.asarray(y)[first]
+
+
+def _raised_after_fit(model, parameter, n, X):
+    setattr(model, parameter, n + 1)
+    return _output(model, X)
+
+
+def _assigned(model, parameter, value):
+    setattr(model, parameter, value)
+    return model
+
+
+def _answer_of(call):
+    try:
+        with np.errstate(all="ignore"):
+            return "ok", call()
+    except (ValueError, TypeError) as error:
+        return "refused", str(error)
+    except Exception as error:  # noqa: BLE001 -- reported
+        return "crash", f"{type(error).__name__}: {str(error)[:150]}"
+
+
+FIT_KINDS = ["tolerance that stops at once", "kernel parameter out of range", "X and y lengths differ", "X not 2-D", "X of another dtype", "bad labels", "degenerate data",
+             "size parameter above n", "used before fit", "predict with other features",
+             "changed after construction"]
+
+
+def _fit_input_problems(name, kind):
+    """What went wrong for the cases of one class of bad fit or predict input."""
+    names = set(inspect.signature(CALLABLES[name]).parameters) | {"X", "y", "r", "Y", "fit"}
+    problems = []
+    for description, call, expected in _fit_input_cases(name, kind):
+        try:
+            with np.errstate(all="ignore"):
+                out = call()
+        except NotFittedError as error:
+            if expected != "not fitted":
+                problems.append(f"{description}: NotFittedError {error}")
+            continue
+        except (ValueError, TypeError) as error:
+            message = str(error)
+            named = any(re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", message) for n in names)
+            internal = any(s in message for s in ("zero-size array", "object of type", "broadcast",
+                                                  "gufunc", "cannot reshape", "unpack", "empty sequence",
+                                                  "could not convert", "ufunc"))
+            if not named or internal:
+                problems.append(f"{description}: unclear: {message[:150]}")
+            elif isinstance(expected, tuple):
+                reference = _answer_of(expected[1])
+                if reference[0] == "ok":
+                    problems.append(f"{description}: refused ({message[:100]}) but accepted as float64")
+            elif expected == "not fitted":
+                problems.append(f"{description}: {type(error).__name__} instead of NotFittedError")
+            continue
+        except Exception as error:  # noqa: BLE001 -- the defect reported
+            problems.append(f"{description}: crash: {type(error).__name__}: {str(error)[:150]}")
+            continue
+        if expected in ("refuse", "not fitted"):
+            problems.append(f"{description}: silent: accepted")
+        elif isinstance(expected, tuple):
+            reference = _answer_of(expected[1])
+            if reference[0] != "ok" or not _same(out, reference[1]):
+                problems.append(f"{description}: another answer than the float64 copy ({reference[0]})")
+        elif _non_finite(out):
+            problems.append(f"{description}: silent: a NaN or inf result")
+    return problems
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("kind", FIT_KINDS)
+@pytest.mark.parametrize("name", ESTIMATORS)
+def test_estimator_input_gets_a_clear_error_or_a_right_answer(name, kind):
+    problems = _fit_input_problems(name, kind)
+    assert not problems, "\n".join(problems)
+
+
+# ------------------------------------------------------------------ errors in the student's language
+
+FRENCH_CASES = {
+    "C": lambda: SVM(C=-1.0).fit(X2, R2),
+    "tol": lambda: SVM(tol=2.0).fit(X2, R2),
+    "X": lambda: SVM().fit(X2[:, 0], R2),
+    "k": lambda: KernelKNN(k=0).fit(X2, R2),
+    "y": lambda: OneVsRest(SVM()).fit(X3[:40], np.r_[np.nan, Y3[1:40]].astype(float)),
+    "seed": lambda: data.overlapping(10, seed=-1),
+}
+
+
+def _message(call):
+    with pytest.raises((ValueError, TypeError)) as caught:
+        call()
+    return str(caught.value)
+
+
+@pytest.mark.xfail(strict=True, reason="the French catalog does not hold the door's messages yet: "
+                   "tools/french.py extracts them, then they are translated")
+@pytest.mark.parametrize("parameter", sorted(FRENCH_CASES))
+def test_bad_argument_gets_a_french_message_naming_the_parameter(parameter):
+    import course_lib
+
+    english = _message(FRENCH_CASES[parameter])
+    course_lib.set_language("fr")
+    try:
+        french = _message(FRENCH_CASES[parameter])
+    finally:
+        course_lib.set_language("en")
+    assert french != english, f"still in English: {french}"
+    assert re.search(rf"(?<![\w.]){re.escape(parameter)}(?!\w)", french), french

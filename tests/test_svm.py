@@ -266,12 +266,14 @@ def test_validation():
         model.slacks(X, np.zeros(20))
 
 
-def test_a_tolerance_so_loose_that_smo_takes_no_step():
-    # at alpha = 0, E = r and the KKT gap is max E - min E = 2: tol = 3 accepts alpha = 0
+def test_a_tolerance_so_loose_that_smo_would_take_no_step_is_refused():
+    # at alpha = 0, E = r and the KKT gap is max E - min E = 2: tol = 3 would accept alpha = 0
+    # and return it as the solution
     X, r = data.overlapping(20, seed=0)
-    model = SVM(tol=3.0).fit(X, r)
-    assert model.n_iter_ == 0 and model.support_.size == 0
-    np.testing.assert_array_equal(model.decision_function(X), np.zeros(20))
+    for tol in (3.0, 1.0):
+        with pytest.raises(ValueError, match="tol"):
+            SVM(tol=tol).fit(X, r)
+    assert SVM(tol=0.99).fit(X, r).n_iter_ > 0
 
 
 def test_constructor_stores_arguments_and_fit_returns_self():

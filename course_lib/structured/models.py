@@ -7,16 +7,13 @@ it (the slides: "|Y| = K ... envisageable de calculer l'inférence exhaustivemen
 
 import numpy as np
 
-from course_lib._validation import check_int, check_non_negative, check_random_state, finite_arguments
+from course_lib._validation import as_numbers, check_int, check_non_negative, check_random_state, finite_arguments
 from course_lib.structured.base import StructuredModel, check_rescaling
 
 
 def _check_input(x, n_features=None, name="x"):
     """One input: a finite 1-D feature vector (of length n_features once known)."""
-    try:
-        x = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a vector of numbers ({exc}).") from None
+    x = as_numbers(x, name)
     if x.ndim != 1 or x.size == 0:
         raise ValueError(f"{name} must be a non-empty 1-D feature vector; got shape {x.shape}.")
     if not np.all(np.isfinite(x)):
@@ -146,7 +143,7 @@ class MulticlassModel(StructuredModel):
         integral = isinstance(y, (int, np.integer)) or (
             isinstance(y, (float, np.floating)) and float(y).is_integer())
         if np.ndim(y) != 0 or isinstance(y, (bool, np.bool_)) or not integral or not 0 <= y < K:
-            raise ValueError(f"a label must be an integer in 0..{K - 1}; got {y!r}.")
+            raise ValueError(f"a label (an entry of Y) must be an integer in 0..{K - 1}; got {y!r}.")
         return int(y)
 
     def _x(self, x):

@@ -36,7 +36,8 @@ import warnings
 import numpy as np
 
 from course_lib._threads import one_blas_thread
-from course_lib._validation import check_int, check_positive, finite_hyperparameters
+from course_lib.i18n import N_
+from course_lib._validation import check_int, check_positive, check_tolerance, finite_hyperparameters
 from course_lib.structured.qp import solve_simplex_qp
 from course_lib.structured.sparse_rows import SparseRows
 from course_lib.structured.ssvm_base import BaseSSVM, output_key
@@ -75,7 +76,8 @@ class NSlackSSVM(BaseSSVM):
         d = self._check_fit_arguments(X, Y)
         window = check_int(self.inactive_window, "inactive_window", minimum=1)
         planes_per_pass = check_int(self.planes_per_pass, "planes_per_pass", minimum=1)
-        self.qp_tol_ = self.tol / 10 if self.qp_tol is None else check_positive(self.qp_tol, "qp_tol")
+        self.qp_tol_ = self.tol / 10 if self.qp_tol is None else check_tolerance(
+            self.qp_tol, "qp_tol", N_("the dual of the QP is at most C times the largest loss, 1"))
         if self.stopping not in STOPPING_RULES:
             raise ValueError(f"stopping must be one of {STOPPING_RULES}; got {self.stopping!r}.")
         slide_rule = self.stopping == "working_set"

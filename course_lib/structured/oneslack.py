@@ -22,10 +22,12 @@ also spare recomputing Psi for outputs the oracle has returned before.
 import numpy as np
 
 from course_lib._threads import one_blas_thread
+from course_lib.i18n import N_
 from course_lib._validation import (
     check_int,
     check_non_negative,
     check_positive,
+    check_tolerance,
     finite_hyperparameters,
 )
 from course_lib.structured.qp import dual_value, solve_simplex_qp
@@ -64,7 +66,7 @@ class OneSlackSSVM(BaseSSVM):
         size = check_int(self.cache_size, "cache_size", minimum=0)
         fraction = check_non_negative(self.cache_fraction, "cache_fraction")
         window = check_int(self.inactive_window, "inactive_window", minimum=1)
-        check_positive(self.qp_tol, "qp_tol")
+        check_tolerance(self.qp_tol, "qp_tol", N_("the dual of the QP is at most C times the largest loss, 1"))
         last_gain = np.inf
         n, C = len(X), float(self.C)
         self._psi_true = [self.model.joint_feature(x, y) for x, y in zip(X, Y)]

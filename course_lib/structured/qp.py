@@ -48,7 +48,7 @@ def solve_simplex_qp(G, b, cap: float, alpha=None, tol=1e-9, max_steps=100_000):
     """
     G = np.asarray(G, dtype=float)
     b = np.asarray(b, dtype=float)
-    K = b.shape[0]
+    K = b.shape[0] if b.ndim == 1 else -1
     if b.ndim != 1 or G.shape != (K, K):
         raise ValueError(f"b must be 1-D and G of shape ({K}, {K}) to match it; got {b.shape}, {G.shape}.")
     if not (np.all(np.isfinite(G)) and np.all(np.isfinite(b))):

@@ -10,9 +10,12 @@ items of the same relevance.  With P the pairs (i, j) the truth orders,
     Delta(Y*, Y) = 1/|P| sum_{(i,j) in P} [y_ij != +1]  = 1 - AUC.
 """
 
+import numbers
+
 import numpy as np
 
 from course_lib._validation import (
+    as_numbers,
     finite_arguments,
     check_int,
     check_matrix,
@@ -34,8 +37,10 @@ def relevance_matrix(r):
 def order_matrix(order):
     """The full ranking listing the items in `order` (a permutation, best first)."""
     order = np.asarray(order)
+    if order.dtype.kind == "O" and all(isinstance(v, numbers.Integral) for v in order.flat):
+        order = np.asarray(order.tolist(), dtype=np.int64)  # indices held as objects
     n = order.size
-    if order.ndim != 1 or not np.array_equal(np.sort(order), np.arange(n)):
+    if order.ndim != 1 or order.dtype.kind not in "iu" or not np.array_equal(np.sort(order), np.arange(n)):
         raise ValueError("order must be a permutation of 0..n-1 (item indices, best first).")
     position = np.empty(n, dtype=int)
     position[order] = np.arange(n)
@@ -49,7 +54,7 @@ def rank_by_scores(scores):
 
 
 def _check_relevance(r, name="r"):
-    r = np.asarray(r, dtype=float)
+    r = as_numbers(r, name)
     if r.ndim != 1 or not np.all(np.isin(r, (-1.0, 1.0))):
         raise ValueError(f"{name} must be a 1-D vector of relevance labels in {{-1, +1}}.")
     if np.unique(r).size < 2:
@@ -140,7 +145,7 @@ def mean_average_precision(R, S):
 
 
 def _check_scores(scores, n):
-    scores = np.asarray(scores, dtype=float)
+    scores = as_numbers(scores, "scores")
     if scores.shape != (n,) or not np.all(np.isfinite(scores)):
         raise ValueError(f"scores must be {n} finite numbers, one per item.")
     return scores
@@ -221,7 +226,7 @@ def query_features(query, items, kind="difference"):
     <w, phi(q, o_i)> = -sum_a w_a (b_qa - b_ia)^2 is minus a weighted (diagonal Mahalanobis)
     distance to the query: the diagonal of S18's matrix W."""
     items = check_matrix(items, "items")
-    query = np.asarray(query, dtype=float).reshape(-1)
+    query = as_numbers(query, "query").reshape(-1)
     if query.size != items.shape[1] or not np.all(np.isfinite(query)):
         raise ValueError(f"query must be a finite vector of {items.shape[1]} numbers.")
     if kind == "difference":
@@ -235,7 +240,7 @@ def query_features(query, items, kind="difference"):
 def mahalanobis_features(query, items):
     """phi(q, o_i) = -vec((b_q - b_i)(b_q - b_i)^T), so <vec(W), phi(q, o_i)> = -d_W(b_q, b_i)."""
     items = check_matrix(items, "items")
-    query = np.asarray(query, dtype=float).reshape(-1)
+    query = as_numbers(query, "query").reshape(-1)
     if query.size != items.shape[1] or not np.all(np.isfinite(query)):
         raise ValueError(f"query must be a finite vector of {items.shape[1]} numbers.")
     D = query[None, :] - items
@@ -244,7 +249,7 @@ def mahalanobis_features(query, items):
 
 def project_psd(W):
     """The nearest (Frobenius) positive semi-definite matrix: symmetrise, clip eigenvalues at 0."""
-    W = np.asarray(W, dtype=float)
+    W = as_numbers(W, "W")
     if W.ndim != 2 or W.shape[0] != W.shape[1] or not np.all(np.isfinite(W)):
         raise ValueError(f"W must be a finite square matrix; got shape {W.shape}.")
     eigenvalues, U = np.linalg.eigh((W + W.T) / 2.0)

@@ -20,7 +20,8 @@ import time
 
 import numpy as np
 
-from course_lib._validation import check_fitted, check_int, check_positive
+from course_lib.i18n import N_
+from course_lib._validation import check_fitted, check_int, check_positive, check_tolerance
 
 # Beyond this C the objective's two terms differ by more than float64's 16 digits for any w of
 # reasonable norm, and the subgradient steps C * psi overflow for large C.
@@ -35,6 +36,16 @@ def output_key(y):
     before in a working set or a cache."""
     y = np.asarray(y)
     return y.dtype.str, y.shape, y.tobytes()
+
+
+def _check_inputs(X):
+    """X is a sequence of inputs, one per example: a 1-D array of numbers is one input, not many."""
+    if isinstance(X, np.ndarray) and X.dtype.kind in "US":
+        raise TypeError("X holds text: its inputs must be arrays of numbers; convert them first, "
+                        "e.g. np.asarray(X, dtype=float).")
+    if isinstance(X, np.ndarray) and X.ndim < 2 and X.dtype.kind in "biuf":
+        raise ValueError(f"X must be a list of inputs x, one per example; got an array of shape {X.shape}: "
+                         "pass [x] for a single example.")
 
 
 def check_model(model):
@@ -71,9 +82,10 @@ class BaseSSVM:
                              "overflows or loses every digit of ||w||^2; lower C.")
         check_rescaling(self.rescaling)
         check_int(self.max_iter, "max_iter", minimum=1)
-        check_positive(self.tol, "tol")
-        if not hasattr(X, "__len__") or not hasattr(Y, "__len__"):
+        check_tolerance(self.tol, "tol", N_("the losses are at most 1, and so is the hinge at w = 0"))
+        if not all(hasattr(Z, "__len__") and not (isinstance(Z, np.ndarray) and Z.ndim == 0) for Z in (X, Y)):
             raise TypeError("X and Y must be sequences (lists or arrays) of inputs and outputs.")
+        _check_inputs(X)
         if len(X) != len(Y):
             raise ValueError(f"X has {len(X)} inputs but Y has {len(Y)} outputs: lengths must match.")
         if len(X) == 0:
@@ -116,6 +128,7 @@ class BaseSSVM:
     def predict(self, X):
         """argmax_y <w, Psi(x, y)> for every x (the model's batch inference if it has one)."""
         check_fitted(self, "w_")
+        _check_inputs(X)
         batch = getattr(self.model, "batch_inference", None)
         if callable(batch):
             return list(batch(X, self.w_))

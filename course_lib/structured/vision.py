@@ -40,6 +40,8 @@ def _check_w(w, size):
 def integral_image(x):
     """S[r, c] = sum of x[:r, :c] (zero first row and column), so any box sum is 4 lookups."""
     x = np.asarray(x, dtype=float)
+    if x.ndim < 2:
+        raise ValueError(f"x must be an image of shape (H, W) or (H, W, D); got shape {x.shape}.")
     S = np.zeros((x.shape[0] + 1, x.shape[1] + 1) + x.shape[2:])
     S[1:, 1:] = x.cumsum(axis=0).cumsum(axis=1)
     return S
@@ -49,7 +51,16 @@ def integral_image(x):
 def box_sum(S: np.ndarray, box):
     """sum of x over the box from its integral image: S[r1,c1] - S[r0,c1] - S[r1,c0] + S[r0,c0]
     (box may be an (m, 4) array of boxes)."""
-    r0, c0, r1, c1 = np.asarray(box).T
+    if S.ndim < 2:
+        raise ValueError(f"S must be an integral image of shape (H + 1, W + 1) (from integral_image); "
+                         f"got shape {S.shape}.")
+    box = np.asarray(box)
+    if box.dtype.kind not in "iu":
+        as_float = box.astype(float)
+        if np.any(as_float != np.round(as_float)):
+            raise ValueError(f"box must hold whole pixel indices (r0, c0, r1, c1); got {box.tolist()}.")
+        box = as_float.astype(np.int64)
+    r0, c0, r1, c1 = box.T
     if np.any((r0 < 0) | (c0 < 0) | (r1 >= S.shape[0]) | (c1 >= S.shape[1])):
         raise ValueError(f"box must lie inside the image: 0 <= r0, c0 and r1 <= {S.shape[0] - 1}, "
                          f"c1 <= {S.shape[1] - 1} for this integral image S of shape {S.shape}.")
@@ -289,7 +300,7 @@ class SegmentationModel(StructuredModel):
         return y_bar
 
 
-@finite_arguments
+@finite_arguments(shapes={"unary": "H W K"})
 def potts_rows_viterbi(unary, potts: float):
     """argmax over masks of sum_p unary[p, y_p] + potts * #{horizontal neighbours with equal
     labels}: every row is a chain, solved exactly by Viterbi (all rows at once).

@@ -22,7 +22,9 @@ import itertools
 
 import numpy as np
 
-from course_lib._validation import check_int
+import numbers
+
+from course_lib._validation import as_numbers, check_int
 
 __all__ = [
     "viterbi", "viterbi_batch", "loss_augmented_viterbi", "hamming_unary",
@@ -33,8 +35,7 @@ __all__ = [
 
 def check_chain_scores(unary, pairwise):
     """Return (unary (r, q), pairwise (q, q)) as finite float arrays, or raise naming the fix."""
-    unary = np.asarray(unary, dtype=float)
-    pairwise = np.asarray(pairwise, dtype=float)
+    unary, pairwise = as_numbers(unary, "unary"), as_numbers(pairwise, "pairwise")
     if unary.ndim != 2 or unary.shape[0] < 1 or unary.shape[1] < 1:
         raise ValueError(
             "unary must be 2-D (r positions, q labels) with r >= 1 and q >= 1; "
@@ -56,6 +57,8 @@ def check_sequence(y, length, n_labels, name="y"):
     """Return y as an int vector of `length` labels in 0..n_labels-1, or raise naming the fix."""
     length, n_labels = check_int(length, "length", 0), check_int(n_labels, "n_labels", 1)
     y = np.asarray(y)
+    if y.dtype.kind == "O" and all(isinstance(v, numbers.Integral) for v in y.flat):
+        y = np.asarray(y.tolist(), dtype=np.int64)  # integers held as objects
     if y.ndim != 1 or y.shape[0] != length:
         raise ValueError(f"{name} must be a 1-D sequence of {length} labels (one per position); "
                          f"got shape {y.shape}.")
@@ -153,6 +156,8 @@ def viterbi_batch(unaries, pairwise, lengths=None):
 def hamming_unary(y, n_labels, normalize_length=False):
     """The Hamming loss Delta(y, y') = sum_t 1[y'_t != y_t] (divided by r if normalize_length)
     written as unary scores: entry [t, s] is 1 (or 1/r) when s != y_t, else 0."""
+    if np.ndim(y) != 1:
+        raise ValueError(f"y must be a 1-D sequence of labels (one per position); got shape {np.shape(y)}.")
     y = check_sequence(y, len(y), n_labels)
     return _hamming_unary(y, n_labels, normalize_length)
 
