@@ -1056,8 +1056,6 @@ def _message(call):
     return str(caught.value)
 
 
-@pytest.mark.xfail(strict=True, reason="the French catalog does not hold the door's messages yet: "
-                   "tools/french.py extracts them, then they are translated")
 @pytest.mark.parametrize("parameter", sorted(FRENCH_CASES))
 def test_bad_argument_gets_a_french_message_naming_the_parameter(parameter):
     import course_lib
