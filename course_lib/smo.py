@@ -22,13 +22,16 @@ and alpha is optimal when  gap = max_{I_up} E - min_{I_low} E <= 0. SMO stops wh
 After a step the whole cache is refreshed with the two Gram columns K[:, i] and K[:, j].
 
 Also here: `polish`, one exact linear solve of the KKT system once SMO's sets have settled,
-tried every N / 4 steps or so while the sets change; `bias`, w0 from the cache; `separable`, the
-test the hard margin needs.
+tried every N / 4 steps or so while the sets change (when it misses tol but raises L_d, SMO goes
+on from its result); shrinking (`_solve_shrunk`, as libsvm), SMO on the multipliers that can
+still move, tried at the same times; `bias`, w0 from the cache; `separable`, the test the hard
+margin needs.
 Memory: K may be the whole Gram matrix (then the inverse pair curvatures are formed too, 2 N^2
 floats, fine for a few thousand points) or course_lib.kernel_cache.KernelRows, rows computed on
 demand in a bounded cache (each step then computes its inverse curvatures from row i).
 """
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,6 +50,10 @@ TAU = 1e-12  # curvature used when K_ii + K_jj - 2 K_ij <= 0 (non-PSD kernel or 
 # support vectors have been visited), then every max(N / 4, POLISH_EVERY) steps while they change
 POLISH_EVERY = 200
 POLISH_ROUNDS = 4
+# after a polish that SMO goes on from, or after shrinking, the next try comes this many steps later
+POLISH_AGAIN = 50
+# SMO on the shrunk problem only when it keeps at most this share of the points
+SHRINK_MAX_SHARE = 0.5
 POLISH_MAX_WORK = 2
 
 
@@ -74,6 +81,12 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
     else:
         alpha = np.array(alpha, dtype=float)
         E = r - K @ (alpha * r)
+    return _smo(K, r, C, tol, max_iter, alpha, E, alpha_sum_limit)
+
+
+def _smo(K, r, C, tol, max_iter, alpha, E, alpha_sum_limit):
+    """smo's steps from a feasible alpha and its error cache E (both checked by the caller)."""
+    n = r.shape[0]
     # row i of 1 / (K_ii + K_jj - 2 K_ij) = 1 / ||phi(x^i) - phi(x^j)||^2: the inverse curvature
     # of L_d along each pair direction (kept >= TAU for non-PSD kernels and duplicate points)
     inverse_curvature = _inverse_curvature_rows(K)
@@ -82,32 +95,50 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
     alpha_list = alpha.tolist()
     outside_up = np.where(np.where(r > 0, alpha < C, alpha > 0), 0.0, -np.inf)
     outside_low = np.where(np.where(r > 0, alpha > 0, alpha < C), 0.0, np.inf)
-    E_up, E_low, b = np.empty(n), np.empty(n), np.empty(n)
+    E_up, E_low, b, zeros = np.empty(n), np.empty(n), np.empty(n), np.zeros(n)
     alpha_sum = float(alpha.sum())
     gap = np.inf
     status = "max_iter"
     n_iter = 0
     next_polish, tried = n // 2 + POLISH_EVERY, None
     while n_iter < max_iter:
-        if n_iter == next_polish:
-            polished, tried = _polish_if_new(K, r, C, np.array(alpha_list), E, tol, tried)
-            if polished is not None:
+        if n_iter >= next_polish:
+            alpha = np.array(alpha_list)
+            polished, tried = _polish_if_new(K, r, C, alpha, E, tol, tried)
+            if polished is not None and polished.status == "converged":
                 polished.n_iter = n_iter
                 return polished
-            next_polish += max(n // 4, POLISH_EVERY)
+            next_polish = n_iter + max(n // 4, POLISH_EVERY)
+            moved = _better_start(polished, alpha, E, r)
+            if moved:  # the exact solve of the guessed sets got closer: SMO goes on from there
+                alpha, E = polished.alpha, polished.E
+                next_polish = n_iter + POLISH_AGAIN
+            shrunk = _solve_shrunk(K, r, C, tol, max_iter - n_iter, alpha, E) if C < np.inf else None
+            if shrunk is not None:  # solved on the multipliers that may still move, then all checked
+                alpha, E, steps = shrunk
+                n_iter += steps
+                next_polish = n_iter + POLISH_AGAIN
+            if moved or shrunk is not None:
+                alpha_list, alpha_sum = alpha.tolist(), float(alpha.sum())
+                outside_up = np.where(np.where(r > 0, alpha < C, alpha > 0), 0.0, -np.inf)
+                outside_low = np.where(np.where(r > 0, alpha > 0, alpha < C), 0.0, np.inf)
+                if n_iter >= max_iter:
+                    gap = _kkt_gap(E, alpha, r, C)
+                    break
         # i: the most violating point of I_up (largest E)
         np.add(E, outside_up, out=E_up)
         i = int(E_up.argmax())
         E_i = E_up[i]
-        # b^t = E^i - E^t over I_low (-inf outside); the gap is its maximum
+        # the gap: E^i - min_{I_low} E (argmin and indexing cost less than min on short vectors)
         np.add(E, outside_low, out=E_low)
-        np.subtract(E_i, E_low, out=b)
-        gap = float(b.max())
+        gap = float(E_i - E_low[E_low.argmin()])
         if gap < tol:
             status = "converged"
             break
-        # j: among I_low with E^j < E^i, the largest gain b^2 / (K_ii + K_jj - 2 K_ij) (WSS 3)
-        np.maximum(b, 0.0, out=b)
+        # j: among I_low with E^j < E^i, the largest gain b^2 / (K_ii + K_jj - 2 K_ij) (WSS 3),
+        # b^t = max(E^i - E^t, 0) over I_low (0 outside)
+        np.subtract(E_i, E_low, out=b)
+        np.maximum(b, zeros, out=b)
         np.multiply(b, b, out=E_low)
         inverse_curvature_i = inverse_curvature(i)
         E_low *= inverse_curvature_i
@@ -141,17 +172,57 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
     return SMOResult(alpha=np.array(alpha_list), E=E, gap=gap, n_iter=n_iter, status=status)
 
 
+def _solve_shrunk(K, r, C, tol, max_iter, alpha, E):
+    """Shrinking (as libsvm): a multiplier at a bound whose E^t is on the right side of every
+    E^s it could be paired with (E^t < min_{I_low} E for t only in I_up, E^t > max_{I_up} E for
+    t only in I_low) would not move in SMO's next steps. SMO runs on the other multipliers A
+    alone (the block K_AA, so each step costs O(|A|) instead of O(N)), the others fixed; then
+    E^t of the fixed ones is brought up to date from the multipliers that moved. Returns
+    (alpha, E, steps), or None when A is not below SHRINK_MAX_SHARE of the points or its block
+    would not fit the kernel row cache. SMO then checks the KKT conditions on every point."""
+    n = r.shape[0]
+    positive = r > 0
+    up = np.where(positive, alpha < C, alpha > 0)
+    low = np.where(positive, alpha > 0, alpha < C)
+    keep = (up & low) | (up & (E >= E[low].min())) | (low & (E <= E[up].max()))
+    active = np.flatnonzero(keep)
+    m = active.size
+    room = K.capacity * n if isinstance(K, KernelRows) else n * n  # K_AA and its curvatures
+    if m > SHRINK_MAX_SHARE * n or 2 * m * m > room or m < 2:
+        return None
+    K_active = np.asarray(K[np.ix_(active, active)])
+    sub = _smo(K_active, r[active], C, tol, max_iter, alpha[active], E[active], np.inf)
+    change = (sub.alpha - alpha[active]) * r[active]
+    moved, fixed = active[change != 0], np.flatnonzero(~keep)
+    alpha, E = alpha.copy(), E.copy()
+    alpha[active], E[active] = sub.alpha, sub.E
+    if moved.size and fixed.size:
+        E[fixed] -= change[change != 0] @ np.asarray(K[np.ix_(moved, fixed)])
+    return alpha, E, sub.n_iter
+
+
 def _inverse_curvature_rows(K):
     """i -> the row 1 / max(K_ii + K_jj - 2 K_ij, TAU) over j: all rows computed at once for a
     Gram matrix in memory, one row per call (from K's cached rows) for KernelRows."""
     d = diagonal(K)
     if isinstance(K, KernelRows):
+        # i is the most violating point, often the same for many steps: its row is kept, the
+        # most recently used within a quarter of K's row budget
+        rows, capacity = OrderedDict(), max(2, K.capacity // 4)
+
         def row(i):
+            inverse = rows.get(i)
+            if inverse is not None:
+                rows.move_to_end(i)
+                return inverse
             inverse = K[i] * -2.0
             inverse += d[i]
             inverse += d
             np.maximum(inverse, TAU, out=inverse)
-            return np.divide(1.0, inverse, out=inverse)
+            rows[i] = np.divide(1.0, inverse, out=inverse)
+            if len(rows) > capacity:
+                rows.popitem(last=False)
+            return inverse
         return row
     inverse = K * -2.0
     inverse += d[:, None]
@@ -182,6 +253,11 @@ def _check_problem(K, r, C, tol, alpha):
 def kkt_gap(E: np.ndarray, alpha: np.ndarray, r: np.ndarray, C: float):
     """max_{I_up} E - min_{I_low} E: <= 0 exactly at the optimum."""
     _check_C(C)
+    return _kkt_gap(E, alpha, r, C)
+
+
+def _kkt_gap(E, alpha, r, C):
+    """kkt_gap for arguments already checked (the solvers call it inside their loops)."""
     positive = r > 0
     up = np.where(positive, alpha < C, alpha > 0)
     low = np.where(positive, alpha > 0, alpha < C)
@@ -216,14 +292,15 @@ def polish(K, r: np.ndarray, C: float, alpha: np.ndarray, tol: float):
     check_positive(tol, "tol")
     if not isinstance(K, KernelRows):  # the Gram matrix, or rows computed on demand
         K = check_matrix(K, "K")
-    return _polish(K, r, C, alpha, r - K @ (alpha * r), tol)
+    polished = _polish(K, r, C, alpha, r - K @ (alpha * r), tol)
+    return polished if polished is not None and polished.status == "converged" else None
 
 
 def _polish_stopped(K, r, C, result, tol):
     """`result` of smo stopped at max_iter, finished by polish from its error cache when its sets
     have settled; else `result` unchanged."""
     polished = _polish(K, r, C, result.alpha, result.E, tol)
-    if polished is None:
+    if polished is None or polished.status != "converged":
         return result
     polished.n_iter = result.n_iter
     return polished
@@ -265,10 +342,26 @@ def _polish(K, r, C, alpha, E, tol):
     candidate = np.where(alpha >= C, C, alpha)
     candidate[free] = new_alpha
     E = E - ((new_alpha - alpha[free]) * r[free]) @ rows
-    gap = kkt_gap(E, candidate, r, C)
-    if not gap < tol:
-        return None
-    return SMOResult(alpha=candidate, E=E, gap=gap, n_iter=0, status="converged")
+    gap = _kkt_gap(E, candidate, r, C)
+    return SMOResult(alpha=candidate, E=E, gap=gap, n_iter=0,
+                     status="converged" if gap < tol else "not_converged")
+
+
+def _dual_value(alpha, E, r):
+    """L_d from the error cache: sum_s alpha^s r^s K(x^s, x^t) = r^t - E^t, so
+    L_d = sum alpha - 1/2 sum alpha (1 - r E) = 1/2 (sum alpha + sum alpha r E)."""
+    return 0.5 * (float(alpha.sum()) + float((alpha * r) @ E))
+
+
+def _better_start(polished, alpha, E, r):
+    """Whether SMO should go on from a polish that missed tol: feasible (sum alpha r = 0 to
+    rounding; the solve may be singular) and higher on L_d than SMO's current point."""
+    if polished is None:
+        return False
+    candidate = polished.alpha
+    if abs(float(candidate @ r)) > 1e-10 * max(1.0, float(candidate.sum())):
+        return False
+    return _dual_value(candidate, polished.E, r) > _dual_value(alpha, E, r)
 
 
 def _check_C(C):
