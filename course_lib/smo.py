@@ -55,6 +55,7 @@ POLISH_AGAIN = 50
 # SMO on the shrunk problem only when it keeps at most this share of the points
 SHRINK_MAX_SHARE = 0.5
 POLISH_MAX_WORK = 2
+POLISH_MIN_N = 1000
 
 
 @dataclass
@@ -96,7 +97,7 @@ def _smo(K, r, C, tol, max_iter, alpha, E, alpha_sum_limit):
     outside_up = np.where(np.where(r > 0, alpha < C, alpha > 0), 0.0, -np.inf)
     outside_low = np.where(np.where(r > 0, alpha > 0, alpha < C), 0.0, np.inf)
     E_up, E_low, b, zeros = np.empty(n), np.empty(n), np.empty(n), np.zeros(n)
-    alpha_sum = float(alpha.sum())
+    alpha_sum, total = float(alpha.sum()), float(alpha @ r)  # SMO's steps keep sum alpha r
     gap = np.inf
     status = "max_iter"
     n_iter = 0
@@ -104,7 +105,7 @@ def _smo(K, r, C, tol, max_iter, alpha, E, alpha_sum_limit):
     while n_iter < max_iter:
         if n_iter >= next_polish:
             alpha = np.array(alpha_list)
-            polished, tried = _polish_if_new(K, r, C, alpha, E, tol, tried)
+            polished, tried = _polish_if_new(K, r, C, alpha, E, tol, tried, total)
             if polished is not None and polished.status == "converged":
                 polished.n_iter = n_iter
                 return polished
@@ -202,34 +203,28 @@ def _solve_shrunk(K, r, C, tol, max_iter, alpha, E):
 
 
 def _inverse_curvature_rows(K):
-    """i -> the row 1 / max(K_ii + K_jj - 2 K_ij, TAU) over j: all rows computed at once for a
-    Gram matrix in memory, one row per call (from K's cached rows) for KernelRows."""
+    """i -> the row 1 / max(K_ii + K_jj - 2 K_ij, TAU) over j, computed from row K[i] when first
+    asked and kept: i is the most violating point, often the same for many steps, and SMO reads
+    the rows of a small share of the points only. For KernelRows the most recently used are kept
+    within a quarter of its row budget; for a Gram matrix in memory, all of them."""
     d = diagonal(K)
-    if isinstance(K, KernelRows):
-        # i is the most violating point, often the same for many steps: its row is kept, the
-        # most recently used within a quarter of K's row budget
-        rows, capacity = OrderedDict(), max(2, K.capacity // 4)
+    rows = OrderedDict()
+    capacity = max(2, K.capacity // 4) if isinstance(K, KernelRows) else K.shape[0]
 
-        def row(i):
-            inverse = rows.get(i)
-            if inverse is not None:
-                rows.move_to_end(i)
-                return inverse
-            inverse = K[i] * -2.0
-            inverse += d[i]
-            inverse += d
-            np.maximum(inverse, TAU, out=inverse)
-            rows[i] = np.divide(1.0, inverse, out=inverse)
-            if len(rows) > capacity:
-                rows.popitem(last=False)
+    def row(i):
+        inverse = rows.get(i)
+        if inverse is not None:
+            rows.move_to_end(i)
             return inverse
-        return row
-    inverse = K * -2.0
-    inverse += d[:, None]
-    inverse += d[None, :]
-    np.maximum(inverse, TAU, out=inverse)
-    np.divide(1.0, inverse, out=inverse)
-    return inverse.__getitem__
+        inverse = K[i] * -2.0
+        inverse += d[i]
+        inverse += d
+        np.maximum(inverse, TAU, out=inverse)
+        rows[i] = np.divide(1.0, inverse, out=inverse)
+        if len(rows) > capacity:
+            rows.popitem(last=False)
+        return inverse
+    return row
 
 
 def _check_problem(K, r, C, tol, alpha):
@@ -264,16 +259,17 @@ def _kkt_gap(E, alpha, r, C):
     return float(E[up].max() - E[low].min())
 
 
-def _polish_if_new(K, r, C, alpha, E, tol, tried):
+def _polish_if_new(K, r, C, alpha, E, tol, tried, total):
     """polish, unless the sets of alpha (0, free, C) are those of the last failed try `tried`
     (its answer depends on the sets only), or m free multipliers make its m x m solve (m^3)
-    dearer than POLISH_MAX_WORK N^2. Returns (result or None, the sets tried)."""
+    dearer than POLISH_MAX_WORK max(N, POLISH_MIN_N)^2 (SMO's steps cost O(N) each, but no less
+    than their fixed cost, about that of POLISH_MIN_N). Returns (result or None, the sets tried)."""
     sets = (alpha > 0).astype(np.int8) + (alpha >= C)
     if tried is not None and np.array_equal(sets, tried):
         return None, tried
-    if np.count_nonzero(sets == 1) ** 3 > POLISH_MAX_WORK * r.shape[0] ** 2:
+    if np.count_nonzero(sets == 1) ** 3 > POLISH_MAX_WORK * max(r.shape[0], POLISH_MIN_N) ** 2:
         return None, sets  # the solve would cost more than the SMO steps since the last try
-    return _polish(K, r, C, alpha, E, tol), sets
+    return _polish(K, r, C, alpha, E, tol, total), sets
 
 
 @finite_arguments(inf_ok=('C',), shapes={"K": "n n", "r": "n", "alpha": "n"})
@@ -283,9 +279,11 @@ def polish(K, r: np.ndarray, C: float, alpha: np.ndarray, tol: float):
 
         sum_s alpha^s r^s K(x^s, x^t) + w0 = r^t for every free t,   sum_t alpha^t r^t = 0.
 
-    A multiplier the solution puts out of the box goes to the bound it crossed and the system is
-    solved again, up to POLISH_ROUNDS times. Returns the SMOResult if the result is in the box
-    with a KKT gap below tol, else None.
+    When the solution is outside the box, alpha moves towards it only as far as the box allows
+    (L_d is concave and the solution is its maximum on these sets, so L_d rises all the way);
+    the multiplier that stops it stays at that bound and the system of the others is solved
+    again, up to POLISH_ROUNDS times (an active-set method). Returns the SMOResult if the result
+    has a KKT gap below tol, else None.
     Late in SMO the sets stop changing while alpha still creeps towards the solution: one linear
     solve then replaces many small steps."""
     _check_C(C)
@@ -306,7 +304,7 @@ def _polish_stopped(K, r, C, result, tol):
     return polished
 
 
-def _polish(K, r, C, alpha, E, tol):
+def _polish(K, r, C, alpha, E, tol, total=0.0):
     """polish from alpha and its error cache E. Only the multipliers free in alpha (the set F)
     change, so only the rows of F are read: with U the multipliers set to C, the right-hand side
     r^t - sum_{s in U} C r^s K(x^s, x^t) is E^t + sum_{s in F} (alpha^s - C [s in U]) r^s K(x^s, x^t)."""
@@ -316,29 +314,37 @@ def _polish(K, r, C, alpha, E, tol):
     else:  # KernelRows: the rows of the free multipliers are in its cache
         rows = np.stack([K[t] for t in free])
     K_ff = rows[:, free]
-    solved, to_C = np.ones(free.size, dtype=bool), np.zeros(free.size, dtype=bool)
+    current = alpha[free].copy()  # the free multipliers, moved towards each solution in turn
+    solved = np.ones(free.size, dtype=bool)  # those still free (the others are fixed at a bound)
+    # sum alpha r over F so that sum alpha r = total (0; on a shrunk problem, what the fixed
+    # multipliers leave)
+    free_sum = total - (float(alpha @ r) - float(alpha[free] @ r[free]))
     for _ in range(POLISH_ROUNDS):
-        shift = (alpha[free] - np.where(to_C, C, 0.0)) * r[free]
+        base = np.where(solved, 0.0, current)  # the fixed ones at their bound, the others out
         m = int(solved.sum())
         system = np.ones((m + 1, m + 1))
         system[:m, :m] = K_ff[np.ix_(solved, solved)]
         system[m, m] = 0.0
         rhs = np.empty(m + 1)
-        rhs[:m] = E[free[solved]] + K_ff[solved] @ shift
-        rhs[m] = -(C * r[alpha >= C]).sum() - (C * r[free[to_C]]).sum()
-        new_free = np.linalg.lstsq(system, rhs, rcond=None)[0][:m] * r[free[solved]]
-        below, above = new_free <= 0, new_free >= C
-        if not (np.any(below) or np.any(above)):
+        rhs[:m] = E[free[solved]] + K_ff[solved] @ ((alpha[free] - base) * r[free])
+        rhs[m] = free_sum - (base * r[free]).sum()
+        target = np.linalg.lstsq(system, rhs, rcond=None)[0][:m] * r[free[solved]]
+        # L_d is concave and target is its maximum on this face: every point of the segment
+        # from current gains; go as far as the box allows, and fix the multiplier that stops it
+        direction = target - current[solved]
+        room = np.where(direction < 0, current[solved], C - current[solved])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            limits = np.where(direction != 0, room / np.abs(direction), np.inf)
+        step = float(limits.min()) if m else np.inf
+        if step >= 1.0:
+            current[solved] = target
             break
-        # a multiplier the solve sends out of the box was guessed free wrongly: it goes to the
-        # bound it crossed and the system is solved again (an active-set step)
         index = np.flatnonzero(solved)
-        to_C[index[above]] = True
-        solved[index[below | above]] = False
-    else:
-        return None
-    new_alpha = np.where(to_C, C, 0.0)
-    new_alpha[solved] = new_free
+        blocked = limits <= step
+        current[solved] += step * direction
+        current[index[blocked]] = np.where(direction[blocked] < 0, 0.0, C)
+        solved[index[blocked]] = False
+    new_alpha = current
     candidate = np.where(alpha >= C, C, alpha)
     candidate[free] = new_alpha
     E = E - ((new_alpha - alpha[free]) * r[free]) @ rows
@@ -347,21 +353,18 @@ def _polish(K, r, C, alpha, E, tol):
                      status="converged" if gap < tol else "not_converged")
 
 
-def _dual_value(alpha, E, r):
-    """L_d from the error cache: sum_s alpha^s r^s K(x^s, x^t) = r^t - E^t, so
-    L_d = sum alpha - 1/2 sum alpha (1 - r E) = 1/2 (sum alpha + sum alpha r E)."""
-    return 0.5 * (float(alpha.sum()) + float((alpha * r) @ E))
-
-
 def _better_start(polished, alpha, E, r):
-    """Whether SMO should go on from a polish that missed tol: feasible (sum alpha r = 0 to
-    rounding; the solve may be singular) and higher on L_d than SMO's current point."""
+    """Whether SMO should go on from a polish that missed tol: feasible (sum alpha r unchanged to
+    rounding; the solve may be singular) and higher on L_d than SMO's current point. With
+    delta = alpha' - alpha and dL_d/dalpha^t = r^t E^t, the change of L_d (a quadratic) is
+    delta r . E - 1/2 (delta r)^T K (delta r) = 1/2 sum_t delta^t r^t (E^t + E'^t), since
+    K (delta r) = E - E' (this holds on a shrunk problem too, where E counts the fixed ones)."""
     if polished is None:
         return False
-    candidate = polished.alpha
-    if abs(float(candidate @ r)) > 1e-10 * max(1.0, float(candidate.sum())):
+    change = (polished.alpha - alpha) * r
+    if abs(float(change.sum())) > 1e-10 * max(1.0, float(alpha.sum())):
         return False
-    return _dual_value(candidate, polished.E, r) > _dual_value(alpha, E, r)
+    return 0.5 * float(change @ (E + polished.E)) > 0.0
 
 
 def _check_C(C):
