@@ -203,28 +203,34 @@ def _solve_shrunk(K, r, C, tol, max_iter, alpha, E):
 
 
 def _inverse_curvature_rows(K):
-    """i -> the row 1 / max(K_ii + K_jj - 2 K_ij, TAU) over j, computed from row K[i] when first
-    asked and kept: i is the most violating point, often the same for many steps, and SMO reads
-    the rows of a small share of the points only. For KernelRows the most recently used are kept
-    within a quarter of its row budget; for a Gram matrix in memory, all of them."""
+    """i -> the row 1 / max(K_ii + K_jj - 2 K_ij, TAU) over j: all rows computed at once for a
+    Gram matrix in memory; for KernelRows one row when first asked, from row K[i], the most
+    recently used kept within a quarter of its row budget (i is the most violating point, often
+    the same for many steps)."""
     d = diagonal(K)
-    rows = OrderedDict()
-    capacity = max(2, K.capacity // 4) if isinstance(K, KernelRows) else K.shape[0]
+    if isinstance(K, KernelRows):
+        rows, capacity = OrderedDict(), max(2, K.capacity // 4)
 
-    def row(i):
-        inverse = rows.get(i)
-        if inverse is not None:
-            rows.move_to_end(i)
+        def row(i):
+            inverse = rows.get(i)
+            if inverse is not None:
+                rows.move_to_end(i)
+                return inverse
+            inverse = K[i] * -2.0
+            inverse += d[i]
+            inverse += d
+            np.maximum(inverse, TAU, out=inverse)
+            rows[i] = np.divide(1.0, inverse, out=inverse)
+            if len(rows) > capacity:
+                rows.popitem(last=False)
             return inverse
-        inverse = K[i] * -2.0
-        inverse += d[i]
-        inverse += d
-        np.maximum(inverse, TAU, out=inverse)
-        rows[i] = np.divide(1.0, inverse, out=inverse)
-        if len(rows) > capacity:
-            rows.popitem(last=False)
-        return inverse
-    return row
+        return row
+    inverse = K * -2.0
+    inverse += d[:, None]
+    inverse += d[None, :]
+    np.maximum(inverse, TAU, out=inverse)
+    np.divide(1.0, inverse, out=inverse)
+    return inverse.__getitem__
 
 
 def _check_problem(K, r, C, tol, alpha):
