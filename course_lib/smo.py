@@ -302,8 +302,8 @@ def polish(K, r: np.ndarray, C: float, alpha: np.ndarray, tol: float):
 
 def _polish_stopped(K, r, C, result, tol):
     """`result` of smo stopped at max_iter, finished by polish from its error cache when its sets
-    have settled; else `result` unchanged."""
-    polished = _polish(K, r, C, result.alpha, result.E, tol)
+    have settled (and its solve is cheap enough, as within smo); else `result` unchanged."""
+    polished, _ = _polish_if_new(K, r, C, result.alpha, result.E, tol, None, 0.0)
     if polished is None or polished.status != "converged":
         return result
     polished.n_iter = result.n_iter
