@@ -22,13 +22,16 @@ and alpha is optimal when  gap = max_{I_up} E - min_{I_low} E <= 0. SMO stops wh
 After a step the whole cache is refreshed with the two Gram columns K[:, i] and K[:, j].
 
 Also here: `polish`, one exact linear solve of the KKT system once SMO's sets have settled,
-tried every N / 4 steps or so while the sets change; `bias`, w0 from the cache; `separable`, the
-test the hard margin needs.
+tried every N / 4 steps or so while the sets change (when it misses tol but raises L_d, SMO goes
+on from its result); shrinking (`_solve_shrunk`, as libsvm), SMO on the multipliers that can
+still move, tried at the same times; `bias`, w0 from the cache; `separable`, the test the hard
+margin needs.
 Memory: K may be the whole Gram matrix (then the inverse pair curvatures are formed too, 2 N^2
 floats, fine for a few thousand points) or course_lib.kernel_cache.KernelRows, rows computed on
 demand in a bounded cache (each step then computes its inverse curvatures from row i).
 """
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,7 +50,12 @@ TAU = 1e-12  # curvature used when K_ii + K_jj - 2 K_ij <= 0 (non-PSD kernel or 
 # support vectors have been visited), then every max(N / 4, POLISH_EVERY) steps while they change
 POLISH_EVERY = 200
 POLISH_ROUNDS = 4
+# after a polish that SMO goes on from, or after shrinking, the next try comes this many steps later
+POLISH_AGAIN = 50
+# SMO on the shrunk problem only when it keeps at most this share of the points
+SHRINK_MAX_SHARE = 0.5
 POLISH_MAX_WORK = 2
+POLISH_MIN_N = 1000
 
 
 @dataclass
@@ -74,6 +82,12 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
     else:
         alpha = np.array(alpha, dtype=float)
         E = r - K @ (alpha * r)
+    return _smo(K, r, C, tol, max_iter, alpha, E, alpha_sum_limit)
+
+
+def _smo(K, r, C, tol, max_iter, alpha, E, alpha_sum_limit):
+    """smo's steps from a feasible alpha and its error cache E (both checked by the caller)."""
+    n = r.shape[0]
     # row i of 1 / (K_ii + K_jj - 2 K_ij) = 1 / ||phi(x^i) - phi(x^j)||^2: the inverse curvature
     # of L_d along each pair direction (kept >= TAU for non-PSD kernels and duplicate points)
     inverse_curvature = _inverse_curvature_rows(K)
@@ -82,32 +96,50 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
     alpha_list = alpha.tolist()
     outside_up = np.where(np.where(r > 0, alpha < C, alpha > 0), 0.0, -np.inf)
     outside_low = np.where(np.where(r > 0, alpha > 0, alpha < C), 0.0, np.inf)
-    E_up, E_low, b = np.empty(n), np.empty(n), np.empty(n)
-    alpha_sum = float(alpha.sum())
+    E_up, E_low, b, zeros = np.empty(n), np.empty(n), np.empty(n), np.zeros(n)
+    alpha_sum, total = float(alpha.sum()), float(alpha @ r)  # SMO's steps keep sum alpha r
     gap = np.inf
     status = "max_iter"
     n_iter = 0
     next_polish, tried = n // 2 + POLISH_EVERY, None
     while n_iter < max_iter:
-        if n_iter == next_polish:
-            polished, tried = _polish_if_new(K, r, C, np.array(alpha_list), E, tol, tried)
-            if polished is not None:
+        if n_iter >= next_polish:
+            alpha = np.array(alpha_list)
+            polished, tried = _polish_if_new(K, r, C, alpha, E, tol, tried, total)
+            if polished is not None and polished.status == "converged":
                 polished.n_iter = n_iter
                 return polished
-            next_polish += max(n // 4, POLISH_EVERY)
+            next_polish = n_iter + max(n // 4, POLISH_EVERY)
+            moved = _better_start(polished, alpha, E, r)
+            if moved:  # the exact solve of the guessed sets got closer: SMO goes on from there
+                alpha, E = polished.alpha, polished.E
+                next_polish = n_iter + POLISH_AGAIN
+            shrunk = _solve_shrunk(K, r, C, tol, max_iter - n_iter, alpha, E) if C < np.inf else None
+            if shrunk is not None:  # solved on the multipliers that may still move, then all checked
+                alpha, E, steps = shrunk
+                n_iter += steps
+                next_polish = n_iter + POLISH_AGAIN
+            if moved or shrunk is not None:
+                alpha_list, alpha_sum = alpha.tolist(), float(alpha.sum())
+                outside_up = np.where(np.where(r > 0, alpha < C, alpha > 0), 0.0, -np.inf)
+                outside_low = np.where(np.where(r > 0, alpha > 0, alpha < C), 0.0, np.inf)
+                if n_iter >= max_iter:
+                    gap = _kkt_gap(E, alpha, r, C)
+                    break
         # i: the most violating point of I_up (largest E)
         np.add(E, outside_up, out=E_up)
         i = int(E_up.argmax())
         E_i = E_up[i]
-        # b^t = E^i - E^t over I_low (-inf outside); the gap is its maximum
+        # the gap: E^i - min_{I_low} E (argmin and indexing cost less than min on short vectors)
         np.add(E, outside_low, out=E_low)
-        np.subtract(E_i, E_low, out=b)
-        gap = float(b.max())
+        gap = float(E_i - E_low[E_low.argmin()])
         if gap < tol:
             status = "converged"
             break
-        # j: among I_low with E^j < E^i, the largest gain b^2 / (K_ii + K_jj - 2 K_ij) (WSS 3)
-        np.maximum(b, 0.0, out=b)
+        # j: among I_low with E^j < E^i, the largest gain b^2 / (K_ii + K_jj - 2 K_ij) (WSS 3),
+        # b^t = max(E^i - E^t, 0) over I_low (0 outside)
+        np.subtract(E_i, E_low, out=b)
+        np.maximum(b, zeros, out=b)
         np.multiply(b, b, out=E_low)
         inverse_curvature_i = inverse_curvature(i)
         E_low *= inverse_curvature_i
@@ -141,17 +173,57 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
     return SMOResult(alpha=np.array(alpha_list), E=E, gap=gap, n_iter=n_iter, status=status)
 
 
+def _solve_shrunk(K, r, C, tol, max_iter, alpha, E):
+    """Shrinking (as libsvm): a multiplier at a bound whose E^t is on the right side of every
+    E^s it could be paired with (E^t < min_{I_low} E for t only in I_up, E^t > max_{I_up} E for
+    t only in I_low) would not move in SMO's next steps. SMO runs on the other multipliers A
+    alone (the block K_AA, so each step costs O(|A|) instead of O(N)), the others fixed; then
+    E^t of the fixed ones is brought up to date from the multipliers that moved. Returns
+    (alpha, E, steps), or None when A is not below SHRINK_MAX_SHARE of the points or its block
+    would not fit the kernel row cache. SMO then checks the KKT conditions on every point."""
+    n = r.shape[0]
+    positive = r > 0
+    up = np.where(positive, alpha < C, alpha > 0)
+    low = np.where(positive, alpha > 0, alpha < C)
+    keep = (up & low) | (up & (E >= E[low].min())) | (low & (E <= E[up].max()))
+    active = np.flatnonzero(keep)
+    m = active.size
+    room = K.capacity * n if isinstance(K, KernelRows) else n * n  # K_AA and its curvatures
+    if m > SHRINK_MAX_SHARE * n or 2 * m * m > room or m < 2:
+        return None
+    K_active = np.asarray(K[np.ix_(active, active)])
+    sub = _smo(K_active, r[active], C, tol, max_iter, alpha[active], E[active], np.inf)
+    change = (sub.alpha - alpha[active]) * r[active]
+    moved, fixed = active[change != 0], np.flatnonzero(~keep)
+    alpha, E = alpha.copy(), E.copy()
+    alpha[active], E[active] = sub.alpha, sub.E
+    if moved.size and fixed.size:
+        E[fixed] -= change[change != 0] @ np.asarray(K[np.ix_(moved, fixed)])
+    return alpha, E, sub.n_iter
+
+
 def _inverse_curvature_rows(K):
     """i -> the row 1 / max(K_ii + K_jj - 2 K_ij, TAU) over j: all rows computed at once for a
-    Gram matrix in memory, one row per call (from K's cached rows) for KernelRows."""
+    Gram matrix in memory; for KernelRows one row when first asked, from row K[i], the most
+    recently used kept within a quarter of its row budget (i is the most violating point, often
+    the same for many steps)."""
     d = diagonal(K)
     if isinstance(K, KernelRows):
+        rows, capacity = OrderedDict(), max(2, K.capacity // 4)
+
         def row(i):
+            inverse = rows.get(i)
+            if inverse is not None:
+                rows.move_to_end(i)
+                return inverse
             inverse = K[i] * -2.0
             inverse += d[i]
             inverse += d
             np.maximum(inverse, TAU, out=inverse)
-            return np.divide(1.0, inverse, out=inverse)
+            rows[i] = np.divide(1.0, inverse, out=inverse)
+            if len(rows) > capacity:
+                rows.popitem(last=False)
+            return inverse
         return row
     inverse = K * -2.0
     inverse += d[:, None]
@@ -182,22 +254,28 @@ def _check_problem(K, r, C, tol, alpha):
 def kkt_gap(E: np.ndarray, alpha: np.ndarray, r: np.ndarray, C: float):
     """max_{I_up} E - min_{I_low} E: <= 0 exactly at the optimum."""
     _check_C(C)
+    return _kkt_gap(E, alpha, r, C)
+
+
+def _kkt_gap(E, alpha, r, C):
+    """kkt_gap for arguments already checked (the solvers call it inside their loops)."""
     positive = r > 0
     up = np.where(positive, alpha < C, alpha > 0)
     low = np.where(positive, alpha > 0, alpha < C)
     return float(E[up].max() - E[low].min())
 
 
-def _polish_if_new(K, r, C, alpha, E, tol, tried):
+def _polish_if_new(K, r, C, alpha, E, tol, tried, total):
     """polish, unless the sets of alpha (0, free, C) are those of the last failed try `tried`
     (its answer depends on the sets only), or m free multipliers make its m x m solve (m^3)
-    dearer than POLISH_MAX_WORK N^2. Returns (result or None, the sets tried)."""
+    dearer than POLISH_MAX_WORK max(N, POLISH_MIN_N)^2 (SMO's steps cost O(N) each, but no less
+    than their fixed cost, about that of POLISH_MIN_N). Returns (result or None, the sets tried)."""
     sets = (alpha > 0).astype(np.int8) + (alpha >= C)
     if tried is not None and np.array_equal(sets, tried):
         return None, tried
-    if np.count_nonzero(sets == 1) ** 3 > POLISH_MAX_WORK * r.shape[0] ** 2:
+    if np.count_nonzero(sets == 1) ** 3 > POLISH_MAX_WORK * max(r.shape[0], POLISH_MIN_N) ** 2:
         return None, sets  # the solve would cost more than the SMO steps since the last try
-    return _polish(K, r, C, alpha, E, tol), sets
+    return _polish(K, r, C, alpha, E, tol, total), sets
 
 
 @finite_arguments(inf_ok=('C',), shapes={"K": "n n", "r": "n", "alpha": "n"})
@@ -207,29 +285,32 @@ def polish(K, r: np.ndarray, C: float, alpha: np.ndarray, tol: float):
 
         sum_s alpha^s r^s K(x^s, x^t) + w0 = r^t for every free t,   sum_t alpha^t r^t = 0.
 
-    A multiplier the solution puts out of the box goes to the bound it crossed and the system is
-    solved again, up to POLISH_ROUNDS times. Returns the SMOResult if the result is in the box
-    with a KKT gap below tol, else None.
+    When the solution is outside the box, alpha moves towards it only as far as the box allows
+    (L_d is concave and the solution is its maximum on these sets, so L_d rises all the way);
+    the multiplier that stops it stays at that bound and the system of the others is solved
+    again, up to POLISH_ROUNDS times (an active-set method). Returns the SMOResult if the result
+    has a KKT gap below tol, else None.
     Late in SMO the sets stop changing while alpha still creeps towards the solution: one linear
     solve then replaces many small steps."""
     _check_C(C)
     check_positive(tol, "tol")
     if not isinstance(K, KernelRows):  # the Gram matrix, or rows computed on demand
         K = check_matrix(K, "K")
-    return _polish(K, r, C, alpha, r - K @ (alpha * r), tol)
+    polished = _polish(K, r, C, alpha, r - K @ (alpha * r), tol)
+    return polished if polished is not None and polished.status == "converged" else None
 
 
 def _polish_stopped(K, r, C, result, tol):
     """`result` of smo stopped at max_iter, finished by polish from its error cache when its sets
-    have settled; else `result` unchanged."""
-    polished = _polish(K, r, C, result.alpha, result.E, tol)
-    if polished is None:
+    have settled (and its solve is cheap enough, as within smo); else `result` unchanged."""
+    polished, _ = _polish_if_new(K, r, C, result.alpha, result.E, tol, None, 0.0)
+    if polished is None or polished.status != "converged":
         return result
     polished.n_iter = result.n_iter
     return polished
 
 
-def _polish(K, r, C, alpha, E, tol):
+def _polish(K, r, C, alpha, E, tol, total=0.0):
     """polish from alpha and its error cache E. Only the multipliers free in alpha (the set F)
     change, so only the rows of F are read: with U the multipliers set to C, the right-hand side
     r^t - sum_{s in U} C r^s K(x^s, x^t) is E^t + sum_{s in F} (alpha^s - C [s in U]) r^s K(x^s, x^t)."""
@@ -239,36 +320,57 @@ def _polish(K, r, C, alpha, E, tol):
     else:  # KernelRows: the rows of the free multipliers are in its cache
         rows = np.stack([K[t] for t in free])
     K_ff = rows[:, free]
-    solved, to_C = np.ones(free.size, dtype=bool), np.zeros(free.size, dtype=bool)
+    current = alpha[free].copy()  # the free multipliers, moved towards each solution in turn
+    solved = np.ones(free.size, dtype=bool)  # those still free (the others are fixed at a bound)
+    # sum alpha r over F so that sum alpha r = total (0; on a shrunk problem, what the fixed
+    # multipliers leave)
+    free_sum = total - (float(alpha @ r) - float(alpha[free] @ r[free]))
     for _ in range(POLISH_ROUNDS):
-        shift = (alpha[free] - np.where(to_C, C, 0.0)) * r[free]
+        base = np.where(solved, 0.0, current)  # the fixed ones at their bound, the others out
         m = int(solved.sum())
         system = np.ones((m + 1, m + 1))
         system[:m, :m] = K_ff[np.ix_(solved, solved)]
         system[m, m] = 0.0
         rhs = np.empty(m + 1)
-        rhs[:m] = E[free[solved]] + K_ff[solved] @ shift
-        rhs[m] = -(C * r[alpha >= C]).sum() - (C * r[free[to_C]]).sum()
-        new_free = np.linalg.lstsq(system, rhs, rcond=None)[0][:m] * r[free[solved]]
-        below, above = new_free <= 0, new_free >= C
-        if not (np.any(below) or np.any(above)):
+        rhs[:m] = E[free[solved]] + K_ff[solved] @ ((alpha[free] - base) * r[free])
+        rhs[m] = free_sum - (base * r[free]).sum()
+        target = np.linalg.lstsq(system, rhs, rcond=None)[0][:m] * r[free[solved]]
+        # L_d is concave and target is its maximum on this face: every point of the segment
+        # from current gains; go as far as the box allows, and fix the multiplier that stops it
+        direction = target - current[solved]
+        room = np.where(direction < 0, current[solved], C - current[solved])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            limits = np.where(direction != 0, room / np.abs(direction), np.inf)
+        step = float(limits.min()) if m else np.inf
+        if step >= 1.0:
+            current[solved] = target
             break
-        # a multiplier the solve sends out of the box was guessed free wrongly: it goes to the
-        # bound it crossed and the system is solved again (an active-set step)
         index = np.flatnonzero(solved)
-        to_C[index[above]] = True
-        solved[index[below | above]] = False
-    else:
-        return None
-    new_alpha = np.where(to_C, C, 0.0)
-    new_alpha[solved] = new_free
+        blocked = limits <= step
+        current[solved] += step * direction
+        current[index[blocked]] = np.where(direction[blocked] < 0, 0.0, C)
+        solved[index[blocked]] = False
+    new_alpha = current
     candidate = np.where(alpha >= C, C, alpha)
     candidate[free] = new_alpha
     E = E - ((new_alpha - alpha[free]) * r[free]) @ rows
-    gap = kkt_gap(E, candidate, r, C)
-    if not gap < tol:
-        return None
-    return SMOResult(alpha=candidate, E=E, gap=gap, n_iter=0, status="converged")
+    gap = _kkt_gap(E, candidate, r, C)
+    return SMOResult(alpha=candidate, E=E, gap=gap, n_iter=0,
+                     status="converged" if gap < tol else "not_converged")
+
+
+def _better_start(polished, alpha, E, r):
+    """Whether SMO should go on from a polish that missed tol: feasible (sum alpha r unchanged to
+    rounding; the solve may be singular) and higher on L_d than SMO's current point. With
+    delta = alpha' - alpha and dL_d/dalpha^t = r^t E^t, the change of L_d (a quadratic) is
+    delta r . E - 1/2 (delta r)^T K (delta r) = 1/2 sum_t delta^t r^t (E^t + E'^t), since
+    K (delta r) = E - E' (this holds on a shrunk problem too, where E counts the fixed ones)."""
+    if polished is None:
+        return False
+    change = (polished.alpha - alpha) * r
+    if abs(float(change.sum())) > 1e-10 * max(1.0, float(alpha.sum())):
+        return False
+    return 0.5 * float(change @ (E + polished.E)) > 0.0
 
 
 def _check_C(C):

@@ -41,7 +41,7 @@ from course_lib._validation import (
     check_positive,
     finite_arguments,
 )
-from course_lib.smo import SMOResult, kkt_gap
+from course_lib.smo import SMOResult, _kkt_gap
 
 MU_START, MU_FACTOR = 2.0, 0.1
 # mu follows tol down to tol / 1000, but not below 1e-12: there the Newton system is singular in
@@ -94,7 +94,7 @@ def smoothed_newton(Z, r, C, tol=1e-3, max_steps=500):
         alpha = _feasible_alpha(u, r, C, mu)
         w_dual = Z.T @ (alpha * r)
         E = r - Z @ w_dual
-        gap = kkt_gap(E, alpha, r, C)
+        gap = _kkt_gap(E, alpha, r, C)
         corner = np.flatnonzero((u > 0.0) & (u < mu))
         if gap >= tol and corner.size <= 2 * (D + 1) and not np.array_equal(corner, tried):
             tried = corner
@@ -130,7 +130,7 @@ def _polish(Z, r, C, u, mu, current):
         return current
     w = Z.T @ (alpha * r)
     E = r - Z @ w
-    gap = kkt_gap(E, alpha, r, C)
+    gap = _kkt_gap(E, alpha, r, C)
     return (alpha, E, gap, w) if gap < current[2] else current
 
 

@@ -304,3 +304,38 @@ def test_kernel_rows_answer_as_the_gram_matrix_within_their_cache(kernel, params
     v = np.where(np.arange(50) % 3 == 0, np.arange(50.0), 0.0)
     np.testing.assert_allclose(rows @ v, K @ v, rtol=1e-10)
     np.testing.assert_allclose(rows.diagonal(), np.diag(K), rtol=1e-12)
+
+
+def test_shrinking_reaches_the_optimum_of_libsvm_and_the_kkt_conditions_on_every_point(monkeypatch):
+    """Overlapping classes, polynomial kernel: most multipliers end at C, so SMO shrinks to the
+    others and polishes on the shrunk problem; the result is checked on all points."""
+    import course_lib.smo as smo_module
+
+    rng = np.random.default_rng(5)
+    n, d = 800, 5
+    r = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    X = rng.normal(size=(n, d)) + 0.5 * r[:, None] / np.sqrt(d)
+    X = 2.0 * (X - X.min(axis=0)) / (X.max(axis=0) - X.min(axis=0)) - 1.0
+    shrunk = []
+    solve_shrunk = smo_module._solve_shrunk
+
+    def spy(K, r, *args):
+        result = solve_shrunk(K, r, *args)
+        shrunk.append(None if result is None else np.count_nonzero(result[0] > 0))
+        return result
+
+    monkeypatch.setattr(smo_module, "_solve_shrunk", spy)
+    C, tol, params = 1.0, 1e-3, {"degree": 3}
+    K = kernels.gram(X, "polynomial", **params)
+    result = smo(K, r, C, tol)
+    assert result.status == "converged"
+    assert any(count is not None for count in shrunk)  # the shrunk path ran
+    alpha = result.alpha
+    assert np.all((alpha >= 0) & (alpha <= C)) and abs(alpha @ r) < 1e-9 * alpha.sum()
+    E = r - K @ (alpha * r)  # from the kernel, not from the solver's cache
+    np.testing.assert_allclose(result.E, E, atol=1e-9)
+    assert kkt_gap(E, alpha, r, C) < tol
+    svc = SVC(C=C, tol=tol, **SKLEARN_KERNEL["polynomial"](params)).fit(X, r)
+    v = alpha * r
+    assert alpha.sum() - 0.5 * v @ K @ v == pytest.approx(
+        libsvm_dual_objective(svc, X, "polynomial", params), rel=1e-6)
