@@ -58,12 +58,10 @@ class KernelRows:
         self.misses += 1
         if self._XT is None:
             row = self._block([i], slice(None))[0]
-        elif self.kernel == "linear":
-            row = self.X[i] @ self._XT
+        elif self.kernel == "linear":  # the kernels' own formulas, with Y^T = the stored X^T
+            row = kernels._linear(self.X[i], self._XT.T)
         else:
-            row = self.X[i] @ self._XT
-            row += 1.0
-            row = kernels._integer_power(row, self.params["degree"])
+            row = kernels._polynomial(self.X[i], self._XT.T, self.params["degree"])
         row.flags.writeable = False
         self._rows[i] = row
         if len(self._rows) > self.capacity:
