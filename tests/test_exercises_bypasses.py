@@ -499,3 +499,40 @@ def test_switching_the_copy_tracer_off_does_not_pass():
     for student in (tracer_off, tracer_off_by_an_earlier_reference):
         verdict = viterbi_exercises.check_viterbi_tables(student)
         assert not verdict and "sys.settrace" in verdict.why, verdict.why
+
+
+def test_the_librarys_own_code_in_a_new_function_or_behind_a_decorator_is_refused():
+    """The library's code object put in a new function (`types.FunctionType(f.__code__, ...)`, its
+    input check swapped out through the globals), the guard's own unguarded copies of the library's
+    functions, and the function behind a decorator (`f.__wrapped__`) used to pass: the code is the
+    library's own, so the copy tracer let it run, and nothing had swapped it."""
+    import types
+
+    from course_lib.exercises import multiclass, viterbi as viterbi_exercises
+    from course_lib.multiclass import _loss_augmented_argmax, generalised_hinge
+    from course_lib.structured.viterbi import viterbi
+
+    unchecked = dict(viterbi.__globals__, check_chain_scores=lambda unary, pairwise: (np.asarray(unary, float),
+                                                                                    np.asarray(pairwise, float)))
+    new_viterbi = types.FunctionType(viterbi.__code__, unchecked, "viterbi", viterbi.__defaults__)
+    new_argmax = types.FunctionType(_loss_augmented_argmax.__code__, _loss_augmented_argmax.__globals__)
+
+    def argmax_of(answer):
+        return lambda scores, y, Delta: answer(np.asarray(scores, float), np.asarray(y), np.asarray(Delta, float))[0]
+
+    def from_the_guard(name):
+        def call(*args, **kwargs):
+            copy = next(fn for label, fn in guard._state.functions.values() if label.endswith(name))
+            return copy(*args, **kwargs)
+        return call
+
+    assert np.array_equal(new_viterbi(np.eye(3), np.zeros((3, 3))), [0, 1, 2])  # right outside a check
+    assert_caught(viterbi_exercises.check_viterbi_tables,
+                  lambda unary, pairwise: new_viterbi(unary, pairwise, return_tables=True), "write it yourself")
+    assert_caught(multiclass.check_loss_augmented_argmax, argmax_of(new_argmax), "write it yourself")
+    assert_caught(multiclass.check_loss_augmented_argmax, argmax_of(from_the_guard("._loss_augmented_argmax")),
+                  "write it yourself")
+    with guard.Guard() as g:
+        with pytest.raises(guard.WriteItYourself):
+            g.run(lambda: generalised_hinge.__wrapped__(np.zeros(4), np.ones((1, 2)), np.array([0]), None, 1 - np.eye(2)), {})
+        assert g.refused[0].endswith("multiclass.generalised_hinge"), g.refused

@@ -132,7 +132,7 @@ class _State:
         self.allowed_codes = set()
         self.refused = []
         self.library_codes = {}  # _cheap_key -> [(code, label)] of the library's code objects
-        self.genuine_codes = {}  # id -> the library's own code objects (not copies)
+        self.genuine_codes = {}  # id -> (code, label) of the library's own code objects (not copies)
         self.fingerprints = {}   # id -> (code, _fingerprint(code)), computed when needed
         self.checked_codes = {}  # id -> (code, label or None) of the codes entered so far
         self.long_codes = []     # [(code, label)] of the library's code objects of 50 operations or more
@@ -229,7 +229,7 @@ def _nested_codes(code):
 
 def _register_library_code(code, label):
     for nested in _nested_codes(code):
-        _state.genuine_codes[id(nested)] = nested
+        _state.genuine_codes[id(nested)] = (nested, label)
         if len(nested.co_code) >= 2 * _MIN_VERBATIM_OPERATIONS:  # a cheap bound: two bytes an operation
             _state.library_codes.setdefault(_cheap_key(nested), []).append((nested, label))
         if len(nested.co_code) >= 2 * _MIN_COPY_OPERATIONS:
@@ -262,7 +262,7 @@ def _copy_tracer(previous):
     there before (a debugger, coverage), if any."""
     def tracer(frame, event, arg):
         if event == "call" and _state.student_thread is not None:
-            label = _copied_from(frame.f_code)
+            label = _copied_from(frame.f_code) or _entered_around_the_guard(frame)
             if label is not None:
                 _state.refused.append(COPY + label)
                 raise WriteItYourself(COPY + label)
@@ -276,6 +276,21 @@ def _copy_tracer(previous):
                 raise WriteItYourself(ELSEWHERE + module)
         return previous(frame, event, arg) if previous is not None else None
     return tracer
+
+
+def _entered_around_the_guard(frame):
+    """The label of the library's own code when `frame` runs it without the guard's leave: not
+    from `_refuse_or_run`, from other library code or as an allowed function, but from a new
+    function built on its code object (`types.FunctionType(f.__code__, ...)`) or from the guard's
+    own unguarded copy; None otherwise."""
+    code = frame.f_code
+    known = _state.genuine_codes.get(id(code))
+    if known is None or known[0] is not code or code in _state.allowed_codes:
+        return None
+    caller = frame.f_back.f_code if frame.f_back is not None else None
+    if caller is _REFUSE_OR_RUN or (_state.genuine_codes.get(id(caller), (None,))[0] is caller):
+        return None
+    return known[1]
 
 
 def _called_from(frame, packages):
@@ -386,6 +401,9 @@ def _refuse_or_run(key, args, kwargs):
     return original(*args, **kwargs)
 
 
+_REFUSE_OR_RUN = _refuse_or_run.__code__
+
+
 def _inside_allowed():
     frame = sys._getframe(2)
     while frame is not None:
@@ -441,6 +459,10 @@ def _functions_to_guard():
             for fn in _plain_functions(value):
                 if getattr(fn, "__module__", None) == name:
                     found[id(fn)] = fn
+    for fn in list(found.values()):  # the functions behind decorators: f.__wrapped__
+        while isinstance(getattr(fn, "__wrapped__", None), types.FunctionType) and _guarded_origin(fn.__wrapped__):
+            fn = fn.__wrapped__
+            found[id(fn)] = fn
     return found
 
 
