@@ -309,15 +309,16 @@ def best_hinge_in_ball(X, y, feature_map, B, Delta=None, n_steps=400):
 # ---------------------------------------------------------------- cached OCR models (M10)
 
 OCR_SVM_FILE = "ocr_multiclass_svm.npz"
-OCR_SVM_SHA256 = "b67dfd925abef209324dac8c931a21c82a2c27340665bb324e490d498a6fd298"
+OCR_SVM_SHA256 = "ff1d8292d08a6281f1a166a59799ef74e886cb03fba538f8f270a36534cecdec"
 
 
 def load_ocr_multiclass_svm():
     """The multiclass SVMs trained to their optimum on fold 1 of the OCR letters by
     `tools/train_ocr_multiclass_svm.py` (one-slack cutting planes), read without pickle and checked
     by sha256: a dict with `lam` (k,), the weights `w` (k, 26*128, MultiVector's layout), the
-    objective `objective` = lambda ||w||^2 + mean hinge reached, a certified lower bound on its
-    minimum `lower_bound`, their difference `gap`, the cutting planes `n_planes`, and the settings
+    objective `objective` = lambda ||w||^2 + mean hinge reached, a point of the dual `alpha`
+    (k, m, 26: row i a distribution over the labels of letter i; its dual value is a lower bound
+    on the minimum, see the tool's docstring), the cutting planes `n_planes`, and the settings
     (`tol`, `train_fold`, `learner`)."""
     raw = read_checked(resources.files("course_lib") / "resources" / OCR_SVM_FILE, OCR_SVM_SHA256,
                        "The cached OCR multiclass SVMs",

@@ -41,9 +41,20 @@ class StructuredModel:
     def loss_augmented_inference(self, x, y, w, rescaling="margin"):
         raise NotImplementedError
 
-    def batch_joint_feature(self, X, Y):
-        """sum_i Psi(x_i, y_i)."""
-        return sum((self.joint_feature(x, y) for x, y in zip(X, Y)), np.zeros(self.size_joint_feature))
+    def batch_joint_feature(self, X, Y, weights=None):
+        """sum_i weights_i Psi(x_i, y_i) (every weight 1 by default)."""
+        weights = check_weights(weights, len(X))
+        return sum((a * self.joint_feature(x, y) for x, y, a in zip(X, Y, weights)), np.zeros(self.size_joint_feature))
+
+
+def check_weights(weights, n):
+    """The weights of n terms as a float array (None: all 1), refused unless n finite numbers."""
+    if weights is None:
+        return np.ones(n)
+    weights = np.asarray(weights, dtype=float)
+    if weights.shape != (n,) or not np.all(np.isfinite(weights)):
+        raise ValueError(f"weights must hold {n} finite numbers, one per example; got shape {weights.shape}.")
+    return weights
 
 
 def check_rescaling(rescaling):

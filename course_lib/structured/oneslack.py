@@ -24,6 +24,7 @@ import numpy as np
 from course_lib._threads import one_blas_thread
 from course_lib.i18n import N_
 from course_lib._validation import (
+    check_fitted,
     check_int,
     check_non_negative,
     check_positive,
@@ -48,7 +49,10 @@ class OneSlackSSVM(BaseSSVM):
     history_: at each oracle call, P(w_t) and the dual value of the working-set QP (a lower
     bound on min P); "iteration" counts cutting planes.
     Learned: w_, n_iter_ (cutting planes), n_oracle_calls_, constraints_ (A, b) and alpha_
-    of the final working set.
+    of the final working set, and plane_outputs_: for each of its planes, the output of each
+    example that the plane aggregates (None for y_i). They give a point of the n-slack dual,
+    alpha_i(y) = sum_k alpha_k [plane k took y for example i] / C (the rest on y_i), whose
+    dual value is the working set's: a lower bound on min P anyone can recompute.
     """
 
     def __init__(self, model, C=1.0, rescaling="margin", max_iter=2000, tol=1e-3, qp_tol=1e-7,
@@ -74,6 +78,7 @@ class OneSlackSSVM(BaseSSVM):
         A, b = np.zeros((16, d)), np.zeros(16)
         G, alpha, idle = np.zeros((16, 16)), np.zeros(0), np.zeros(0, dtype=int)
         w, dual, K, planes, oracle_calls = np.zeros(d), 0.0, 0, 0, 0
+        outputs = []  # per plane of the working set, the output each example contributes
         self._start_history()
         while planes < self.max_iter:
             xi = max(0.0, float((b[:K] - A[:K] @ w).max(initial=0.0)))
@@ -91,6 +96,7 @@ class OneSlackSSVM(BaseSSVM):
                 G = np.pad(G, ((0, K), (0, K)))
             column = A[:K] @ a_new
             A[K], b[K] = a_new, b_new
+            outputs.append(self._cache.chosen)
             G[K, :K], G[:K, K], G[K, K] = column, column, a_new @ a_new
             K += 1
             alpha, _ = solve_simplex_qp(G[:K, :K], b[:K], C, np.r_[alpha, 0.0], tol=self.qp_tol * C)
@@ -102,14 +108,29 @@ class OneSlackSSVM(BaseSSVM):
                 A[: len(keep)], b[: len(keep)] = A[keep], b[keep]
                 G[: len(keep), : len(keep)] = G[np.ix_(keep, keep)]
                 alpha, idle, K = alpha[keep], idle[keep], len(keep)
+                outputs = [outputs[k] for k in keep]
             planes += 1
         self.w_ = w
         self.n_iter_ = planes
         self.n_oracle_calls_ = oracle_calls
         self.constraints_ = (A[:K].copy(), b[:K].copy())
         self.alpha_ = alpha
+        self.plane_outputs_ = outputs
         del self._cache, self._psi_true
         return self
+
+    def dual_point(self):
+        """The n-slack dual point of the final working set: per example, a dict {output_key: (output,
+        alpha_i(output))} with alpha_i(y) = sum_k alpha_k [plane k took y for example i] / C; the
+        remaining 1 - sum_y alpha_i(y) sits on y_i."""
+        check_fitted(self, "plane_outputs_")
+        point = [{} for _ in range(len(self.plane_outputs_[0]) if self.plane_outputs_ else 0)]
+        for alpha_k, outputs in zip(self.alpha_ / float(self.C), self.plane_outputs_):
+            for i, y in enumerate(outputs):
+                if y is not None and alpha_k > 0:
+                    y_old, weight = point[i].get(output_key(y), (y, 0.0))
+                    point[i][output_key(y)] = (y_old, weight + alpha_k)
+        return point
 
     def _oracle_constraint(self, X, Y, w):
         """The aggregated constraint of the loss-augmented outputs at w; they enter the cache."""
@@ -130,6 +151,8 @@ class _Cache:
     def __init__(self, n, size, d):
         self.n, self.size = n, size
         self.keys = [[] for _ in range(n)]
+        self.outputs = [[] for _ in range(n)]  # the outputs whose keys are `keys`
+        self.chosen = []  # the outputs of the last aggregated constraint (None: y_i)
         self.row = np.full((n, size), -1)  # row of `rows` holding each slot (-1: empty)
         self.rows, self.b = SparseRows(d), []
         self.next = np.zeros(n, dtype=int)  # slot to overwrite when full (oldest first)
@@ -142,11 +165,13 @@ class _Cache:
         if len(self.keys[i]) < self.size:
             slot = len(self.keys[i])
             self.keys[i].append(output_key(y))
+            self.outputs[i].append(np.copy(y) if isinstance(y, np.ndarray) else y)
             self.row[i, slot] = self.rows.append(a)
             self.b.append(float(b))
         else:
             slot = self.next[i]
             self.keys[i][slot] = output_key(y)
+            self.outputs[i][slot] = np.copy(y) if isinstance(y, np.ndarray) else y
             self.rows.replace(self.row[i, slot], a)
             self.b[self.row[i, slot]] = float(b)
             self.next[i] = (slot + 1) % self.size
@@ -155,6 +180,7 @@ class _Cache:
     def aggregate(self, slots):
         """(1/n) sum_i (a_i, b_i) over the chosen slot of each example (-1: zero)."""
         used = np.flatnonzero(slots >= 0)
+        self.chosen = [self.outputs[i][s] if s >= 0 else None for i, s in enumerate(slots)]
         chosen = self.row[used, slots[used]]
         a = self.rows.combination(np.full(len(chosen), 1.0 / self.n), chosen)
         return a, float(np.asarray(self.b)[chosen].sum()) / self.n
