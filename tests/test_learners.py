@@ -391,3 +391,26 @@ def test_nslack_reaches_the_optimum_on_ocr_fold_1():
     bound = max(max(one.history_["dual"]), max(learner.history_["dual"]))  # <= min P
     assert learner.objective(X, Y) <= 1.001 * bound
     assert one.objective(X, Y) <= bound + C * one.tol
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_one_slack_dual_point_is_feasible_and_gives_the_working_sets_dual_value(seed):
+    """alpha_i(y) = sum_k alpha_k [plane k took y for example i] / C: nonnegative, at most 1 per
+    example (the rest on y_i); its n-slack dual value is the working set's, below P at any w, and
+    v = C/n sum_i sum_y alpha_i(y) dPsi_i(y) is the learned w."""
+    rng = np.random.default_rng(seed)
+    X, Y = list(rng.normal(size=(40, 3))), list(rng.integers(0, 3, 40))
+    model = Multiclass(3)
+    learner = OneSlackSSVM(model, C=5.0, tol=1e-4).fit(X, Y)
+    C, n, linear, v = learner.C, len(X), 0.0, np.zeros(learner.w_.size)
+    for i, point in enumerate(learner.dual_point()):
+        weights = [weight for _, weight in point.values()]
+        assert min(weights, default=0) >= 0 and sum(weights) <= 1 + 1e-12
+        for y_bar, weight in point.values():
+            linear += weight * model.loss(Y[i], y_bar)
+            v += weight * (model.joint_feature(X[i], Y[i]) - model.joint_feature(X[i], y_bar))
+    v *= C / n
+    dual = C / n * linear - 0.5 * v @ v
+    assert np.allclose(v, learner.w_, atol=1e-10)
+    assert dual == pytest.approx(learner.history_["dual"][-1], rel=1e-9, abs=1e-12)
+    assert dual <= learner.objective(X, Y) and dual <= learner.objective(X, Y, rng.normal(size=v.size))
