@@ -60,6 +60,12 @@ def test_batch_joint_feature_is_the_sum(normalize):
     model.initialize(X, Y)
     expected = StructuredModel.batch_joint_feature(model, X, Y)
     assert np.allclose(model.batch_joint_feature(X, Y), expected)
+    weights = np.random.default_rng(0).normal(size=len(X))
+    weighted = sum(a * model.joint_feature(x, y) for x, y, a in zip(X, Y, weights))
+    assert np.allclose(model.batch_joint_feature(X, Y, weights), weighted)
+    assert np.allclose(StructuredModel.batch_joint_feature(model, X, Y, weights), weighted)
+    with pytest.raises(ValueError, match="weights"):
+        model.batch_joint_feature(X, Y, weights[:-1])
 
 
 @pytest.mark.parametrize("normalize", [True, False])
@@ -207,6 +213,25 @@ def _ocr_split(models, which):
     return [x for x, k in zip(words, keep) if k], [y for y, k in zip(labels, keep) if k]
 
 
+def _dual_value(models, kind, k, X, Y):
+    """D(alpha) of the stored dual point of model k, after checking that alpha_i is a distribution over
+    the readings of word i: C/n sum_i sum_y alpha_i(y) Delta(y_i, y) - 1/2 ||C/n sum_i sum_y alpha_i(y) dPsi_i(y)||^2,
+    one reading at a time (joint_feature and loss, not the batch scatter-add the chapter uses)."""
+    from course_lib.structured.chain import chain_model_of
+
+    model = chain_model_of(models, kind == "chain").initialize(X, Y)
+    words = models[f"dual_word_{kind}"]
+    readings = np.split(models[f"dual_letters_{kind}"], np.cumsum([len(Y[i]) for i in words])[:-1])
+    pick = np.flatnonzero(models[f"dual_model_{kind}"] == k)
+    alpha = models[f"dual_weight_{kind}"][pick]
+    assert np.all(alpha >= 0) and np.allclose(np.bincount(words[pick], alpha, minlength=len(X)), 1)
+    C, linear, v = models["C"][k], 0.0, np.zeros(model.size_joint_feature)
+    for i, a, y_bar in zip(words[pick], alpha, (readings[j] for j in pick)):
+        linear += a * model.loss(Y[i], y_bar)
+        v += a * (model.joint_feature(X[i], Y[i]) - model.joint_feature(X[i], y_bar))
+    return C / len(X) * linear - 0.5 * (C / len(X)) ** 2 * v @ v
+
+
 def test_cached_models_are_within_one_percent_of_their_optimum():
     from course_lib.structured.chain import chain_model_of, load_ocr_chain_models
     from course_lib.structured.learners import OneSlackSSVM
@@ -216,15 +241,25 @@ def test_cached_models_are_within_one_percent_of_their_optimum():
     assert len(X) == 704
     for kind, transitions in (("chain", True), ("letters", False)):
         model = chain_model_of(models, transitions)
-        for C, w, stated, lower in zip(models["C"], models[f"w_{kind}"], models[f"objective_{kind}"],
-                                       models[f"lower_bound_{kind}"]):
+        for k, (C, w, stated) in enumerate(zip(models["C"], models[f"w_{kind}"], models[f"objective_{kind}"])):
             # P(w) recomputed from the stored weights, by loss-augmented inference on every word
             primal = OneSlackSSVM(model, C=C).objective(X, Y, w)
             assert primal == pytest.approx(stated, rel=1e-6)
-            # the lower bound is the dual value of a working-set QP: min P >= lower, so
-            # P(w) - min P <= P(w) - lower
+            # weak duality: min P >= D(alpha) for the stored alpha, so P(w) - min P <= P(w) - D(alpha)
+            lower = _dual_value(models, kind, k, X, Y)
             assert lower <= primal
             assert primal - lower <= 0.01 * primal, f"C = {C:g}, {kind}: more than 1% above the optimum"
+
+
+def test_a_dual_point_that_is_not_the_solvers_certifies_nothing():
+    """The same check trips on a wrong dual point: alpha on the true readings alone gives D = 0."""
+    from course_lib.structured.chain import load_ocr_chain_models
+
+    models = load_ocr_chain_models()
+    X, Y = _ocr_split(models, "train")
+    wrong = dict(models, dual_model_chain=np.zeros(len(X), dtype=np.int8), dual_word_chain=np.arange(len(X)),
+                 dual_weight_chain=np.ones(len(X)), dual_letters_chain=np.concatenate(Y).astype(np.uint8))
+    assert _dual_value(wrong, "chain", 0, X, Y) == 0.0 < 0.99 * models["objective_chain"][0]
 
 
 def test_cached_models_reproduce_their_stated_accuracies():

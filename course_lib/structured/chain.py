@@ -24,7 +24,7 @@ import numpy as np
 
 from course_lib._validation import check_int, check_positive, finite_arguments
 from course_lib.data import read_checked
-from course_lib.structured.base import StructuredModel, check_rescaling
+from course_lib.structured.base import StructuredModel, check_rescaling, check_weights
 from course_lib.structured.viterbi import (
     _hamming_unary, check_sequence, slack_rescaled_viterbi, viterbi, viterbi_batch,
 )
@@ -129,10 +129,11 @@ class ChainModel(StructuredModel):
         psi = np.concatenate([unary.ravel(), pair])
         return psi / len(y) if self.normalize else psi
 
-    def batch_joint_feature(self, X, Y):
-        """sum_i Psi(x_i, y_i), with one scatter-add over all the letters of all the words."""
+    def batch_joint_feature(self, X, Y, weights=None):
+        """sum_i weights_i Psi(x_i, y_i) (every weight 1 by default), with one scatter-add over all
+        the letters of all the words."""
         q = self._q()
-        scale = [1.0 / len(x) if self.normalize else 1.0 for x in X]
+        scale = [a / len(x) if self.normalize else a for x, a in zip(X, check_weights(weights, len(X)))]
         x_all = np.concatenate([self._check_x(x) * s for x, s in zip(X, scale)])
         y_all = np.concatenate([check_sequence(y, len(x), q) for x, y in zip(X, Y)])
         unary = np.zeros((q, x_all.shape[1]))
@@ -226,7 +227,7 @@ class ChainModel(StructuredModel):
 
 
 OCR_MODELS_FILE = "ocr_chain_models.npz"
-OCR_MODELS_SHA256 = "bde399749455f174ffc3535c4f4cd16cb7252412114580dd7aeb7c0cab6eaefe"
+OCR_MODELS_SHA256 = "c13f3ffec0e91d9029f3d808d75a53d3b62782dd174c03c7cb3b7337853faf2d"
 
 
 def load_ocr_chain_models():
@@ -234,8 +235,9 @@ def load_ocr_chain_models():
     `tools/train_ocr_chain.py` (one-slack), read without pickle and checked by sha256 from
     course_lib/resources/ocr_chain_models.npz: a dict with `C` (k,), the weights `w_chain`
     (k, 26*128 + 26^2) and `w_letters` (k, 26*128, no transitions); per kind (`_chain`,
-    `_letters`): the objective P(w) reached `objective_*`, a certified lower bound on its
-    minimum `lower_bound_*` and their difference `gap_*`, the cutting planes `n_planes_*`, and
+    `_letters`): the objective P(w) reached `objective_*`, a point of the dual (`dual_model_*`,
+    `dual_word_*`, `dual_weight_*`, `dual_letters_*`: weights on readings of each word whose
+    dual value bounds min P from below, see the tool), the cutting planes `n_planes_*`, and
     the letter accuracies on fold 1 `train_accuracy_*`, on the validation fold
     `validation_accuracy_*` (to choose C) and on the eight other folds `test_accuracy_*`; and
     the training settings (`normalize`, `normalize_loss`, `learner`, `tol`, `train_fold`,
