@@ -536,3 +536,30 @@ def test_the_librarys_own_code_in_a_new_function_or_behind_a_decorator_is_refuse
         with pytest.raises(guard.WriteItYourself):
             g.run(lambda: generalised_hinge.__wrapped__(np.zeros(4), np.ones((1, 2)), np.array([0]), None, 1 - np.eye(2)), {})
         assert g.refused[0].endswith("multiclass.generalised_hinge"), g.refused
+
+
+def test_student_code_called_back_from_an_allowed_function_cannot_call_the_library():
+    """10 ex 1 allows the model's Delta and Psi. Psi called on a stand-in `self` runs the stand-in's
+    methods, student code, inside the allowed function: they used to reach the library's
+    loss-augmented inference, the answer."""
+    from course_lib.exercises import structured
+
+    def margin_hinge(model, x, y, w):
+        found = []
+
+        class StandIn:
+            def _x(self, x_):
+                y_bar = model.loss_augmented_inference(x, y, w)
+                found.append(model.loss(y, y_bar) + w @ (model.joint_feature(x, y_bar) - model.joint_feature(x, y)))
+                return np.asarray(x_, float)
+
+            def _codes(self):
+                return np.eye(2)
+
+            def _check_label(self, label):
+                return 0
+
+        type(model).joint_feature(StandIn(), x, y)
+        return found[0]
+
+    assert_caught(structured.check_margin_hinge, margin_hinge, "write it yourself")

@@ -8,6 +8,11 @@ a small stub that calls `_refuse_or_run`, which raises `WriteItYourself` while t
 call is running (in any thread; in the student's own, outside the allowed functions), and otherwise runs the original code (the check's reference,
 the rest of the notebook). Importing a library or scikit-learn module that is not loaded yet
 is refused too. Everything is put back on exit, also after an exception or a time-out.
+The library's own code runs only through those stubs, as an allowed function or called by the
+library's code: a new function built on a library code object (`types.FunctionType(f.__code__,
+...)`), or the guard's own unguarded copy, is refused; so is the function behind a decorator
+(`f.__wrapped__`), guarded like the others. An allowed function lets the library run below it only
+for calls made by the library: student code it calls back (a stand-in `self`) stays refused.
 
 Work handed to another thread or process does not escape: while the student's call runs, the
 library refuses to run in every thread (a pool or worker thread started before the check
@@ -137,6 +142,8 @@ class _State:
         self.checked_codes = {}  # id -> (code, label or None) of the codes entered so far
         self.long_codes = []     # [(code, label)] of the library's code objects of 50 operations or more
         self.shapes = {}         # id -> (code, _shape(code)), computed when needed
+        self.stub_codes = {}     # id -> the stub code objects swapped into the library's functions
+        self.top_level_codes = set()  # ids of the code of each guarded function (not nested code)
 
 
 _SAME_OPERATION = {"LOAD_METHOD": "LOAD_ATTR", "CACHE": None, "NOP": None, "PRECALL": None, "PUSH_NULL": None,
@@ -290,6 +297,9 @@ def _entered_around_the_guard(frame):
     caller = frame.f_back.f_code if frame.f_back is not None else None
     if caller is _REFUSE_OR_RUN or (_state.genuine_codes.get(id(caller), (None,))[0] is caller):
         return None
+    if (caller is _RUN and id(code) not in _state.top_level_codes
+            and (frame.f_globals.get("__name__") or "").startswith("course_lib.exercises.")):
+        return None  # a check's own wrapper around the student's function (it copies the arguments)
     return known[1]
 
 
@@ -405,10 +415,20 @@ _REFUSE_OR_RUN = _refuse_or_run.__code__
 
 
 def _inside_allowed():
+    """True when the nearest caller that is not the library's own code (the guard's stubs and
+    `_refuse_or_run` passed over, and NumPy) is an allowed function. Student code called back from
+    inside an allowed function (a stand-in `self` whose methods the allowed function calls) is not
+    inside it."""
     frame = sys._getframe(2)
     while frame is not None:
-        if frame.f_code in _state.allowed_codes:
+        code = frame.f_code
+        if code in _state.allowed_codes:
             return True
+        library = (_state.genuine_codes.get(id(code), (None,))[0] is code or code is _REFUSE_OR_RUN
+                   or _state.stub_codes.get(id(code)) is code
+                   or (frame.f_globals.get("__name__") or "").split(".")[0] == "numpy")
+        if not library:
+            return False
         frame = frame.f_back
     return False
 
@@ -510,6 +530,7 @@ class Guard:
                     continue
                 original = fn.__code__
                 _register_library_code(original, _label(fn))
+                _state.top_level_codes.add(id(original))
                 copy = types.FunctionType(original, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
                 copy.__kwdefaults__ = fn.__kwdefaults__
                 stub = _stub_code(original)
@@ -517,6 +538,7 @@ class Guard:
                 _state.functions[key] = (_label(fn), copy)
                 fn.__code__ = stub.replace(co_consts=consts, co_name=original.co_name,
                                            co_qualname=original.co_qualname)
+                _state.stub_codes[id(fn.__code__)] = fn.__code__
                 self._swapped.append((fn, original))
             sys.meta_path.insert(0, self._finder)
         except BaseException:
@@ -559,8 +581,12 @@ class Guard:
         _state.functions.clear()
         _state.allowed_codes = set()
         _state.library_codes, _state.genuine_codes, _state.checked_codes = {}, {}, {}
-        _state.fingerprints, _state.shapes, _state.long_codes = {}, {}, []
+        _state.fingerprints, _state.shapes, _state.long_codes, _state.stub_codes = {}, {}, [], {}
+        _state.top_level_codes = set()
         return False
+
+
+_RUN = Guard.run.__code__
 
 
 # -- the time limit -----------------------------------------------------------------------------
