@@ -200,6 +200,23 @@ def test_a_function_that_never_returns_gets_not_yet_within_the_limit():
     assert time.perf_counter() - start < 10
 
 
+def test_a_loop_whose_bare_except_swallows_the_time_limit_still_stops():
+    """The time limit is raised again every 0.05 s while the call runs: one lands between the
+    loop's iterations, outside its `try`. (A loop that swallows it inside a C call, such as
+    time.sleep, can still catch every one.)"""
+    def retries_forever(unary, pairwise):
+        total = 0
+        while True:
+            try:
+                total += sum(range(100))
+            except:  # noqa: E722 -- what a student writes
+                pass
+
+    start = time.perf_counter()
+    assert_caught(check_viterbi, retries_forever, "did not return within")
+    assert time.perf_counter() - start < 20
+
+
 def test_a_library_method_refuses_and_is_restored():
     cases = lambda rng: [dict(w=np.array([3.0, 4.0]), w0=-10.0, X=np.array([[4.0, 3.0]]))]  # noqa: E731
     original = LinearDiscriminant.__dict__["signed_distance"]

@@ -30,7 +30,8 @@ changes in place are rebuilt the same way (the check's own objects in them are k
 
 `allowed`: functions the student is told to use (everything they call inside stays allowed).
 `time_limit(seconds)`: SIGALRM in the main thread (a Jupyter kernel runs cells there, and
-pytest its tests); elsewhere the call runs without a limit.
+pytest its tests), raised again every 0.05 s while the student's call runs (a bare `except:` in
+a loop does not swallow them all); elsewhere the call runs without a limit.
 
 A copy of the library's source (`inspect.getsource`, pasted or exec'd, renamed, without its
 docstring, with other variable names) is refused too: while the student's call runs, a trace
@@ -552,7 +553,8 @@ class Guard:
         previous = sys.gettrace()
         given = {id(value) for value in kwargs.values()}
         tracer = _copy_tracer(previous)
-        with _no_processes(), time_limit(seconds):  # restored outside the limit: no alarm cuts it short
+        running = lambda: _state.student_thread is not None  # noqa: E731
+        with _no_processes(), time_limit(seconds, again_while=running):  # restored outside the limit
             _state.student_thread = threading.get_ident()
             _SETTRACE(tracer)
             try:
@@ -563,8 +565,8 @@ class Guard:
                     raise WriteItYourself(ELSEWHERE + "sys.settrace")
                 return result
             finally:
+                _state.student_thread = None  # first: no repeated alarm cuts the rest short
                 _SETTRACE(previous)
-                _state.student_thread = None
 
     @property
     def refused(self):
@@ -592,8 +594,10 @@ _RUN = Guard.run.__code__
 # -- the time limit -----------------------------------------------------------------------------
 
 @contextlib.contextmanager
-def time_limit(seconds):
-    """Raise TimeLimit in the block after `seconds` (SIGALRM, main thread only; None: no limit)."""
+def time_limit(seconds, again_while=None):
+    """Raise TimeLimit in the block after `seconds` (SIGALRM, main thread only; None: no limit).
+    With `again_while`, raise it again every 0.05 s while again_while() is true: a loop whose bare
+    `except:` swallows the first one meets the next between its iterations, outside its `try`."""
     usable = (seconds is not None and hasattr(signal, "setitimer")
               and threading.current_thread() is threading.main_thread())
     if not usable:
@@ -601,6 +605,10 @@ def time_limit(seconds):
         return
 
     def alarm(signum, frame):
+        if again_while is not None:
+            if not again_while():
+                return
+            signal.setitimer(signal.ITIMER_REAL, 0.05)
         raise TimeLimit(f"did not return within {seconds:g} s")
 
     previous = signal.signal(signal.SIGALRM, alarm)
