@@ -18,7 +18,8 @@ def _labels(fig):
 
 
 def _assert_clear(fig):
-    """Draw `fig`, then check no shown label overlaps another, the note, or a point's square."""
+    """Draw `fig`, then check no shown label overlaps another label or the note, covers a point
+    (its own point's round marker included), or sits nearer another point than its own."""
     canvas = fig.canvas if hasattr(fig.canvas, "get_renderer") else FigureCanvasAgg(fig)
     canvas.draw()
     renderer = canvas.get_renderer()
@@ -30,11 +31,21 @@ def _assert_clear(fig):
     note = labels.note.get_window_extent(renderer)
     points = labels.axes.transData.transform(labels.points)
     halves = renderer.points_to_pixels(labels.half_sizes)
-    for box in shown:
+    anchors = labels.axes.transData.transform(labels.anchors)
+    for label, anchor in zip(labels.labels, anchors):
+        if not label.get_visible():
+            continue
+        box = label.get_window_extent(renderer)
         assert not box.overlaps(note)
-        inside = ((points[:, 0] + halves > box.x0) & (points[:, 0] - halves < box.x1)
-                  & (points[:, 1] + halves > box.y0) & (points[:, 1] - halves < box.y1))
-        assert not inside.any(), f"a label covers the point at {labels.points[inside]}"
+        distance = np.hypot(np.maximum(np.maximum(box.x0 - points[:, 0], points[:, 0] - box.x1), 0),
+                            np.maximum(np.maximum(box.y0 - points[:, 1], points[:, 1] - box.y1), 0))
+        own = np.all(np.isclose(points, anchor), axis=1)
+        assert (distance[own] >= halves[own]).all(), "a label covers its own point's marker"
+        covered = ~own & (points[:, 0] + halves > box.x0) & (points[:, 0] - halves < box.x1) & (
+            points[:, 1] + halves > box.y0) & (points[:, 1] - halves < box.y1)
+        assert not covered.any(), f"a label covers the point at {labels.points[covered]}"
+        if (~own).any():
+            assert distance[own].min() < distance[~own].min(), f"{label.get_text()} is nearer another point"
     return labels
 
 

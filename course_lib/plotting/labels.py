@@ -9,9 +9,10 @@ from matplotlib.text import Text
 from matplotlib.transforms import Bbox, IdentityTransform
 
 # Where a label may go around its point, in order of preference: above right (where a reader
-# looks first), the other corners, then the four sides; each tried close, then farther out.
+# looks first), the other corners, then the four sides; always next to its point, so that no
+# label can be read as another point's.
 DIRECTIONS = ((1, 1), (1, -1), (-1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -1))
-DISTANCES = (1.0, 2.2)  # times the point's half-size plus the gap
+DIAGONAL = 0.75  # a corner label's offset along each axis, in clearances: its corner just off a round marker
 ALIGNMENT = {1: ("left", "bottom"), 0: ("center", "center"), -1: ("right", "top")}
 GAP_PT = 1.5  # free space kept around every label, in points
 
@@ -45,16 +46,16 @@ class PointLabels(Artist):
         return [*self.labels, *([self.note] if self.note is not None else [])]
 
     def _obstacles(self, renderer):
-        """Boxes (display pixels) no label may touch: the points, the axes' texts and legend."""
+        """Boxes (display pixels) no label may touch: the points (with their centres), then
+        the axes' texts and legend."""
         ax = self.axes
         centres = ax.transData.transform(self.points) if len(self.points) else np.empty((0, 2))
         halves = renderer.points_to_pixels(self.half_sizes)
-        boxes = [Bbox.from_extents(x - h, y - h, x + h, y + h) for (x, y), h in zip(centres, halves)]
-        boxes += [text.get_window_extent(renderer) for text in ax.texts
-                  if text.get_visible() and text.get_text()]
+        points = [Bbox.from_extents(x - h, y - h, x + h, y + h) for (x, y), h in zip(centres, halves)]
+        others = [text.get_window_extent(renderer) for text in ax.texts if text.get_visible() and text.get_text()]
         if ax.get_legend() is not None:
-            boxes.append(ax.get_legend().get_window_extent(renderer))
-        return boxes
+            others.append(ax.get_legend().get_window_extent(renderer))
+        return points, centres, others
 
     def place(self, renderer):
         """Put each label at the first free place around its point, or hide it; then write in
@@ -63,12 +64,11 @@ class PointLabels(Artist):
             text.set_figure(self.get_figure(root=False))
         if self.note is not None:
             self.note.set_text(self.note_text)
-        # A note made one line longer covers more: place again against the longer note.
-        for _attempt in range(2):
+        hidden = self._place_labels(renderer)
+        if hidden and self.note is not None and self.left_out is not None:
+            # the note one line longer covers more: place again against the longer note
+            self.note.set_text(self.note_text + "\n" + self.left_out(hidden))
             hidden = self._place_labels(renderer)
-            if self.note is None or hidden == self.n_left_out or self.left_out is None:
-                break
-            self.n_left_out = hidden
             self.note.set_text(self.note_text + ("\n" + self.left_out(hidden) if hidden else ""))
         self.n_left_out = hidden
         return hidden
@@ -76,7 +76,7 @@ class PointLabels(Artist):
     def _place_labels(self, renderer):
         ax = self.axes
         gap = renderer.points_to_pixels(GAP_PT)
-        taken = self._obstacles(renderer)
+        points, centres, taken = self._obstacles(renderer)
         if self.note is not None and self.note.get_text():
             taken.append(self.note.get_window_extent(renderer))
         inside = ax.bbox.padded(-gap)
@@ -85,8 +85,13 @@ class PointLabels(Artist):
         hidden = 0
         for label, (x, y), half in zip(self.labels, anchors, own):
             label.set_visible(True)
+            # the label's own point is kept clear by the distance; every other point by its box
+            mine = np.all(np.isclose(centres, (x, y)), axis=1)
+            others = [box for box, own_point in zip(points, mine) if not own_point]
             for box in self._candidates(label, x, y, half + gap, renderer):
-                if _within(box.padded(gap), inside) and not any(box.overlaps(b) for b in taken):
+                if (_within(box.padded(gap), inside) and not any(box.overlaps(b) for b in taken)
+                        and not any(box.overlaps(b) for b in others)
+                        and _nearest_is_own(box, centres, mine)):
                     taken.append(box.padded(gap))
                     break
             else:
@@ -106,14 +111,12 @@ class PointLabels(Artist):
     def _candidates(label, x, y, clearance, renderer):
         """The label's box (display pixels) at each place tried around (x, y); the label is left
         at the place of the box last yielded."""
-        for distance in DISTANCES:
-            for dx, dy in DIRECTIONS:
-                ha, va = ALIGNMENT[dx][0], ALIGNMENT[dy][1]
-                step = clearance * distance
-                label.set_position((x + dx * step, y + dy * step))
-                label.set_horizontalalignment(ha)
-                label.set_verticalalignment(va)
-                yield label.get_window_extent(renderer)
+        for dx, dy in DIRECTIONS:
+            step = clearance * (DIAGONAL if dx and dy else 1.0)
+            label.set_position((x + dx * step, y + dy * step))
+            label.set_horizontalalignment(ALIGNMENT[dx][0])
+            label.set_verticalalignment(ALIGNMENT[dy][1])
+            yield label.get_window_extent(renderer)
 
     @allow_rasterization
     def draw(self, renderer):
@@ -123,6 +126,14 @@ class PointLabels(Artist):
         for text in self.get_children():
             text.draw(renderer)
         self.stale = False
+
+
+def _nearest_is_own(box, centres, mine):
+    """Is the label's own point the nearest to its box (so that it reads as that point's)?"""
+    dx = np.maximum(np.maximum(box.x0 - centres[:, 0], centres[:, 0] - box.x1), 0)
+    dy = np.maximum(np.maximum(box.y0 - centres[:, 1], centres[:, 1] - box.y1), 0)
+    distance = np.hypot(dx, dy)
+    return not (~mine).any() or distance[mine].min() < distance[~mine].min()
 
 
 def _within(box, outer):
