@@ -18,7 +18,7 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 GREEK = "alpha|beta|gamma|delta|Delta|epsilon|eta|theta|lambda|mu|xi|pi|rho|sigma|tau|phi|Phi|psi|Psi|omega"
 ASCII_MATH = re.compile(
     r"\^"                                   # α^t, q^2
-    r"|(?<![A-Za-z])[A-Za-z]+'?_[A-Za-z0-9{]"  # x_i, sum_t, y'_t, argmax_y
+    r"|(?<![A-Za-zα-ωΑ-Ω])[A-Za-zα-ωΑ-Ω]+'?_[A-Za-z0-9{]"  # x_i, sum_t, y'_t, σ_min
     r"|<=|>=|!=|\|\||->"                    # ≤ ≥ ≠ ‖ →
     r"|<[A-Za-z]"                           # <w, x>
     r"|\bsqrt\("
@@ -52,7 +52,7 @@ def ascii_math(text):
 
 def test_the_pattern_finds_the_ascii_math_of_the_old_texts():
     for text in ("α^t > 0", "r^t h(x^t) = 1", "x_i", "sum_t 1[y_t]", "0 <= alpha", "<w_i, x>",
-                 "lambda = 1e-3", "rho = 1/||w||", "w0 = r^t - w.x^t", "q -> r"):
+                 "lambda = 1e-3", "rho = 1/||w||", "w0 = r^t - w.x^t", "q -> r", "σ = 64 σ_min"):
         assert ascii_math(text), text
     for text in ("$\\alpha^t > 0$", "`np.inf` and `x_i`", "e.g. 8.4% of 2000 points", "k-NN, 40/20/40"):
         assert not ascii_math(text), text

@@ -323,13 +323,13 @@ QUIZZES = {
         False,
     ),
     "grid_edge": (
-        N_("In the slides' grid search the best validation error falls on the top row of the grid (σ ="
-        " 64 σ_min). What do you do? [K17]"),
+        N_("In the slides' grid search the best validation error falls on the top row of the grid"
+        " ($\\sigma = 64\\,\\sigma_{\\min}$). What do you do? [K17]"),
         [
             Choice("Extend the grid to larger σ and search again on the validation set",
                    True,
-                   "A best pair on an edge means the optimum may lie beyond it; σ_min shrinks as N "
-                   "grows, so with many points 64 σ_min can be too small."),
+                   "A best pair on an edge means the optimum may lie beyond it; $\\sigma_{\\min}$ shrinks as $N$ "
+                   "grows, so with many points $64\\,\\sigma_{\\min}$ can be too small."),
             Choice("Keep the pair: the grid is the slides' rule",
                    False,
                    "The rule of thumb is a starting point; a best cell on the edge says the grid is"
