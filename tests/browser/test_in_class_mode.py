@@ -123,7 +123,7 @@ FIGURES = """() => [...document.querySelectorAll('.course-demo')].map(demo => {
 @pytest.mark.parametrize("width,height", PROJECTOR_SIZES, ids=[f"{w}x{h}" for w, h in PROJECTOR_SIZES])
 def test_a_projected_chapter_shows_large_figures_and_nothing_meant_for_a_student(make_class, page, width, height):
     """Chapter 03 in class mode: no exercise text, exercise cell or claim printout; the concept
-    questions stay; every live figure sits beside or under its controls, fits the window's
+    questions stay, their text and choices at the body's size; every live figure sits beside or under its controls, fits the window's
     height, and is drawn large enough that its smallest text (12 pt) is at least the body's
     22 px; axe finds no serious or critical accessibility violation. A screenshot of the
     first demo is kept in test-artifacts/browser/."""
@@ -153,6 +153,9 @@ def check_projected(server, page, chapter, width, height, language, student_text
     assert [t for t in student_text if t in text] == []
     assert kept in text and dropped not in text
     body_px = float(page.evaluate("parseFloat(getComputedStyle(document.querySelector('.jp-RenderedMarkdown p')).fontSize)"))
+    quiz_px = page.evaluate("[...document.querySelectorAll('.course-quiz .widget-radio-box label, "
+                            ".course-quiz .widget-htmlmath-content')].map(e => parseFloat(getComputedStyle(e).fontSize))")
+    assert quiz_px and min(quiz_px) >= body_px, f"concept questions at {min(quiz_px or [0])} px < body {body_px} px"
     figures = page.evaluate(FIGURES)
     assert figures, "no live figure"
     for figure in figures:
