@@ -95,7 +95,9 @@ french: $(STAMP)
 
 # make site                 every notebook executed, as static HTML with its figures, into site/,
 #                           with a full-text search (Pagefind) that works offline once served;
-#                           the French edition (notebooks/fr/, its manifest's chapters) in site/fr/
+#                           the French edition (notebooks/fr/, its manifest's chapters) in site/fr/;
+#                           each page links to its notebook on Binder, for the GitHub repository of
+#                           the clone's origin remote (REPO=owner/name names it otherwise)
 # make class [NB=notebooks/03_soft_margins.ipynb]   one notebook as a dashboard (Voila) for a
 #                           projector (NB=notebooks/fr/03_soft_margins.ipynb: in French, a
 #                           chapter of notebooks/fr/): large text and controls, no code, exercises hidden,
@@ -111,7 +113,7 @@ CLASS_URL = http://127.0.0.1:$(CLASS_PORT)/voila/render/$(CLASS_PAGE)
 .PHONY: site class
 
 site: $(STAMP) search-deps
-	$(BIN)/python tools/build_site.py --out site
+	$(BIN)/python tools/build_site.py --out site $(if $(REPO),--repo $(REPO))
 
 class: $(STAMP)
 	@test -n "$(NB)" && test -f "$(NB)" && test "$(CLASS_PAGE)" != "$(NB)" || { \

@@ -21,6 +21,7 @@ spec = importlib.util.spec_from_file_location("build_site", ROOT / "tools" / "bu
 build_site = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(build_site)
 HAS_MATHJAX = importlib.util.find_spec("jupyter_server_mathjax") is not None  # else formulas stay TeX
+REPO = "someone/course-companion"  # the fixture site's repository, for its Binder links
 HAS_PAGEFIND = build_site.PAGEFIND.exists()  # `make search-deps`; CI's `make test` installs it
 
 
@@ -46,6 +47,8 @@ def site(tmp_path_factory):
                                                "[the notes](notes.md), [data](table.csv)"))
     notebook.cells.append(new_code_cell("from course_lib.plotting.style import new_figure\n"
                                         "fig, ax = new_figure()\nax.set_title('A static figure')\nfig"))
+    notebook.cells.append(new_code_cell("from course_lib.exercises import margins as ex\nex.check_slacks(...)",
+                                        metadata={"tags": ["exercise"]}))
     path = folder / "99_small.ipynb"
     nbformat.write(notebook, path)
     (folder / "solutions").mkdir()
@@ -58,7 +61,7 @@ def site(tmp_path_factory):
     out = tmp_path_factory.mktemp("site")
     if not HAS_PAGEFIND and os.environ.get("CI"):
         pytest.fail(f"CI must build the site's search, but {build_site.PAGEFIND} is missing")
-    build_site.build([path, folder / "solutions" / "99_solutions.ipynb"], out, search=HAS_PAGEFIND)
+    build_site.build([path, folder / "solutions" / "99_solutions.ipynb"], out, search=HAS_PAGEFIND, repo=REPO)
     return out
 
 
@@ -113,6 +116,27 @@ def test_a_quiz_reads_as_text_with_its_explanations_folded(site):
     # lettered A, B as in the widget's choices, though JupyterLab's style sheet numbers lists
     assert page.count("<ol style=\"list-style-type: upper-alpha\" type=\"A\">") + page.count(
         "<ol type='A' style='list-style-type: upper-alpha'>") == 2
+
+
+def test_an_exercise_shows_its_task_and_a_link_to_the_solutions_not_a_failed_check(site):
+    page = (site / "99_small.html").read_text(encoding="utf-8")
+    assert "check_slacks" in page and "course-exercise-code" in page  # the task, open
+    assert "Not yet" not in page and "Replace every" not in page
+    note = re.search(r"<p class=[\"']course-exercise-note[\"']>(.*?)</p>", page)
+    assert note and "make lab" in note.group(1)
+    assert '<a href="solutions/99_solutions.html">The worked solution</a>' in note.group(1)
+
+
+def test_an_exercise_without_solutions_gets_the_note_alone_and_solutions_keep_their_checks(tmp_path):
+    cell = new_code_cell("ex.check(...)", metadata={"tags": ["exercise"]}, outputs=[
+        nbformat.v4.new_output("execute_result", data={"text/markdown": "**Not yet.**"}, execution_count=1)])
+    chapter = build_site.exercise_notes(new_notebook(cells=[cell]), tmp_path / "98_x.ipynb")
+    (shown,) = chapter.cells[0].outputs
+    assert "course-exercise-note" in shown.data["text/html"] and "<a " not in shown.data["text/html"]
+    kept = new_code_cell("ex.check(answer)", metadata={"tags": ["exercise"]}, outputs=[
+        nbformat.v4.new_output("execute_result", data={"text/markdown": "**Right.**"}, execution_count=1)])
+    solutions = build_site.exercise_notes(new_notebook(cells=[kept]), tmp_path / "solutions" / "98_solutions.ipynb")
+    assert solutions.cells[0].outputs[0].data == {"text/markdown": "**Right.**"}
 
 
 def test_site_and_refresh_keep_the_quiz_rendering_and_drop_other_views():
@@ -173,6 +197,21 @@ def test_every_local_link_resolves_inside_the_site(site):
     assert (site / "table.csv").exists() and checked > 10
 
 
+def test_every_page_opens_its_notebook_on_binder(site):
+    binder = "https://mybinder.org/v2/gh/someone/course-companion/main?urlpath=lab/tree/notebooks/"
+    for page, notebook in (("99_small.html", "99_small.ipynb"),
+                           ("solutions/99_solutions.html", "solutions/99_solutions.ipynb")):
+        text = (site / page).read_text(encoding="utf-8")
+        bar = re.search(r"<nav class='course-nav'.*?</nav>", text, re.S).group(0)
+        link = f"<a class='course-binder' href='{binder}{notebook}'>Run it on Binder</a>"
+        assert link in bar, bar
+        assert build_site.share_links.binder(REPO, notebook) == binder + notebook  # named in one place
+    entry = {"href": "99_small.html", "language": "en", "title": "99", "headings": [], "binder": None}
+    assert "course-binder" not in build_site.navigation([entry], 0)  # no repository, no link
+    with pytest.raises(SystemExit):
+        build_site.main(["--repo", "not a repository", "--out", "unused"])
+
+
 def test_a_link_to_a_missing_file_stops_the_build(tmp_path):
     notebook = new_notebook(cells=[new_markdown_cell("# 98 · Broken\n\n[gone](nowhere.ipynb)")])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -215,7 +254,9 @@ def test_code_is_folded_and_a_claim_shows_its_sentence(site):
     assert "assert" in re.sub(r"<[^>]+>", "", claim.group(2))  # the code, inside the fold
     assert "2 + 2 = 4: True" in page[claim.end():]  # its result, shown after the fold
     codes = re.findall(r"<details class=\"course-code[^>]*>", page)
-    assert len(codes) == 5 and not any(" open" in tag for tag in codes), codes  # no code cell unfolded
+    exercises = [tag for tag in codes if "course-exercise-code" in tag]
+    assert len(exercises) == 1 and all(" open" in tag for tag in exercises)  # the task stays open
+    assert len(codes) == 6 and not any(" open" in tag for tag in codes if tag not in exercises), codes
     assert re.search(r"<main data-pagefind-body(=\"\")?>", page)
 
 

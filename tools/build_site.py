@@ -23,7 +23,10 @@ sections with their syllabus IDs; the index has a search over section titles and
 runs in the page (no server, works over file://). Every local link of a page resolves inside
 the site: links to notebooks become links to their pages (chapter <-> solutions), Markdown
 files they link (the glossary) are rendered as pages, other files are copied; a link to a
-missing file stops the build. Every figure has alt text (its titles, else its section).
+missing file stops the build. Every figure has alt text (its titles, else its section). An
+exercise shows its task and a link to the worked solutions, not the check's "Not yet" to the
+unanswered cell. Every page links to its notebook on Binder (the repository named by the
+clone's `origin` remote on GitHub, or --repo owner/name; none without either).
 """
 
 import argparse
@@ -46,6 +49,8 @@ from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import share_links  # noqa: E402  (the repository's name, read in one place: the Binder links)
 NOTEBOOKS = ROOT / "notebooks"
 # The French edition: notebooks/fr/ (built by tools/french.py), the chapters listed as translated
 # in its manifest; its pages go into the site's fr/ folder, beside the English ones.
@@ -75,6 +80,11 @@ WORDS = {
     # TRANSLATORS: the start of a claim cell's first line, as the chapters' catalogs translate it
     "claim_markers": [N_("# claim")],
     "search_text": N_("Search the text"), "colon": N_(": "),
+    "exercise_note": N_("Write your answer in JupyterLab (<code>make lab</code>) and run the cell: the check "
+                        "answers there."),
+    "solution_link": N_("The worked solution"),
+    # TRANSLATORS: the link that opens the page's notebook in JupyterLab on mybinder.org
+    "binder": N_("Run it on Binder"),
 }
 
 
@@ -248,6 +258,24 @@ def freeze_widgets(notebook, language="en"):
                                                       metadata={"image/png": shown}))
         cell.outputs = outputs
     notebook.metadata.pop("widgets", None)
+    return notebook
+
+
+def exercise_notes(notebook, path, language="en"):
+    """A chapter's exercise cells without their stored outputs (the check's answer to the
+    unanswered `...`, a "Not yet" meant for someone working in JupyterLab): in their place, a
+    note saying where the check runs and a link to the chapter's worked solutions, when they
+    exist. The solutions' own pages keep their outputs (the checks' verdicts on the answers)."""
+    path = Path(path)
+    if path.parent.name == "solutions":
+        return notebook
+    solutions = path.parent / "solutions" / f"{path.name[:2]}_solutions.ipynb"
+    words = TEXT[language]
+    link = (f' <a href="solutions/{solutions.name}">{words["solution_link"]}</a>.' if solutions.exists() else "")
+    note = f"<p class='course-exercise-note'><em>{words['exercise_note']}</em>{link}</p>"
+    for cell in notebook.cells:
+        if cell.cell_type == "code" and "exercise" in cell.metadata.get("tags", []):
+            cell.outputs = [nbformat.v4.new_output("display_data", data={"text/html": note})]
     return notebook
 
 
@@ -487,6 +515,8 @@ def navigation(entries, index, twins=()):
         links.append(f"<a rel='next' href='{_relative(following['href'], here)}'>{words['next']}"
                      f"{html.escape(following['title'])}</a>")
     links.append(language_switch(here, language, twins))
+    if entry.get("binder"):
+        links.append(f"<a class='course-binder' href='{html.escape(entry['binder'], quote=True)}'>{words['binder']}</a>")
     items = []  # a section's subsections (level 3) in a list of their own inside its item
     for level, text, anchor, ids in entry["headings"][1:]:
         tag = f" <span class='course-ids'>[{', '.join(ids)}]</span>" if ids and f"[{', '.join(ids)}]" not in text else ""
@@ -760,9 +790,10 @@ def language_of(href):
     return top if "/" in href and top in LANGUAGES[1:] else LANGUAGES[0]
 
 
-def build(paths, out, execute_notebooks=True, search=True):
+def build(paths, out, execute_notebooks=True, search=True, repo=None):
     """The site of the notebooks `paths` in folder `out`; `execute_notebooks=False` takes
-    their stored outputs (quick, for tests), `search=False` skips the full-text index."""
+    their stored outputs (quick, for tests), `search=False` skips the full-text index. With
+    `repo` ('owner/name' on GitHub), every page links to its notebook on Binder."""
     out.mkdir(parents=True, exist_ok=True)
     mathjax = copy_mathjax(out)
     if mathjax is None:
@@ -777,16 +808,18 @@ def build(paths, out, execute_notebooks=True, search=True):
         language = language_of(href)
         depth = "../" * href.count("/")
         notebook = execute(path) if execute_notebooks else nbformat.read(path, as_version=4)
-        page = render(freeze_widgets(notebook, language), f"{depth}mathjax/MathJax.js?config={MATHJAX_CONFIG}"
+        notebook = exercise_notes(freeze_widgets(notebook, language), path, language)
+        page = render(notebook, f"{depth}mathjax/MathJax.js?config={MATHJAX_CONFIG}"
                       if mathjax else "", source_dir=path.parent, language=language)
         hosts = external_resources(page)
         if hosts:
             raise RuntimeError(f"{path.name} would load from {hosts}: the site must work offline")
         page = links.rewrite(page, path.parent, href)
         found = headings(page)
+        binder = share_links.binder(repo, path.relative_to(root).as_posix()) if repo else None
         entries.append({"stem": href.removeprefix(folder_of(language)).removesuffix(".html"), "href": href,
                         "page": page, "language": language, "title": found[0][1] if found else path.stem,
-                        "headings": found})
+                        "headings": found, "binder": binder})
         print(f"{href}: {time.perf_counter() - start:.1f} s", flush=True)
     by_language = {language: [e for e in entries if e["language"] == language] for language in LANGUAGES}
     by_language = {language: same for language, same in by_language.items() if same or language == LANGUAGES[0]}
@@ -833,9 +866,19 @@ def main(argv=None):
     parser.add_argument("--out", type=Path, default=ROOT / "site", help="output folder (default: site/)")
     parser.add_argument("--stored-outputs", action="store_true",
                         help="take the notebooks' stored outputs instead of executing them (quick)")
+    parser.add_argument("--repo", help="owner/name on GitHub, for the pages' Binder links "
+                                       "(default: from the clone's 'origin' remote)")
     args = parser.parse_args(argv)
     paths = [p.resolve() for p in args.notebooks] or discover()
-    print(f"site: {build(paths, args.out, execute_notebooks=not args.stored_outputs)}")
+    try:
+        repo = args.repo or share_links.origin()
+        share_links.binder(repo, "")  # a well-formed name, before any notebook runs
+    except ValueError as error:
+        if args.repo:
+            parser.error(str(error))
+        repo = None
+        print(f"no Binder links: {error}", file=sys.stderr)
+    print(f"site: {build(paths, args.out, execute_notebooks=not args.stored_outputs, repo=repo)}")
 
 
 if __name__ == "__main__":

@@ -36,15 +36,22 @@ def origin(root=ROOT):
     return repository(result.stdout)
 
 
+def binder(repo, notebook, branch="main"):
+    """Binder's link opening `notebook` (a path under notebooks/) in JupyterLab."""
+    if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo or ""):
+        raise ValueError(f"repo must be 'owner/name', got {repo!r}")
+    return f"https://mybinder.org/v2/gh/{repo}/{branch}?urlpath=lab/tree/notebooks/{notebook}"
+
+
 def links(repo, hub=None, branch="main"):
     """{name: link} for the repository 'owner/name' (and a hub's base URL)."""
     if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo or ""):
         raise ValueError(f"repo must be 'owner/name', got {repo!r}")
-    binder = f"https://mybinder.org/v2/gh/{repo}/{branch}"
+    base = f"https://mybinder.org/v2/gh/{repo}/{branch}"
     found = {
-        "binder": f"{binder}?urlpath=lab/tree/notebooks/{FIRST_CHAPTER}",
-        "binder badge": f"[![Binder](https://mybinder.org/badge_logo.svg)]({binder}?urlpath=lab/tree/notebooks)",
-        "binder class mode": f"{binder}?urlpath=voila/render/notebooks/{CLASS_CHAPTER}",
+        "binder": binder(repo, FIRST_CHAPTER, branch),
+        "binder badge": f"[![Binder](https://mybinder.org/badge_logo.svg)]({base}?urlpath=lab/tree/notebooks)",
+        "binder class mode": f"{base}?urlpath=voila/render/notebooks/{CLASS_CHAPTER}",
     }
     if hub:
         name = repo.split("/")[1]

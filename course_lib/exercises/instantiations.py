@@ -249,26 +249,26 @@ QUIZZES = {
         [
             Choice("do not change",
                    True,
-                   "Inference sorts by <w, phi(o_i)>; a positive factor keeps the order (as sign<w,"
-                   " x> keeps a linear classifier's labels)."),
+                   "Inference sorts by $\\langle \\mathbf{w}, \\phi(o_i) \\rangle$; a positive factor keeps the order (as $\\operatorname{sign}\\langle \\mathbf{w},"
+                   " \\mathbf{x} \\rangle$ keeps a linear classifier's labels)."),
             Choice("get better, since the margins grow",
                    False,
                    "Margins grow, but the sort order, hence AUC, is the same."),
-            Choice("change because Delta = 1 - AUC is not scale-free",
+            Choice("change because $\\Delta = 1 - \\mathrm{AUC}$ is not scale-free",
                    False,
-                   "Delta depends only on the order, which does not change."),
+                   "$\\Delta$ depends only on the order, which does not change."),
         ],
         False,
     ),
     "query_cancels": (
-        N_("With phi(q, o_i) = b_q - b_i and a linear score, the learned ranking..."),
+        N_("With $\\phi(q, o_i) = b_q - b_i$ and a linear score, the learned ranking..."),
         [
             Choice("is the same for every query",
                    True,
-                   "phi(q, o_i) - phi(q, o_j) = b_j - b_i: the query cancels in every pair."),
+                   "$\\phi(q, o_i) - \\phi(q, o_j) = b_j - b_i$: the query cancels in every pair."),
             Choice("depends on the distance to the query",
                    False,
-                   "Only a non-additive feature (e.g. -(b_q - b_i)^2) brings the query in."),
+                   "Only a non-additive feature (e.g. $-(b_q - b_i)^2$) brings the query in."),
             Choice("is random",
                    False,
                    "It is learned, but from item features alone: 0.58 AUC on the distance-based "
@@ -304,7 +304,7 @@ QUIZZES = {
                    "A loss coupling all parts at once breaks the per-part decomposition."),
             Choice("any loss at all",
                    False,
-                   "The oracle maximises Delta + score: Delta must decompose like the score for the"
+                   "The oracle maximises $\\Delta$ + score: $\\Delta$ must decompose like the score for the"
                    " DP to apply."),
         ],
         False,

@@ -262,7 +262,7 @@ QUIZZES = {
         [
             Choice("The same neighbours, for every σ",
                    True,
-                   "d² = 2 - 2 exp(-||x - y||²/σ²) grows with ||x - y||: the order of the distances"
+                   "$d^2 = 2 - 2\\exp(-\\|\\mathbf{x} - \\mathbf{y}\\|^2/\\sigma^2)$ grows with $\\|\\mathbf{x} - \\mathbf{y}\\|$: the order of the distances"
                    " is the Euclidean order, whatever σ."),
             Choice("Other neighbours when σ is small",
                    False,
@@ -270,10 +270,10 @@ QUIZZES = {
                    "floating-point ties far away)."),
             Choice("Other neighbours when σ is large",
                    False,
-                   "A large σ makes d almost proportional to ||x - y||: still the same order."),
+                   "A large σ makes $d$ almost proportional to $\\|\\mathbf{x} - \\mathbf{y}\\|$: still the same order."),
             Choice("It depends on C",
                    False,
-                   "k-NN has no C: C is the SVM's penalty factor."),
+                   "$k$-NN has no $C$: $C$ is the SVM's penalty factor."),
         ],
         False,
     ),
@@ -304,32 +304,32 @@ QUIZZES = {
         N_("With a soft margin, over which training points should one average $r^t - \\sum_s \\alpha^s "
         "r^s K(\\mathbf{x}^t, \\mathbf{x}^s)$ to get $w_0$? [K13]"),
         [
-            Choice("Those with 0 < α^t < C",
+            Choice("Those with $0 < \\alpha^t < C$",
                    True,
-                   "Only these lie exactly on the margin, r^t h(x^t) = 1, so the expression equals "
-                   "w0 for each of them."),
-            Choice("Those with α^t ≥ 0 (the slides' M)",
+                   "Only these lie exactly on the margin, $r^t h(\\mathbf{x}^t) = 1$, so the expression equals "
+                   "$w_0$ for each of them."),
+            Choice("Those with $\\alpha^t \\geq 0$ (the slides' $M$)",
                    False,
                    "That is every training point: most are not on the margin, so their values are "
-                   "not w0."),
-            Choice("Those with α^t > 0 (all support vectors)",
+                   "not $w_0$."),
+            Choice("Those with $\\alpha^t > 0$ (all support vectors)",
                    False,
-                   "Right for the hard margin only: support vectors at α^t = C lie inside the "
-                   "margin or on the wrong side, r^t h(x^t) < 1."),
-            Choice("Those with α^t = C",
+                   "Right for the hard margin only: support vectors at $\\alpha^t = C$ lie inside the "
+                   "margin or on the wrong side, $r^t h(\\mathbf{x}^t) < 1$."),
+            Choice("Those with $\\alpha^t = C$",
                    False,
-                   "These have r^t h(x^t) ≤ 1, not = 1: their values are not w0."),
+                   "These have $r^t h(\\mathbf{x}^t) \\leq 1$, not $= 1$: their values are not $w_0$."),
         ],
         False,
     ),
     "grid_edge": (
-        N_("In the slides' grid search the best validation error falls on the top row of the grid (σ ="
-        " 64 σ_min). What do you do? [K17]"),
+        N_("In the slides' grid search the best validation error falls on the top row of the grid"
+        " ($\\sigma = 64\\,\\sigma_{\\min}$). What do you do? [K17]"),
         [
             Choice("Extend the grid to larger σ and search again on the validation set",
                    True,
-                   "A best pair on an edge means the optimum may lie beyond it; σ_min shrinks as N "
-                   "grows, so with many points 64 σ_min can be too small."),
+                   "A best pair on an edge means the optimum may lie beyond it; $\\sigma_{\\min}$ shrinks as $N$ "
+                   "grows, so with many points $64\\,\\sigma_{\\min}$ can be too small."),
             Choice("Keep the pair: the grid is the slides' rule",
                    False,
                    "The rule of thumb is a starting point; a best cell on the edge says the grid is"

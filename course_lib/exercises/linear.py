@@ -176,9 +176,9 @@ QUIZ_PERCEPTRON = (
         Choice("It keeps updating forever, and its number of errors goes up and down.", True,
                "Every epoch finds misclassified points, and each update can break points that were right: "
                "7, 8, 5, 9, 5, 4 errors in the six frames."),
-        Choice("E_percp decreases at every epoch, as for gradient descent with a small step.", False,
+        Choice("The perceptron criterion decreases at every epoch, as for gradient descent with a small step.", False,
                "It went from 8.4 to 20.4 between epochs 1 and 2: one update per point, with a fixed step, "
-               "is not a descent on E_percp."),
+               "is not a descent on $E_{percp}$."),
         Choice("It stops after the first epoch, since the data cannot be separated.", False,
                "The perceptron does not know the data is not separable; it just keeps finding mistakes."),
     ],

@@ -179,36 +179,36 @@ def check_two_point_svm(student_fn, seed=None):
 
 
 QUIZ_MARGIN = (
-    N_("In canonical form (min_t r^t h(x^t) = 1), an SVM finds a w with half the norm of another separating line's. "
+    N_("In canonical form ($\\min_t r^t h(\\mathbf{x}^t) = 1$), an SVM finds a $\\mathbf{w}$ with half the norm of another separating line's. "
     "Its margin is:"),
     [
-        Choice("half as wide.", False, "The margin is rho = 1/||w||: a smaller ||w|| means a wider margin."),
-        Choice("twice as wide.", True, "rho = 1/||w||, so halving ||w|| doubles rho: minimising ||w|| maximises the margin."),
-        Choice("the same: rescaling (w, w0) never changes the hyperplane.", False,
+        Choice("half as wide.", False, "The margin is $\\rho = 1/\\|\\mathbf{w}\\|$: a smaller $\\|\\mathbf{w}\\|$ means a wider margin."),
+        Choice("twice as wide.", True, "$\\rho = 1/\\|\\mathbf{w}\\|$, so halving $\\|\\mathbf{w}\\|$ doubles $\\rho$: minimising $\\|\\mathbf{w}\\|$ maximises the margin."),
+        Choice("the same: rescaling $(\\mathbf{w}, w_0)$ never changes the hyperplane.", False,
                "Rescaling does not, but the canonical form fixes the scale; two canonical forms with different "
-               "||w|| are different lines with different margins."),
+               "$\\|\\mathbf{w}\\|$ are different lines with different margins."),
     ],
 )
 
 QUIZ_KKT = (
-    N_("At the maximum of f subject to g(x) >= 0, the multiplier is lambda = 0 and g(x*) = 0.7. What does that say?"),
+    N_("At the maximum of $f$ subject to $g(\\mathbf{x}) \\geq 0$, the multiplier is $\\lambda = 0$ and $g(\\mathbf{x}^*) = 0.7$. What does that say?"),
     [
-        Choice("The constraint is active.", False, "Active means the maximum sits on g(x) = 0 with lambda > 0; here g = 0.7."),
-        Choice("The constraint is inactive: x* is the unconstrained maximum, grad f(x*) = 0.", True,
-               "lambda g = 0 holds with lambda = 0; the constraint plays no role at x*."),
-        Choice("The KKT conditions fail, since lambda g(x*) should be positive.", False,
-               "Complementary slackness asks lambda g(x*) = 0, which 0 x 0.7 satisfies."),
+        Choice("The constraint is active.", False, "Active means the maximum sits on $g(\\mathbf{x}) = 0$ with $\\lambda > 0$; here $g = 0.7$."),
+        Choice("The constraint is inactive: $\\mathbf{x}^*$ is the unconstrained maximum, $\\nabla f(\\mathbf{x}^*) = 0$.", True,
+               "$\\lambda g = 0$ holds with $\\lambda = 0$; the constraint plays no role at $\\mathbf{x}^*$."),
+        Choice("The KKT conditions fail, since $\\lambda g(\\mathbf{x}^*)$ should be positive.", False,
+               "Complementary slackness asks $\\lambda g(\\mathbf{x}^*) = 0$, which $0 \\times 0.7$ satisfies."),
     ],
 )
 
 QUIZ_SUPPORT_VECTORS = (
-    N_("In the hard-margin SVM, which training points have alpha^t > 0?"),
+    N_("In the hard-margin SVM, which training points have $\\alpha^t > 0$?"),
     [
         Choice("Every training point: each one has a constraint.", False,
-               "Each has a multiplier, but complementary slackness sets alpha^t = 0 wherever r^t h(x^t) > 1."),
-        Choice("The points on the margin, where r^t h(x^t) = 1.", True,
-               "Only active constraints can have alpha^t > 0: 3 of the 24 points above."),
-        Choice("The misclassified points.", False, "The hard margin has none: every point satisfies r^t h(x^t) >= 1."),
+               "Each has a multiplier, but complementary slackness sets $\\alpha^t = 0$ wherever $r^t h(\\mathbf{x}^t) > 1$."),
+        Choice("The points on the margin, where $r^t h(\\mathbf{x}^t) = 1$.", True,
+               "Only active constraints can have $\\alpha^t > 0$: 3 of the 24 points above."),
+        Choice("The misclassified points.", False, "The hard margin has none: every point satisfies $r^t h(\\mathbf{x}^t) \\geq 1$."),
         Choice("The points farthest from the boundary.", False,
                "Far points are the least constraining; removing them (10 above) changes nothing."),
     ],
@@ -218,8 +218,8 @@ QUIZ_DUAL = (
     N_("Why do the slides solve the dual rather than the primal?"),
     [
         Choice("Its size depends on N, not D, and the data enter only by inner products.", True,
-               "One alpha per point, and x^t.x^s only: that is what lets a kernel replace the inner product (chapter 05)."),
-        Choice("The dual has no constraints.", False, "It keeps sum alpha r = 0 and alpha >= 0 (0 <= alpha <= C with slacks)."),
+               "One $\\alpha^t$ per point, and the data only in $\\mathbf{x}^{t\\top} \\mathbf{x}^s$: that is what lets a kernel replace the inner product (chapter 05)."),
+        Choice("The dual has no constraints.", False, "It keeps $\\sum_t \\alpha^t r^t = 0$ and $\\alpha^t \\geq 0$ ($0 \\leq \\alpha^t \\leq C$ with slacks)."),
         Choice("The primal is not convex, so only the dual has a global optimum.", False,
                "The primal is a convex QP too; both have a global optimum, with equal values (no duality gap)."),
     ],
@@ -323,14 +323,14 @@ def _compare_alpha(expected, got):
 
 
 QUIZ_SLACK = (
-    N_("A point has slack xi^t = 0.4 at the soft-margin optimum. Where is it?"),
+    N_("A point has slack $\\xi^t = 0.4$ at the soft-margin optimum. Where is it?"),
     [
-        Choice("Beyond the margin, on its class's side.", False, "There xi^t = 0: r^t h(x^t) >= 1 needs no slack."),
-        Choice("Inside the margin, on the right side of h(x) = 0.", True,
-               "r^t h(x^t) = 1 - 0.4 = 0.6: between 0 and 1, right side but inside the margin."),
-        Choice("On the wrong side of h(x) = 0, misclassified.", False, "That needs xi^t > 1 (r^t h(x^t) < 0)."),
+        Choice("Beyond the margin, on its class's side.", False, "There $\\xi^t = 0$: $r^t h(\\mathbf{x}^t) \\geq 1$ needs no slack."),
+        Choice("Inside the margin, on the right side of $h(\\mathbf{x}) = 0$.", True,
+               "$r^t h(\\mathbf{x}^t) = 1 - 0.4 = 0.6$: between 0 and 1, right side but inside the margin."),
+        Choice("On the wrong side of h(x) = 0, misclassified.", False, "That needs $\\xi^t > 1$ ($r^t h(\\mathbf{x}^t) < 0$)."),
         Choice("Anywhere: the slack is only a penalty, not a position.", False,
-               "At the optimum xi^t = max(0, 1 - r^t h(x^t)) exactly: it says where the point is."),
+               "At the optimum $\\xi^t = \\max(0, 1 - r^t h(\\mathbf{x}^t))$ exactly: it says where the point is."),
     ],
 )
 
@@ -340,29 +340,29 @@ QUIZ_SMALL_C = (
         Choice("The margin narrows and the support vectors get fewer.", False,
                "That is C going up: slacks get expensive, so the fit buys them back with a narrower margin."),
         Choice("The margin widens and more points become support vectors.", True,
-               "Small C makes slacks cheap: margin 0.647 -> 2.687 and 12 -> 38 support vectors above."),
+               "Small $C$ makes slacks cheap: the margin goes from 0.647 to 2.687 and the support vectors from 12 to 38 above."),
         Choice("Nothing: C only matters when the data are separable.", False,
                "It is exactly on overlapping data that C trades margin against slacks."),
     ],
 )
 
 QUIZ_W0 = (
-    N_("With a soft margin, which points give w0 = r^t - w.x^t exactly?"),
+    N_("With a soft margin, which points give $w_0 = r^t - \\mathbf{w}^\\top \\mathbf{x}^t$ exactly?"),
     [
-        Choice("Every support vector (alpha^t > 0), as the slides average.", False,
-               "Those at alpha^t = C may lie inside the margin or beyond: r^t h(x^t) = 1 - xi^t there, so their "
-               "r^t - w.x^t is off by r^t xi^t (a 5x error on chapter 03's data)."),
-        Choice("The free support vectors, 0 < alpha^t < C.", True, "They lie exactly on the margin: xi^t = 0 and r^t h(x^t) = 1."),
-        Choice("Every training point.", False, "Points beyond the margin have r^t h(x^t) > 1: their r^t - w.x^t is not w0."),
+        Choice("Every support vector ($\\alpha^t > 0$), as the slides average.", False,
+               "Those at $\\alpha^t = C$ may lie inside the margin or beyond: $r^t h(\\mathbf{x}^t) = 1 - \\xi^t$ there, so their "
+               "$r^t - \\mathbf{w}^\\top \\mathbf{x}^t$ is off by $r^t \\xi^t$ (a 5-fold error on chapter 03's data)."),
+        Choice("The free support vectors, $0 < \\alpha^t < C$.", True, "They lie exactly on the margin: $\\xi^t = 0$ and $r^t h(\\mathbf{x}^t) = 1$."),
+        Choice("Every training point.", False, "Points beyond the margin have $r^t h(\\mathbf{x}^t) > 1$: their $r^t - \\mathbf{w}^\\top \\mathbf{x}^t$ is not $w_0$."),
     ],
 )
 
 QUIZ_LARGE_C = (
-    N_("On chapter 03's data, C = 10, 100 and 1000 give exactly the same (w, w0). Why?"),
+    N_("On chapter 03's data, $C$ = 10, 100 and 1000 give exactly the same $(\\mathbf{w}, w_0)$. Why?"),
     [
-        Choice("SMO stopped early at large C.", False, "Each fit converged (KKT gap below tol); the alphas at the bound do change, 10 -> 1000."),
+        Choice("SMO stopped early at large C.", False, "Each fit converged (KKT gap below tol); the $\\alpha^t$ at the bound do change, from 10 to 1000."),
         Choice("Beyond some C the solution sits at a corner pinned by D + 1 = 3 points on the margin.", True,
-               "The total slack is piecewise linear; once C is large, 1/2 ||w||^2 cannot pull the solution off its corner."),
+               "The total slack is piecewise linear; once $C$ is large, $\\frac{1}{2}\\|\\mathbf{w}\\|^2$ cannot pull the solution off its corner."),
         Choice("With large C the soft margin becomes the hard margin.", False,
                "The data overlap: no line separates them, so there is no hard margin to become (SVM(C=np.inf) "
                "refuses these data); the misclassified points keep their slack at every C."),

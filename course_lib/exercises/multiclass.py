@@ -372,22 +372,22 @@ QUIZZES = {
         False,
     ),
     "why_confidences": (
-        N_("Why does one-vs-rest predict with the confidences <w_i, x> rather than with the signs?"),
+        N_("Why does one-vs-rest predict with the confidences $\\langle \\mathbf{w}_i, \\mathbf{x} \\rangle$ rather than with the signs?"),
         [
-            Choice("Because several h_i, or none, may say +1, and the signs then tie",
+            Choice("Because several $h_i$, or none, may say +1, and the signs then tie",
                    True,
                    "Right: the confidences still rank the classes where the signs tie."),
             Choice("Because the signs make one-vs-rest non-linear",
                    False,
-                   "Both rules are built from the same linear h_i; the problem is ties, not "
+                   "Both rules are built from the same linear $h_i$; the problem is ties, not "
                    "linearity."),
-            Choice("Because confidences make every binary h_i more accurate",
+            Choice("Because confidences make every binary $h_i$ more accurate",
                    False,
-                   "Each h_i is the same; only how their outputs are combined changes."),
+                   "Each $h_i$ is the same; only how their outputs are combined changes."),
             Choice("Because the 40/20/40 example needs it",
                    False,
-                   "There the signs never predict class 2, and with the confidences of unit-length w_i "
-                   "(HalfspaceERM's) one-vs-rest errs on all of class 2 too; only a shorter w_2, the same "
+                   "There the signs never predict class 2, and with the confidences of unit-length $\\mathbf{w}_i$ "
+                   "(HalfspaceERM's) one-vs-rest errs on all of class 2 too; only a shorter $\\mathbf{w}_2$, the same "
                    "halfspace, moves the confidences' error (the chapter rescales it)."),
         ],
         False,
@@ -395,9 +395,9 @@ QUIZZES = {
     "no_training_error": (
         N_("On the 40/20/40 data, which of these makes no training error?"),
         [
-            Choice("argmax_i <w_i, x> with the slides' w_1, w_2, w_3",
+            Choice("$\\operatorname{argmax}_i \\langle \\mathbf{w}_i, \\mathbf{x} \\rangle$ with the slides' $\\mathbf{w}_1, \\mathbf{w}_2, \\mathbf{w}_3$",
                    True,
-                   "Right: the three w_i work together, each region gets its class."),
+                   "Right: the three $\\mathbf{w}_i$ work together, each region gets its class."),
             Choice("All pairs around the best halfspaces",
                    True,
                    "Right: every pair of classes is separable on the line, so every duel is won by "
@@ -405,12 +405,12 @@ QUIZZES = {
             Choice("One-vs-rest with the confidences of the best halfspaces as unit vectors",
                    False,
                    "Its 'class 2 vs rest' halfspace always says no (any ray holding class 2 holds a"
-                   " 40% class); with the three w_i of the same length it never predicts class 2 and "
-                   "errs on all of it (20%). The 20% depends on those lengths: rescale w_2 and the "
+                   " 40% class); with the three $\\mathbf{w}_i$ of the same length it never predicts class 2 and "
+                   "errs on all of it (20%). The 20% depends on those lengths: rescale $\\mathbf{w}_2$ and the "
                    "confidences' error moves."),
             Choice("One-vs-rest with the signs of the best halfspaces",
                    False,
-                   "The signs do not see the lengths of the w_i: whatever their lengths, class 2's "
+                   "The signs do not see the lengths of the $\\mathbf{w}_i$: whatever their lengths, class 2's "
                    "halfspace says no everywhere and the signs never predict class 2 (20% error)."),
         ],
         True,
@@ -420,19 +420,19 @@ QUIZZES = {
         [
             Choice("Nothing about this data: the 0-1 risk is at most 1 anyway, the bound is vacuous",
                    True,
-                   "Right: a guarantee above 1 promises nothing; it still says how m must grow with"
-                   " rho B."),
+                   "Right: a guarantee above 1 promises nothing; it still says how $m$ must grow with"
+                   " $\\rho B$."),
             Choice("That the SVM will err on every letter",
                    False,
                    "A bound is an upper limit on the risk, not a prediction of it: at its optimum, "
-                   "lambda = 1e-3 reads 71% of the test letters right (72% on fold 2), and even the "
-                   "theory's lambda 62% on fold 2."),
-            Choice("That lambda = (rho/B) sqrt(2/m) is the best lambda",
+                   "$\\lambda = 10^{-3}$ reads 71% of the test letters right (72% on fold 2), and even the "
+                   "theory's $\\lambda$ 62% on fold 2."),
+            Choice("That $\\lambda = (\\rho/B)\\sqrt{2/m}$ is the best $\\lambda$",
                    False,
-                   "The theory's lambda did worse on held-out letters than lambda = 1e-3."),
+                   "The theory's $\\lambda$ did worse on held-out letters than $\\lambda = 10^{-3}$."),
             Choice("That the hinge risk is below the 0-1 risk",
                    False,
-                   "It is the other way round: the generalised hinge is an upper bound on Delta."),
+                   "It is the other way round: the generalised hinge is an upper bound on $\\Delta$."),
         ],
         False,
     ),
@@ -440,13 +440,13 @@ QUIZZES = {
         N_("Which of these are needed to learn when |Y| is huge (the slide 'Remarques sur les "
         "garanties PAC')?"),
         [
-            Choice("An efficient argmax_y <w, Psi(x, y)>",
+            Choice("An efficient argmax over $y$ of $\\langle \\mathbf{w}, \\Psi(\\mathbf{x}, y) \\rangle$",
                    True,
                    "Right: prediction needs it."),
             Choice("An efficient loss-augmented argmax",
                    True,
                    "Right: every SGD step needs it."),
-            Choice("A predictor u of small norm with a small hinge risk, and a small ||Psi||",
+            Choice("A predictor $\\mathbf{u}$ of small norm with a small hinge risk, and a small $\\|\\Psi\\|$",
                    True,
                    "Right: these keep the bound's terms small."),
             Choice("A number of examples m that grows with |Y|",
@@ -457,17 +457,17 @@ QUIZZES = {
     ),
     "why_hinge": (
         N_("Why does the multiclass SVM minimise the generalised hinge instead of the empirical "
-        "Delta-risk?"),
+        "$\\Delta$-risk?"),
         [
-            Choice("Outside the realisable case, ERM for the Delta-risk is NP-hard; the hinge is a "
+            Choice("Outside the realisable case, ERM for the $\\Delta$-risk is NP-hard; the hinge is a "
                    "convex upper bound",
                    True,
-                   "Right: a convex surrogate makes the problem tractable, and bounding Delta keeps"
+                   "Right: a convex surrogate makes the problem tractable, and bounding $\\Delta$ keeps"
                    " it meaningful."),
-            Choice("Because the hinge is smaller than Delta",
+            Choice("Because the hinge is smaller than $\\Delta$",
                    False,
-                   "It is larger: l(w, (x, y)) >= Delta(h_w(x), y)."),
-            Choice("Because the Delta-risk has no minimum",
+                   "It is larger: $\\ell(\\mathbf{w}, (\\mathbf{x}, y)) \\geq \\Delta(h_{\\mathbf{w}}(\\mathbf{x}), y)$."),
+            Choice("Because the $\\Delta$-risk has no minimum",
                    False,
                    "It takes finitely many values, so it has a minimum; finding it is the hard "
                    "part."),

@@ -255,38 +255,38 @@ def quiz(name):
 
 QUIZZES = {
     "scaled_loss": (
-        N_("With margin rescaling, you multiply the task loss Delta by 10 and keep C. The trained "
-        "predictor is the one you would get with the original Delta and..."),
+        N_("With margin rescaling, you multiply the task loss $\\Delta$ by 10 and keep $C$. The trained "
+        "predictor is the one you would get with the original $\\Delta$ and..."),
         [
             Choice("the same C: margin rescaling is scale invariant",
                    False,
-                   "The required margins become 10 Delta, so the optimum moves; the slide's "
-                   "invariance is slack rescaling's, at a fixed w."),
-            Choice("C / 10, with w multiplied by 10",
+                   "The required margins become $10\\Delta$, so the optimum moves; the slide's "
+                   "invariance is slack rescaling's, at a fixed $\\mathbf{w}$."),
+            Choice("$C/10$, with $\\mathbf{w}$ multiplied by 10",
                    True,
-                   "H for 10 Delta at w is 10 H(w / 10); with v = w / 10 the objective is 100 (1/2 "
-                   "||v||^2 + (C/10)/n sum H(v)): same argmax."),
-            Choice("10 C",
+                   "$H$ for $10\\Delta$ at $\\mathbf{w}$ is $10 H(\\mathbf{w}/10)$; with $\\mathbf{v} = \\mathbf{w}/10$ the objective is $100 (\\frac{1}{2}"
+                   "\\|\\mathbf{v}\\|^2 + \\frac{C/10}{n} \\sum H(\\mathbf{v}))$: same argmax."),
+            Choice("$10C$",
                    False,
-                   "That is slack rescaling: there the loss factor multiplies the hinge, i.e. C."),
+                   "That is slack rescaling: there the loss factor multiplies the hinge, that is $C$."),
             Choice("no value of C: the predictor is new",
                    False,
-                   "Scaling Delta only rescales the problem: the same predictors are reached, at "
-                   "another C (section S6)."),
+                   "Scaling $\\Delta$ only rescales the problem: the same predictors are reached, at "
+                   "another $C$ (section S6)."),
         ],
         False,
     ),
     "one_slack_stop": (
-        N_("The one-slack learner stops when the new plane is violated by at most tol beyond xi. What "
+        N_("The one-slack learner stops when the new plane is violated by at most tol beyond $\\xi$. What "
         "do you know then?"),
         [
-            Choice("P(w) <= min P + C tol, certified by the dual value of the working-set QP",
+            Choice("$P(\\mathbf{w}) \\leq \\min P + C \\cdot \\mathrm{tol}$, certified by the dual value of the working-set QP",
                    True,
                    "Every plane lies below the risk, so the working-set optimum is a lower bound on"
-                   " min P; stopping means the true risk exceeds the model by at most tol."),
-            Choice("w is the exact optimum",
+                   " $\\min P$; stopping means the true risk exceeds the model by at most tol."),
+            Choice("$\\mathbf{w}$ is the exact optimum",
                    False,
-                   "Only up to C tol: the learner stops at an epsilon-optimal point."),
+                   "Only up to $C \\cdot \\mathrm{tol}$: the learner stops at an $\\epsilon$-optimal point."),
             Choice("nothing: like subgradient descent, it has no stopping certificate",
                    False,
                    "Subgradient methods have none; cutting planes do, through the lower bound (the "
@@ -294,7 +294,7 @@ QUIZZES = {
             Choice("the working set holds every active constraint of formulation 3",
                    False,
                    "It holds only the planes the oracle returned (a few hundred here, out of "
-                   "|Y|^n); that suffices for an epsilon-optimal w."),
+                   "$|\\mathcal{Y}|^n$); that suffices for an $\\epsilon$-optimal $\\mathbf{w}$."),
         ],
         False,
     ),
@@ -304,19 +304,19 @@ QUIZZES = {
         [
             Choice("always the true word, since the prediction is right",
                    False,
-                   "The oracle maximises Delta + score: a wrong word almost as good in score, with "
-                   "Delta > 0, can win (14 of 15 words above)."),
+                   "The oracle maximises $\\Delta$ + score: a wrong word almost as good in score, with "
+                   "$\\Delta > 0$, can win (14 of 15 words above)."),
             Choice("the true word exactly when every wrong word trails it by at least its loss "
-                   "Delta",
+                   "$\\Delta$",
                    True,
-                   "Then Delta(y, y') + <w, Psi(x, y')> <= <w, Psi(x, y)> for every y': the margin "
+                   "Then $\\Delta(\\mathbf{y}, \\mathbf{y}') + \\langle \\mathbf{w}, \\Psi(\\mathbf{x}, \\mathbf{y}') \\rangle \\leq \\langle \\mathbf{w}, \\Psi(\\mathbf{x}, \\mathbf{y}) \\rangle$ for every $\\mathbf{y}'$: the margin "
                    "constraints hold and the hinge is 0."),
             Choice("the word with the largest loss",
                    False,
-                   "The score counts too: Delta is added to <w, Psi>, not used alone."),
+                   "The score counts too: $\\Delta$ is added to $\\langle \\mathbf{w}, \\Psi \\rangle$, not used alone."),
             Choice("the same output as inference",
                    False,
-                   "Inference ignores Delta; the oracle adds it (for a chain, +1 per wrong letter)."),
+                   "Inference ignores $\\Delta$; the oracle adds it (for a chain, +1 per wrong letter)."),
         ],
         False,
     ),

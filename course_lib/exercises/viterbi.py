@@ -304,21 +304,21 @@ def quiz(name):
 
 QUIZZES = {
     "cost": (
-        N_("Viterbi on a word of r letters over q letters costs about..."),
+        N_("Viterbi on a word of $r$ letters over $q$ letters costs about..."),
         [
-            Choice("q^r operations",
+            Choice("$q^r$ operations",
                    False,
                    "That is brute force: every reading scored. Viterbi keeps only the best prefix "
                    "ending in each letter."),
-            Choice("r q^2 operations",
+            Choice("$r q^2$ operations",
                    True,
                    "For each of the r - 1 positions after the first, q letters s times q "
                    "predecessors s'."),
-            Choice("r q operations",
+            Choice("$r q$ operations",
                    False,
-                   "Each M[s, tau] is a max over the q predecessors s', so q^2 candidates per "
-                   "position, not q."),
-            Choice("q r^2 operations",
+                   "Each $M[s, \\tau]$ is a max over the $q$ predecessors $s'$, so $q^2$ candidates per "
+                   "position, not $q$."),
+            Choice("$q r^2$ operations",
                    False,
                    "The chain links each position only to the previous one: the cost is linear in "
                    "r."),
@@ -331,7 +331,7 @@ QUIZZES = {
             Choice("Because the Hamming loss is a sum over positions, so it adds to the unary "
                    "scores",
                    True,
-                   "Delta(y, y') = sum_t 1[y'_t != y_t]: each term depends on one position only."),
+                   "$\\Delta(\\mathbf{y}, \\mathbf{y}') = \\sum_t 1[y'_t \\neq y_t]$: each term depends on one position only."),
             Choice("Because the Hamming loss is convex",
                    False,
                    "Convexity in w is what the training objective needs; Viterbi needs the loss to "
@@ -361,7 +361,7 @@ QUIZZES = {
                    " change of letter the same weight."),
             Choice("makes Viterbi exponential in r",
                    False,
-                   "Any pairwise term between neighbours keeps the O(r q^2) recursion."),
+                   "Any pairwise term between neighbours keeps the $O(r q^2)$ recursion."),
         ],
         False,
     ),

@@ -2,9 +2,11 @@
 inactive constraints (K7), support vectors (K8), soft margins and slacks (K9)."""
 
 import numpy as np
+from matplotlib.text import Text
 
 from course_lib import data, lagrange, margins
 from course_lib.i18n import N_, _
+from course_lib.plotting.labels import PointLabels
 from course_lib.plotting.linear import shade_sides
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import (
@@ -297,13 +299,15 @@ def draw_kkt(axes=None):
 CONSTRAINT_STATUS = {"active": N_("active"), "inactive": N_("inactive")}
 SLACK_SHOWN = 5e-3  # slacks below this are the solver's tolerance on the margin, not slacks
 MAX_SLACK_LABELS = 12  # with more points in the margin, only the slacks xi > 1 are written
+POINT_HALF_PT, RING_HALF_PT = 4.5, 9.5  # half the size of a point's marker, of a support vector's ring
 
 
 def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None, legend=True,
              shade=False):
     """A fitted SVM: regions, h = 0 and h = +-1, support vectors circled, and the slacks
     xi^t = max(0, 1 - r^t h(x^t)) written beside the points that have one (only those above 1
-    when more than MAX_SLACK_LABELS points have a slack, so the labels stay readable). `shade`
+    when more than MAX_SLACK_LABELS points have a slack), where no label covers another or a
+    point (see PointLabels: a slack with no room is left out and counted). `shade`
     colours the two sides of a linear SVM. (The live demos pass legend=False: a legend costs a
     good part of a redraw.)"""
     if xlim is None:
@@ -326,28 +330,18 @@ def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None, le
         labelled = np.flatnonzero(xi > SLACK_SHOWN)
         if labelled.size > MAX_SLACK_LABELS:
             labelled = np.flatnonzero(wrong)
-        for t in labelled:
-            ax.annotate(
-                f"{xi[t]:.2f}",
-                X[t],
-                xytext=(6, 5),
-                textcoords="offset points",
-                fontsize=10,
-                color=PURPLE if xi[t] > 1 else BLACK,
-                bbox=dict(facecolor="white", alpha=0.7, edgecolor="none", pad=0.5),
-                zorder=6,
-            )
+        labelled = labelled[np.argsort(-xi[labelled], kind="stable")]  # the largest placed first
         shown = "" if labelled.size == np.sum(xi > SLACK_SHOWN) else "\n" + _("(ξ written for ξ > 1 only)")
-        ax.text(
-            0.98,
-            0.98,
-            f"Σ ξ = {xi.sum():.2f}, " + _("{n} inside the margin").format(n=inside.sum()) + shown,
-            transform=ax.transAxes,
-            ha="right",
-            va="top",
-            fontsize=10,
-            bbox=dict(facecolor="white", alpha=0.8, edgecolor="none"),
-        )
+        note = Text(0.98, 0.98, f"Σ ξ = {xi.sum():.2f}, " + _("{n} inside the margin").format(n=inside.sum())
+                    + shown, transform=ax.transAxes, ha="right", va="top", fontsize=10,
+                    bbox=dict(facecolor="white", alpha=0.8, edgecolor="none"))
+        half_sizes = np.full(len(X), POINT_HALF_PT)
+        half_sizes[svm.support_] = RING_HALF_PT
+        ax.add_artist(PointLabels(
+            X[labelled], [f"{xi[t]:.2f}" for t in labelled],
+            [PURPLE if xi[t] > 1 else BLACK for t in labelled], X, half_sizes, note=note,
+            left_out=lambda n: _("({n} ξ left out: no room)").format(n=n), fontsize=10,
+        ))
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     if legend:

@@ -84,10 +84,11 @@ TEX_SYMBOLS = {
     "nabla": "∇", "sum": "Σ", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "neq": "≠",
     "times": "×", "cdot": "·", "pm": "±", "propto": "∝", "top": "ᵀ", "langle": "⟨", "rangle": "⟩",
     "ldots": "…", "dots": "…", "infty": "∞", "in": "∈", "to": "→", "rightarrow": "→", "|": "‖",
-    "min": "min", "max": "max", "log": "log", "exp": "exp", "sqrt": "√", ",": " ", ";": " ", " ": " ",
+    "min": "min", "max": "max", "log": "log", "exp": "exp", "sqrt": "√", "approx": "≈",
+    ",": " ", ";": " ", " ": " ",
 }
-SUPERSCRIPTS = str.maketrans("0123456789+-tTn", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ᵗᵀⁿ")
-SUBSCRIPTS = str.maketrans("0123456789+-ijtknms", "₀₁₂₃₄₅₆₇₈₉₊₋ᵢⱼₜₖₙₘₛ")
+SUPERSCRIPTS = str.maketrans("0123456789+-tTnrsikmj", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ᵗᵀⁿʳˢⁱᵏᵐʲ")
+SUBSCRIPTS = str.maketrans("0123456789+-ijtknmsrxeoaphl", "₀₁₂₃₄₅₆₇₈₉₊₋ᵢⱼₜₖₙₘₛᵣₓₑₒₐₚₕₗ")
 
 
 def plain_text(text):
@@ -95,22 +96,24 @@ def plain_text(text):
     (wᵀx, ‖w‖, ξ > 1), for alt text and screen readers."""
     def math(match):
         tex = match.group(1)
-        tex = re.sub(r"\\(?:mathbf|mathrm|boldsymbol|hat|bar|tilde|text|operatorname)\s*", "", tex)
+        tex = re.sub(r"\\(?:mathbf|mathrm|mathcal|boldsymbol|hat|bar|tilde|text|operatorname)\s*", "", tex)
         tex = re.sub(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", lambda m: "/".join(
             part if len(part) == 1 else f"({part})" for part in m.groups()), tex)
+        tex = re.sub(r"\\sqrt\{([^{}]*)\}", lambda m: "√" + (
+            m.group(1) if len(m.group(1)) == 1 else f"({m.group(1)})"), tex)
         tex = re.sub(r"\\([a-zA-Z]+|.)", lambda m: TEX_SYMBOLS.get(m.group(1), m.group(1)), tex)
         scripts = {"^": SUPERSCRIPTS, "_": SUBSCRIPTS}
         tex = re.sub(r"([\^_])\{([^{}]*)\}|([\^_])(.)", lambda m: _script(
             m.group(2) if m.group(1) else m.group(4), m.group(1) or m.group(3), scripts), tex)
-        return tex.replace("{", "").replace("}", "")
+        return tex.replace("{", "").replace("}", "").replace("⟨ ", "⟨").replace(" ⟩", "⟩")
     return re.sub(r"\$([^$]*)\$", math, text)
 
 
 def _script(text, mark, tables):
-    """A super- (mark ^) or subscript (_) in Unicode when every character has one, else as
-    written (w_object)."""
+    """A super- (mark ^) or subscript (_) in Unicode when every character has one (a star
+    stays a star: x*), else as written (w_object)."""
     converted = text.translate(tables[mark])
-    return converted if all(a != b or a == "ᵀ" for a, b in zip(text, converted)) else mark + text
+    return converted if all(a != b or a in "ᵀ*" for a, b in zip(text, converted)) else mark + text
 
 
 def new_figure(ncols=1, nrows=1, width=5.5, height=4.5, **subplot_kw):

@@ -11,7 +11,9 @@ widget (radio buttons, or tick boxes with `multiple=True`; Tab, arrow keys and S
 it). Its output also carries a static HTML rendering, the question, the choices and, folded in
 a `<details>`, the answer with every explanation: the static site and a notebook opened before
 it runs show that one (`tools/build_site.py` and `tools/refresh_notebooks.py` keep it).
-Texts may use `code`, **bold** and $math$.
+Texts may use `code`, **bold** and $math$ (TeX). The widget's choices are plain labels, which
+no math renderer reaches: their $math$ is written there in Unicode (αᵗ, ‖w‖, ≤), as in the
+figures' alt texts; the question and the explanations are typeset (HTMLMath, MathJax).
 """
 
 import html
@@ -22,6 +24,7 @@ import ipywidgets as widgets
 from course_lib.exercises import Verdict
 from course_lib.exercises.harness import Choice
 from course_lib.i18n import N_, _
+from course_lib.plotting.style import plain_text
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 QUESTION, HINT, RIGHT, NOT_IT, A_HINT = N_("Question."), N_("<b>Hint.</b>"), N_("right"), N_("not it"), N_("A hint")
@@ -59,7 +62,7 @@ class Quiz(widgets.VBox):
         question, hint = _(question), _(hint)  # the texts in the language of course_lib
         choices = [Choice(_(c.text), c.correct, _(c.explanation)) for c in choices]
         self.question, self.choices, self.multiple, self.hint_text = question, choices, multiple, hint
-        labels = [f"{LETTERS[i]}. {c.text}" for i, c in enumerate(choices)]
+        labels = [f"{LETTERS[i]}. {plain_text(c.text)}" for i, c in enumerate(choices)]
         if multiple:
             self.boxes = [widgets.Checkbox(value=False, description=label, indent=False,
                                            layout=widgets.Layout(width="auto")) for label in labels]
@@ -140,7 +143,7 @@ class Quiz(widgets.VBox):
 
     def static_text(self):
         lines = [f"{_(QUESTION)} {self.question}"]
-        lines += [f"  {LETTERS[i]}. {c.text}" for i, c in enumerate(self.choices)]
+        lines += [f"  {LETTERS[i]}. {plain_text(c.text)}" for i, c in enumerate(self.choices)]
         return "\n".join(lines + [_("(Run the notebook to check your answer.)")])
 
     def _repr_mimebundle_(self, **kwargs):

@@ -123,7 +123,7 @@ FIGURES = """() => [...document.querySelectorAll('.course-demo')].map(demo => {
 @pytest.mark.parametrize("width,height", PROJECTOR_SIZES, ids=[f"{w}x{h}" for w, h in PROJECTOR_SIZES])
 def test_a_projected_chapter_shows_large_figures_and_nothing_meant_for_a_student(make_class, page, width, height):
     """Chapter 03 in class mode: no exercise text, exercise cell or claim printout; the concept
-    questions stay; every live figure sits beside or under its controls, fits the window's
+    questions stay, their text and choices at the body's size; every live figure sits beside or under its controls, fits the window's
     height, and is drawn large enough that its smallest text (12 pt) is at least the body's
     22 px; axe finds no serious or critical accessibility violation. A screenshot of the
     first demo is kept in test-artifacts/browser/."""
@@ -147,13 +147,15 @@ def test_a_projected_french_chapter_speaks_french_and_shows_nothing_meant_for_a_
 def check_projected(server, page, chapter, width, height, language, student_text, kept, dropped):
     page.set_viewport_size({"width": width, "height": height})
     page.goto(f"{server.url}/voila/render/{chapter}", wait_until="load", timeout=300_000)
-    page.wait_for_selector(".course-demo img.course-figure", timeout=300_000)
-    page.wait_for_timeout(1000)
+    wait_until_drawn(page, shown_demos(chapter))
     assert page.evaluate("document.documentElement.lang") == language
     text = page.inner_text("body")
     assert [t for t in student_text if t in text] == []
     assert kept in text and dropped not in text
     body_px = float(page.evaluate("parseFloat(getComputedStyle(document.querySelector('.jp-RenderedMarkdown p')).fontSize)"))
+    quiz_px = page.evaluate("[...document.querySelectorAll('.course-quiz .widget-radio-box label, "
+                            ".course-quiz .widget-htmlmath-content')].map(e => parseFloat(getComputedStyle(e).fontSize))")
+    assert quiz_px and min(quiz_px) >= body_px, f"concept questions at {min(quiz_px or [0])} px < body {body_px} px"
     figures = page.evaluate(FIGURES)
     assert figures, "no live figure"
     for figure in figures:
@@ -178,14 +180,55 @@ def class_chapters():
             + [f"fr/{p.name}" for p in sorted(NOTEBOOKS.glob("fr/[0-9][0-9]_*.ipynb"))])
 
 
+# The cells class mode hides, by tag: the template's own list (share/jupyter/voila/templates/course/).
+CLASS_TEMPLATE = NOTEBOOKS.parent / "share" / "jupyter" / "voila" / "templates" / "course" / "index.html.j2"
+HIDDEN_TAGS = set(re.findall(r"'([\w-]+)'", re.search(r"set HIDDEN_TAGS = \[(.*?)\]", CLASS_TEMPLATE.read_text()).group(1)))
+DEMO_CALL = re.compile(r"(?:_demo|\bDemo)\(")  # a cell ending with a chapter's demo
+
+
+def shown_demos(chapter):
+    """How many live demos the chapter's dashboard shows: its code cells that end with a demo,
+    less those the class-mode template hides."""
+    count = 0
+    for cell in nbformat.read(NOTEBOOKS / chapter, as_version=4).cells:
+        lines = [line for line in cell.source.splitlines() if line.strip() and not line.startswith("#")]
+        if (cell.cell_type == "code" and lines and DEMO_CALL.search(lines[-1])
+                and not HIDDEN_TAGS & set(cell.metadata.get("tags", []))):
+            count += 1
+    return count
+
+
+# Every demo's figure drawn and loaded, every image loaded, and the number of outputs still (Voila
+# adds the outputs after the page's load event, the widgets after that).
+DRAWN = """([demos, since]) => {
+  const figures = [...document.querySelectorAll('.course-demo img.course-figure')];
+  const ready = figures.length >= demos && figures.every(i => i.complete && i.naturalWidth > 0)
+    && [...document.querySelectorAll('img')].every(i => i.complete);
+  const outputs = document.querySelectorAll('.jp-OutputArea-output').length;
+  if (!ready || outputs !== window.__outputs) { window.__outputs = outputs; window.__since = Date.now(); return false; }
+  return Date.now() - window.__since >= since;
+}"""
+
+
+def wait_until_drawn(page, demos, quiet_ms=2000, timeout_ms=300_000):
+    page.wait_for_function(DRAWN, arg=[demos, quiet_ms], timeout=timeout_ms, polling=250)
+
+
+def test_the_chapters_with_demos_are_counted():
+    counts = {chapter: shown_demos(chapter) for chapter in class_chapters() if not chapter.startswith("fr/")}
+    assert "exercise" in HIDDEN_TAGS and sum(counts.values()) >= 10, counts
+    assert all(counts[c] >= 1 for c in counts if c[:2] in ("01", "03", "05", "06", "07", "08", "09", "11", "12")), counts
+
+
 @pytest.mark.parametrize("chapter", class_chapters())
 def test_no_serious_accessibility_violation_in_class_mode(make_class, page, chapter):
     """axe finds no serious or critical violation on the chapter's dashboard at 1920x1080, once
-    its figures are drawn; the page says its language."""
+    all of it is shown: every demo the chapter has drawn (its figure loaded), every image
+    loaded, no output added for 2 s; the page says its language."""
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(f"{make_class.url}/voila/render/{chapter}", wait_until="load", timeout=900_000)
-    page.wait_for_function("document.querySelectorAll('.jp-OutputArea-output').length > 0 && "
-                           "[...document.querySelectorAll('img')].every(i => i.complete)", timeout=300_000)
-    page.wait_for_timeout(1000)
+    demos = shown_demos(chapter)
+    wait_until_drawn(page, demos)
+    assert page.locator(".course-demo img.course-figure").count() == demos
     assert page.evaluate("document.documentElement.lang") == ("fr" if chapter.startswith("fr/") else "en")
     assert serious_violations(page) == []

@@ -32,7 +32,8 @@ def site_url(tmp_path_factory):
     if CHAPTER is None or not (NOTEBOOKS / "glossary.ipynb").exists():
         pytest.skip("no chapter 03 or glossary to build")
     out = tmp_path_factory.mktemp("site")
-    build_site.build(build_site.discover(), out, execute_notebooks=False)  # both languages, as `make site`
+    build_site.build(build_site.discover(), out, execute_notebooks=False,  # both languages, as `make site`
+                     repo="someone/course-companion")  # with its Binder links
     with servers.serve_folder(out) as url:
         yield url
 

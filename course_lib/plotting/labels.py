@@ -1,0 +1,140 @@
+"""Numbers written beside points, placed when the figure is drawn (its final size, layout and
+font sizes known) so that no label covers another label, a point or the axes' other texts. A
+label with no free place around its point is left out, and the note drawn with the labels says
+how many were."""
+
+import numpy as np
+from matplotlib.artist import Artist, allow_rasterization
+from matplotlib.text import Text
+from matplotlib.transforms import Bbox, IdentityTransform
+
+# Where a label may go around its point, in order of preference: above right (where a reader
+# looks first), the other corners, then the four sides; always next to its point, so that no
+# label can be read as another point's.
+DIRECTIONS = ((1, 1), (1, -1), (-1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -1))
+DIAGONAL = 0.75  # a corner label's offset along each axis, in clearances: its corner just off a round marker
+ALIGNMENT = {1: ("left", "bottom"), 0: ("center", "center"), -1: ("right", "top")}
+GAP_PT = 1.5  # free space kept around every label, in points
+
+
+class PointLabels(Artist):
+    """Labels `texts` of the points `anchors` (data coordinates), kept clear of each other, of
+    the `points` (data coordinates; `half_sizes`: half the side of the square each one covers,
+    in points) and of the axes' texts and legend. `note` (a Text in axes coordinates, or None) is
+    drawn with them and kept clear too; `left_out(n)` gives the line added to it when n labels
+    found no place. Labels are placed in the order given (put the most important first)."""
+
+    def __init__(self, anchors, texts, colors, points, half_sizes, note=None, left_out=None,
+                 fontsize=12):
+        super().__init__()
+        self.anchors = np.asarray(anchors, dtype=float).reshape(-1, 2)
+        self.points = np.asarray(points, dtype=float).reshape(-1, 2)
+        self.half_sizes = np.broadcast_to(np.asarray(half_sizes, dtype=float), len(self.points))
+        if len(texts) != len(self.anchors) or len(colors) != len(self.anchors):
+            raise ValueError(f"texts and colors need one entry per anchor ({len(self.anchors)}); "
+                             f"got {len(texts)} and {len(colors)}")
+        box = dict(facecolor="white", alpha=0.8, edgecolor="none", pad=0.5)
+        self.labels = [Text(0, 0, text, color=color, fontsize=fontsize, bbox=box, clip_on=False,
+                            transform=IdentityTransform()) for text, color in zip(texts, colors)]
+        self.note = note
+        self.note_text = note.get_text() if note is not None else ""
+        self.left_out = left_out
+        self.n_left_out = 0
+        self.set_zorder(6)
+
+    def get_children(self):
+        return [*self.labels, *([self.note] if self.note is not None else [])]
+
+    def _obstacles(self, renderer):
+        """Boxes (display pixels) no label may touch: the points (with their centres), then
+        the axes' texts and legend."""
+        ax = self.axes
+        centres = ax.transData.transform(self.points) if len(self.points) else np.empty((0, 2))
+        halves = renderer.points_to_pixels(self.half_sizes)
+        points = [Bbox.from_extents(x - h, y - h, x + h, y + h) for (x, y), h in zip(centres, halves)]
+        others = [text.get_window_extent(renderer) for text in ax.texts if text.get_visible() and text.get_text()]
+        if ax.get_legend() is not None:
+            others.append(ax.get_legend().get_window_extent(renderer))
+        return points, centres, others
+
+    def place(self, renderer):
+        """Put each label at the first free place around its point, or hide it; then write in
+        the note how many were hidden. Returns that number."""
+        for text in self.get_children():
+            text.set_figure(self.get_figure(root=False))
+        if self.note is not None:
+            self.note.set_text(self.note_text)
+        hidden = self._place_labels(renderer)
+        if hidden and self.note is not None and self.left_out is not None:
+            # the note one line longer covers more: place again against the longer note
+            self.note.set_text(self.note_text + "\n" + self.left_out(hidden))
+            hidden = self._place_labels(renderer)
+            self.note.set_text(self.note_text + ("\n" + self.left_out(hidden) if hidden else ""))
+        self.n_left_out = hidden
+        return hidden
+
+    def _place_labels(self, renderer):
+        ax = self.axes
+        gap = renderer.points_to_pixels(GAP_PT)
+        points, centres, taken = self._obstacles(renderer)
+        if self.note is not None and self.note.get_text():
+            taken.append(self.note.get_window_extent(renderer))
+        inside = ax.bbox.padded(-gap)
+        anchors = ax.transData.transform(self.anchors) if len(self.anchors) else np.empty((0, 2))
+        own = renderer.points_to_pixels(self._own_half_sizes())
+        hidden = 0
+        for label, (x, y), half in zip(self.labels, anchors, own):
+            label.set_visible(True)
+            # the label's own point is kept clear by the distance; every other point by its box
+            mine = np.all(np.isclose(centres, (x, y)), axis=1)
+            others = [box for box, own_point in zip(points, mine) if not own_point]
+            for box in self._candidates(label, x, y, half + gap, renderer):
+                if (_within(box.padded(gap), inside) and not any(box.overlaps(b) for b in taken)
+                        and not any(box.overlaps(b) for b in others)
+                        and _nearest_is_own(box, centres, mine)):
+                    taken.append(box.padded(gap))
+                    break
+            else:
+                label.set_visible(False)
+                hidden += 1
+        return hidden
+
+    def _own_half_sizes(self):
+        """Half-size of the square each anchor's point covers (the largest of the points there)."""
+        sizes = np.zeros(len(self.anchors))
+        for i, anchor in enumerate(self.anchors):
+            at = np.all(self.points == anchor, axis=1)
+            sizes[i] = self.half_sizes[at].max() if at.any() else 0.0
+        return sizes
+
+    @staticmethod
+    def _candidates(label, x, y, clearance, renderer):
+        """The label's box (display pixels) at each place tried around (x, y); the label is left
+        at the place of the box last yielded."""
+        for dx, dy in DIRECTIONS:
+            step = clearance * (DIAGONAL if dx and dy else 1.0)
+            label.set_position((x + dx * step, y + dy * step))
+            label.set_horizontalalignment(ALIGNMENT[dx][0])
+            label.set_verticalalignment(ALIGNMENT[dy][1])
+            yield label.get_window_extent(renderer)
+
+    @allow_rasterization
+    def draw(self, renderer):
+        if not self.get_visible():
+            return
+        self.place(renderer)
+        for text in self.get_children():
+            text.draw(renderer)
+        self.stale = False
+
+
+def _nearest_is_own(box, centres, mine):
+    """Is the label's own point the nearest to its box (so that it reads as that point's)?"""
+    dx = np.maximum(np.maximum(box.x0 - centres[:, 0], centres[:, 0] - box.x1), 0)
+    dy = np.maximum(np.maximum(box.y0 - centres[:, 1], centres[:, 1] - box.y1), 0)
+    distance = np.hypot(dx, dy)
+    return not (~mine).any() or distance[mine].min() < distance[~mine].min()
+
+
+def _within(box, outer):
+    return box.x0 >= outer.x0 and box.y0 >= outer.y0 and box.x1 <= outer.x1 and box.y1 <= outer.y1

@@ -1,0 +1,84 @@
+"""Slack labels of the soft-margin figures: placed when drawn, none covers another label, a
+point or the note; a label with no room is left out and the note counts it."""
+
+import itertools
+
+import numpy as np
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.text import Text
+
+from course_lib.plotting.labels import PointLabels
+from course_lib.plotting.margins import draw_soft_margin
+from course_lib.plotting.style import new_figure
+
+
+def _labels(fig):
+    return next(a for a in fig.axes[0].artists if isinstance(a, PointLabels))
+
+
+def _assert_clear(fig):
+    """Draw `fig`, then check no shown label overlaps another label or the note, covers a point
+    (its own point's round marker included), or sits nearer another point than its own."""
+    canvas = fig.canvas if hasattr(fig.canvas, "get_renderer") else FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    labels = _labels(fig)
+    shown = [t.get_window_extent(renderer) for t in labels.labels if t.get_visible()]
+    assert shown, "no slack label was drawn"
+    for a, b in itertools.combinations(shown, 2):
+        assert not a.overlaps(b), (a, b)
+    note = labels.note.get_window_extent(renderer)
+    points = labels.axes.transData.transform(labels.points)
+    halves = renderer.points_to_pixels(labels.half_sizes)
+    anchors = labels.axes.transData.transform(labels.anchors)
+    for label, anchor in zip(labels.labels, anchors):
+        if not label.get_visible():
+            continue
+        box = label.get_window_extent(renderer)
+        assert not box.overlaps(note)
+        distance = np.hypot(np.maximum(np.maximum(box.x0 - points[:, 0], points[:, 0] - box.x1), 0),
+                            np.maximum(np.maximum(box.y0 - points[:, 1], points[:, 1] - box.y1), 0))
+        own = np.all(np.isclose(points, anchor), axis=1)
+        assert (distance[own] >= halves[own]).all(), "a label covers its own point's marker"
+        covered = ~own & (points[:, 0] + halves > box.x0) & (points[:, 0] - halves < box.x1) & (
+            points[:, 1] + halves > box.y0) & (points[:, 1] - halves < box.y1)
+        assert not covered.any(), f"a label covers the point at {labels.points[covered]}"
+        if (~own).any():
+            assert distance[own].min() < distance[~own].min(), f"{label.get_text()} is nearer another point"
+    return labels
+
+
+@pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
+def test_the_soft_margin_figure_writes_its_slacks_where_nothing_else_is(C):
+    fig = draw_soft_margin(C=C)
+    labels = _assert_clear(fig)
+    hidden = sum(not t.get_visible() for t in labels.labels)
+    assert labels.n_left_out == hidden
+    assert (f"({hidden} ξ left out: no room)" in labels.note.get_text()) == (hidden > 0)
+
+
+@pytest.mark.parametrize("C", [0.01, 1.0, 100.0])
+def test_the_live_demo_places_its_slacks_at_its_own_size_and_font(C):
+    from course_lib.widgets.kernels import soft_margin_demo
+
+    demo = soft_margin_demo(C=C)
+    _assert_clear(demo.fig)
+    assert all(t.get_fontsize() >= 12 for t in _labels(demo.fig).labels)  # raised for the room
+
+
+def test_labels_of_one_spot_go_to_different_sides_and_one_with_no_room_is_counted():
+    fig, ax = new_figure(width=2, height=2)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    note = Text(0.98, 0.98, "note", transform=ax.transAxes, ha="right", va="top")
+    crowd = np.full((20, 2), 0.5)
+    labels = PointLabels(crowd, [f"{k:.2f}" for k in range(20)], ["k"] * 20, crowd[:1], 4.0,
+                         note=note, left_out=lambda n: f"{n} left out")
+    ax.add_artist(labels)
+    _assert_clear(fig)
+    shown = sum(t.get_visible() for t in labels.labels)
+    assert 2 <= shown < 20 and labels.n_left_out == 20 - shown
+    assert note.get_text() == f"note\n{20 - shown} left out"
+    with pytest.raises(ValueError, match="one entry per anchor"):
+        PointLabels(crowd, ["a"], ["k"], crowd, 4.0)
