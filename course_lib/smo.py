@@ -91,6 +91,7 @@ def _smo(K, r, C, tol, max_iter, alpha, E, alpha_sum_limit):
     # row i of 1 / (K_ii + K_jj - 2 K_ij) = 1 / ||phi(x^i) - phi(x^j)||^2: the inverse curvature
     # of L_d along each pair direction (kept >= TAU for non-PSD kernels and duplicate points)
     inverse_curvature = _inverse_curvature_rows(K)
+    row = K.row if isinstance(K, KernelRows) else K.__getitem__  # K(x^k, .): row(k)
     # membership of I_up / I_low as additive masks: 0 inside, -inf / +inf outside
     positive = (r > 0).tolist()
     alpha_list = alpha.tolist()
@@ -160,7 +161,7 @@ def _smo(K, r, C, tol, max_iter, alpha, E, alpha_sum_limit):
             a_j = a_j - tau if positive[j] else a_j + tau
         alpha_list[i], alpha_list[j] = a_i, a_j
         # E^t -= tau (K(x^i, x^t) - K(x^j, x^t)) for every t
-        np.subtract(K[i], K[j], out=b)
+        np.subtract(row(i), row(j), out=b)
         b *= tau
         E -= b
         _update_sets(i, a_i, positive[i], C, outside_up, outside_low)
@@ -216,7 +217,7 @@ def _inverse_curvature_rows(K):
             if inverse is not None:
                 rows.move_to_end(i)
                 return inverse
-            inverse = K[i] * -2.0
+            inverse = K.row(i) * -2.0
             inverse += d[i]
             inverse += d
             np.maximum(inverse, TAU, out=inverse)

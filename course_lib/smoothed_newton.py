@@ -29,6 +29,7 @@ multipliers (as course_lib.smo.polish does); the first solution in the box with 
 tol ends the search, usually long before mu reaches tol / 4.
 """
 
+from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial
 
@@ -63,12 +64,22 @@ def polynomial_features(X, q):
     many times k appears), by the multinomial theorem."""
     X, q = check_matrix(X, "X"), check_int(q, "q", 1)
     X1 = np.hstack([X, np.ones((X.shape[0], 1))])
-    columns = []
-    for multiset in combinations_with_replacement(range(X1.shape[1]), q):
-        counts = np.bincount(multiset)
-        weight = factorial(q) / np.prod([factorial(int(m)) for m in counts])
-        columns.append(np.sqrt(weight) * np.prod(X1[:, list(multiset)], axis=1))
-    return np.column_stack(columns)
+    multisets, weights = _multisets(X1.shape[1], q)
+    Z = X1[:, multisets[:, 0]] * weights
+    for k in range(1, q):  # one factor of each product at a time (memory N x columns)
+        Z *= X1[:, multisets[:, k]]
+    return Z
+
+
+@lru_cache(maxsize=32)
+def _multisets(d, q):
+    """The multisets {k_1, ..., k_q} of indices 0..d-1 (one row each, q columns) and the
+    coordinates' weights sqrt(q! / prod_k m_k!)."""
+    multisets = np.array(list(combinations_with_replacement(range(d), q)), dtype=np.intp)
+    weights = np.sqrt([factorial(q) / np.prod([factorial(int(m)) for m in np.bincount(k)])
+                       for k in multisets])
+    multisets.flags.writeable = weights.flags.writeable = False
+    return multisets, weights
 
 
 @finite_arguments(shapes={"Z": "n D", "r": "n"})

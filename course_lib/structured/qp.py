@@ -114,6 +114,9 @@ def _active_set(G, b, cap, alpha, tol, max_rounds=None):
             continue
         # at the optimum on the support: check the multipliers
         g = b - G @ alpha
+        if system.updates and np.max(np.abs(g[F] - lam), initial=0.0) > 0.1 * tol / cap:
+            system._rebuild()  # the updated inverse drifted from the equations: solve afresh
+            continue
         outside = np.where(free, -np.inf, g - lam)
         k = int(np.argmax(outside)) if K else 0
         scale = tol / cap
@@ -138,8 +141,11 @@ class _SupportSystem:
             new inverse [[M^-1 + v v^T / s, -v / s], [-v^T / s, 1 / s]];
         removing coordinate j, with the inverse written [[A, p], [p^T, e]] around j:  A - p p^T / e.
 
-    Rebuilt from scratch every REFRESH updates (round-off) and whenever s is too small to divide
-    by; the solver's final duality gap certifies the answer whatever happens here."""
+    Rebuilt from scratch every REFRESH updates (round-off), whenever s is too small to divide
+    by, and when the active set finds that a solution misses its equations (g_k = lambda on F):
+    with large constraint vectors (G_kl ~ 10^5 and beyond) M is ill-conditioned and the updated
+    inverse drifts within a few updates. The solver's final duality gap certifies the answer
+    whatever happens here."""
 
     REFRESH = 32
 
