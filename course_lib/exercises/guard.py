@@ -53,6 +53,8 @@ import types
 
 import numpy as np
 
+from course_lib.i18n import _
+
 __all__ = ["ELSEWHERE", "Guard", "StudentObject", "TimeLimit", "WriteItYourself", "time_limit"]
 
 GUARDED_PACKAGES = ("course_lib", "sklearn")
@@ -475,7 +477,7 @@ class Guard:
 
     def __enter__(self):
         if _state.functions:
-            raise RuntimeError("a check is already running")
+            raise RuntimeError(_("a check is already running"))
         allowed = {id(fn) for fn in self.allowed}
         for fn in self.allowed:
             if isinstance(fn, types.FunctionType):
@@ -553,7 +555,7 @@ def time_limit(seconds):
         return
 
     def alarm(signum, frame):
-        raise TimeLimit(f"did not return within {seconds:g} s")
+        raise TimeLimit(_("did not return within {seconds:g} s").format(seconds=seconds))
 
     previous = signal.signal(signal.SIGALRM, alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
