@@ -187,8 +187,8 @@ def load_ocr_letters():
     of int arrays with letters in 0..25 (a..z), `folds` an int array of the fold (0..9) of
     each word. The file is a NumPy archive read without pickle and checked by sha256.
     """
-    raw = read_checked(_ocr_path(), OCR_SHA256, "The OCR letters file",
-                       missing_fix="Reinstall the package from a fresh clone (`make test` or `pip install -e .`)")
+    raw = read_checked(_ocr_path(), OCR_SHA256, _("The OCR letters file"),
+                       missing_fix=_("Reinstall the package from a fresh clone (`make test` or `pip install -e .`)"))
     with np.load(io.BytesIO(raw), allow_pickle=False) as archive:
         pixels = np.unpackbits(archive["pixels"], axis=1).astype(np.float64)
         letters = archive["letters"].astype(np.int64)

@@ -328,8 +328,9 @@ def load_ocr_multiclass_svm():
     minimum `lower_bound`, their difference `gap`, the cutting planes `n_planes`, and the settings
     (`tol`, `train_fold`, `learner`)."""
     raw = read_checked(resources.files("course_lib") / "resources" / OCR_SVM_FILE, OCR_SVM_SHA256,
-                       "The cached OCR multiclass SVMs",
-                       missing_fix="Restore it from git or rebuild it with `python tools/train_ocr_multiclass_svm.py`")
+                       _("The cached OCR multiclass SVMs"),
+                       missing_fix=_("Restore it from git or rebuild it with `python "
+                                     "tools/train_ocr_multiclass_svm.py`"))
     with np.load(io.BytesIO(raw), allow_pickle=False) as archive:
         models = {name: archive[name] for name in archive.files}
     return {name: (value.item() if value.ndim == 0 else value) for name, value in models.items()}

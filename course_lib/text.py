@@ -35,9 +35,9 @@ def load_stdlib_docstrings(return_names=False):
     With `return_names=True` a fourth item lists where each docstring comes from
     ("email.message Message.get_payload"). The file is gzip'd JSON lines checked by sha256.
     """
-    raw = read_checked(_stdlib_path(), STDLIB_SHA256, "The docstring corpus",
-                       missing_fix="Reinstall the package from a fresh clone (`pip install -e .`) or "
-                       "rebuild it with `python tools/freeze_stdlib_docstrings.py`")
+    raw = read_checked(_stdlib_path(), STDLIB_SHA256, _("The docstring corpus"),
+                       missing_fix=_("Reinstall the package from a fresh clone (`pip install -e .`) or "
+                                     "rebuild it with `python tools/freeze_stdlib_docstrings.py`"))
     lines = gzip.decompress(raw).decode("utf-8").splitlines()
     header, records = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
     topic_names = list(header["topics"])

@@ -248,8 +248,8 @@ def load_ocr_chain_models():
     the training settings (`normalize`, `normalize_loss`, `learner`, `tol`, `train_fold`,
     `validation_fold`)."""
     path = resources.files("course_lib") / "resources" / OCR_MODELS_FILE
-    raw = read_checked(path, OCR_MODELS_SHA256, "The cached OCR chain models",
-                       missing_fix="Restore it from git or rebuild it with `python tools/train_ocr_chain.py`")
+    raw = read_checked(path, OCR_MODELS_SHA256, _("The cached OCR chain models"),
+                       missing_fix=_("Restore it from git or rebuild it with `python tools/train_ocr_chain.py`"))
     with np.load(io.BytesIO(raw), allow_pickle=False) as archive:
         models = {name: archive[name] for name in archive.files}
     return {name: (value.item() if value.ndim == 0 else value) for name, value in models.items()}
