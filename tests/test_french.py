@@ -673,6 +673,10 @@ def test_course_lib_messages_group_thousands_in_the_language():
 RAISED_AS_IS = {
     ("exercises/harness.py", "module {} has no attribute {}"):
         "Python's own wording for a module's missing attribute (PEP 562 __getattr__), for code, not a student",
+    ("smo.py", "epsilon must be in (0, 1] (a fraction of the data's diameter); got {}."):
+        "smo.separable is called by SVM with arguments it has checked; no chapter calls it",
+    ("smo.py", "r must hold the targets -1 and +1; got {}."):
+        "smo.separable is called by SVM with arguments it has checked; no chapter calls it",
 }
 EXCEPTION_NAME = re.compile(r"(Error|Exception|Warning|TimeLimit|WriteItYourself)$")
 CODE = re.compile(r"`[^`]*`|\b\w*_\w*\b|\b\w+(?:\.\w+)+\b")  # inline code, identifiers, dotted names
