@@ -555,7 +555,7 @@ def time_limit(seconds):
         return
 
     def alarm(signum, frame):
-        raise TimeLimit(_("did not return within {seconds:g} s").format(seconds=seconds))
+        raise TimeLimit(f"did not return within {seconds:g} s")
 
     previous = signal.signal(signal.SIGALRM, alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
