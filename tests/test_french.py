@@ -7,7 +7,8 @@ streams compared, f-string fields included); a French entry states the same numb
 English (numbers written as in the English, decimal point) and never a comma between thousands;
 the committed French notebooks are what the catalogs give; the glossary's French terms, those of
 the chapter's own lectures, are the ones used. course_lib's catalog is complete and its committed
-.mo is the compiled .po; every catalog passes `msgfmt -c --check-format`.
+.mo is the compiled .po; every catalog passes `msgfmt -c --check-format`; course_lib raises no error
+with an English f-string or literal message, and its errors read in French after set_language("fr").
 """
 
 import collections
@@ -466,8 +467,8 @@ ENGLISH_WORDS = frozenset(
     "when how what which why where there their than then if only yours should would can cannot write "
     "take use compute divide".split())
 MARKING_CALLS = {"_", "N_", "Choice"}  # text inside these reaches the catalog
-# text a student never reads: a registered figure's index entry (figures/README.md) and the errors
-# raised to whoever calls course_lib with a wrong argument
+# text a student never reads: a registered figure's index entry (figures/README.md); the messages of
+# raises are held by test_course_lib_raises_no_english_message
 NOT_SHOWN_CALLS = {"slide_figure"}
 
 
