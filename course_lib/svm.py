@@ -324,9 +324,9 @@ def _solve_hard(K, r, tol, max_iter, kernel):
 
 
 def _not_separable_message(kernel, result):
-    return (
-        f"The data is not linearly separable in the feature space of the {kernel} kernel (no "
-        f"separating hyperplane there has a margin above {MIN_RELATIVE_MARGIN:g} times the data's "
-        "diameter in that space), so the hard margin (C=np.inf) has no usable solution: use a "
-        f"finite C (soft margin). [Detected after {result.n_iter} SMO steps.]"
-    )
+    return _(
+        "The data is not linearly separable in the feature space of the {kernel} kernel (no "
+        "separating hyperplane there has a margin above {margin:g} times the data's diameter in that "
+        "space), so the hard margin (C=np.inf) has no usable solution: use a finite C (soft margin). "
+        "[Detected after {n_iter} SMO steps.]"
+    ).format(kernel=kernel, margin=MIN_RELATIVE_MARGIN, n_iter=result.n_iter)

@@ -710,17 +710,26 @@ def english_raises(source):
     outside its fields) in a literal or an f-string instead of a `_()` template."""
     import ast
 
-    found = []
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    messages, writers = [], set()  # (line, message expression); functions whose result is a message
+    for node in ast.walk(tree):
         call = node.exc if isinstance(node, ast.Raise) else node
         if not isinstance(call, ast.Call) or not call.args:
             continue
         name = getattr(call.func, "id", getattr(call.func, "attr", ""))
-        if not isinstance(node, ast.Raise) and not EXCEPTION_NAME.search(name):
-            continue
-        text = _message_text(call.args[0])
+        if isinstance(node, ast.Raise) or EXCEPTION_NAME.search(name):
+            messages.append((call.lineno, call.args[0]))
+            if isinstance(call.args[0], ast.Call) and isinstance(call.args[0].func, ast.Name):
+                writers.add(call.args[0].func.id)  # raise ValueError(_not_separable_message(...))
+    for function in ast.walk(tree):
+        if isinstance(function, ast.FunctionDef) and function.name in writers:
+            messages += [(node.lineno, node.value) for node in ast.walk(function)
+                         if isinstance(node, ast.Return) and node.value is not None]
+    found = []
+    for line, expression in messages:
+        text = _message_text(expression)
         if text is not None and len(re.findall(r"[^\W\d_]{2,}", CODE.sub(" ", french.FIELD.sub(" ", text)))) >= 2:
-            found.append((call.lineno, text))
+            found.append((line, text))
     return sorted(set(found))
 
 
@@ -751,8 +760,13 @@ def fit(X, C):
         raise ValueError(_("C must be at most 1; got {C}.").format(C=C))
     raise WriteItYourself(f"import {X}")
     raise WriteItYourself(ELSEWHERE + "sys.settrace")
+    raise ValueError(_message(C))
+
+
+def _message(C):
+    return f"C = {C} has no solution here"
 '''
-    assert [line for line, _ in english_raises(source)] == [4, 6, 8, 9]
+    assert [line for line, _ in english_raises(source)] == [4, 6, 8, 9, 18]
     assert english_raises('raise ValueError(message.format(name=name))') == []
 
 
