@@ -8,7 +8,7 @@ import numbers
 
 import numpy as np
 
-from course_lib.i18n import _
+from course_lib.i18n import N_, _
 
 # The library promises correct results for features of magnitude at most MAX_ABS: squared
 # distances, inner products and their sums then stay far from float64's overflow (~1e308).
@@ -288,15 +288,28 @@ def _as_number_array(name, value, where):
         array = np.asarray(value)
     except ValueError:  # ragged
         array = np.asarray(value, dtype=object)
-    if array.dtype.kind == "O" and all(isinstance(v, numbers.Real) for v in array.flat):
-        array = np.asarray(array.tolist())  # numbers held as objects: the same numbers
+    array = _objects_as_numbers(array)
     if array.dtype.kind == "b" and name not in MASK_PARAMETERS:
         array = array.astype(float)  # True and False as the numbers 1 and 0
     if array.dtype.kind not in "biuf":
-        kind = {"c": "complex numbers", "U": "strings", "S": "bytes"}.get(array.dtype.kind, "objects")
-        raise TypeError(f"{name} must be an array of real numbers; got {kind}: {_short(value)}. "
-                        f"Pass {where} a NumPy array (or a list) of floats for {name}.")
+        kind = _(ARRAY_KINDS.get(array.dtype.kind, ARRAY_KINDS["O"]))
+        raise TypeError(_("{name} must be an array of real numbers; got {kind}: {value}. Pass "
+                          "{where} a NumPy array (or a list) of floats for {name}.").format(
+                              name=name, kind=kind, value=_short(value), where=where))
     return array
+
+
+# what an array that is not of real numbers holds, by its dtype's kind, as the refusal names it
+ARRAY_KINDS = {"c": N_("complex numbers"), "U": N_("strings"), "S": N_("bytes"), "O": N_("objects")}
+
+
+def _objects_as_numbers(array):
+    """An array of dtype object that holds only real numbers as the array of those same numbers
+    (Python ints stay integers, floats floats; an empty one becomes a float array of its shape);
+    any other array as it is."""
+    if array.dtype.kind != "O" or not all(isinstance(v, numbers.Real) for v in array.flat):
+        return array
+    return np.asarray(array.tolist()) if array.size else array.astype(float)
 
 
 def _check_number_kinds(kinds, arguments, where):
@@ -324,8 +337,9 @@ def _too_big(error, arguments, where):
     if not sizes:
         return error
     name = max(sizes, key=sizes.get)
-    return ValueError(f"{name}={sizes[name]} asks {where} for more memory than this machine has "
-                      f"({type(error).__name__}): use a smaller {name}.")
+    return ValueError(_("{name}={value} asks {where} for more memory than this machine has ({error}): use "
+                        "a smaller {name}.").format(name=name, value=sizes[name], where=where,
+                                                    error=type(error).__name__))
 
 
 def _is_allocation_error(error):
@@ -369,7 +383,8 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None, indices=None):
         arrays = _array_parameters(signature)
         if arrays and any(p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
                           for p in signature.parameters.values()):
-            raise TypeError(f"{f.__name__}: np.ndarray parameters need named parameters only")
+            raise TypeError(_("{f}: np.ndarray parameters need named parameters only").format(
+                                f=f.__name__))
 
         @functools.wraps(f)
         def checked(*args, **kwargs):
@@ -385,10 +400,10 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None, indices=None):
             for name, value in list(arguments.items()):
                 if isinstance(value, np.ndarray) and value.dtype.kind in "US" and name not in LABEL_PARAMETERS:
                     _refuse_text(value, name)
-                if isinstance(value, np.ndarray) and value.dtype.kind == "O" and value.size and all(
-                        isinstance(v, numbers.Real) for v in value.flat):
-                    arguments[name] = value = np.asarray(value.tolist())  # numbers held as objects
-                    converted = True
+                if isinstance(value, np.ndarray) and value.dtype.kind == "O":
+                    arguments[name] = _objects_as_numbers(value)  # numbers held as objects
+                    converted = converted or arguments[name] is not value
+                    value = arguments[name]
                 found = _non_finite(value)
                 if found is None:
                     continue
@@ -445,14 +460,16 @@ def _check_result(out, arguments, where):
             largest, smallest = float(magnitudes.max()), float(magnitudes.min())
             extremes[name] = (max(math.log10(largest), -math.log10(smallest)), largest, smallest)
     if not extremes:
-        raise ValueError(f"{where} gives {found} for these arguments: check that they describe a "
-                         "well-posed problem.")
+        raise ValueError(_("{where} gives {found} for these arguments: check that they describe a "
+                           "well-posed problem.").format(where=where, found=found))
     name = max(extremes, key=lambda n: extremes[n][0])
-    _, largest, smallest = extremes[name]
+    largest, smallest = extremes[name][1:]
     raise ValueError(
-        f"{name} is out of the range {where} computes in: its values run from {smallest:.3g} to "
-        f"{largest:.3g} in magnitude and the result overflows to {found}. Rescale {name} (e.g. "
-        f"divide it by its largest entry) to magnitudes between {1 / MAX_ABS:g} and {MAX_ABS:g}.")
+        _("{name} is out of the range {where} computes in: its values run from {smallest:.3g} to "
+          "{largest:.3g} in magnitude and the result overflows to {found}. Rescale {name} (e.g. "
+          "divide it by its largest entry) to magnitudes between {lowest:g} and {highest:g}.").format(
+            name=name, where=where, smallest=smallest, largest=largest, found=found,
+            lowest=1 / MAX_ABS, highest=MAX_ABS))
 
 
 def _binder(signature):
@@ -515,19 +532,23 @@ def _check_shapes(function_name, shapes, arguments):
             shape = shape[len(shape) - len(tokens):] if len(shape) >= len(tokens) else shape
         if len(shape) != len(tokens):
             raise ValueError(
-                f"{name} must have shape ({', '.join(spec.split())}) in {function_name}; got shape "
-                f"{np.shape(value)}.")
+                _("{name} must have shape ({axes}) in {function_name}; got shape {shape}.").format(
+                    name=name, axes=', '.join(spec.split()), function_name=function_name,
+                    shape=np.shape(value)))
         for axis, (token, size) in enumerate(zip(tokens, shape)):
             expected = int(token) if token.isdigit() else sizes.setdefault(token, (size, name))[0]
             if size == 0:
-                raise ValueError(f"{name} is empty (shape {np.shape(value)}): {function_name} needs "
-                                 "at least one entry.")
+                raise ValueError(_("{name} is empty (shape {shape}): {function_name} needs at "
+                                   "least one entry.").format(
+                                     name=name, shape=np.shape(value), function_name=function_name))
             if size != expected:
                 other = sizes[token][1] if not token.isdigit() else None
-                raise ValueError(
-                    f"{name} has {size} entries along axis {axis} but "
-                    + (f"{other} has {expected}" if other else f"{expected} are needed")
-                    + f" ({token}): pass arguments of matching sizes to {function_name}.")
+                message = (_("{name} has {size} entries along axis {axis} but {other} has {expected} "
+                             "({token}): pass arguments of matching sizes to {function_name}.") if other else
+                           _("{name} has {size} entries along axis {axis} but {expected} are needed "
+                             "({token}): pass arguments of matching sizes to {function_name}."))
+                raise ValueError(message.format(name=name, size=size, axis=axis, other=other, expected=expected,
+                                                token=token, function_name=function_name))
 
 
 def finite_hyperparameters(fit=None, *, inf_ok=()):

@@ -17,20 +17,23 @@ from course_lib._validation import (
     check_positive,
     check_random_state,
 )
+from course_lib.i18n import _
 
 
 def xor_map(X):
     """phi(x) = (x1, x2, x1 x2): the slides' map that makes XOR linearly separable in R^3."""
     X = check_matrix(X, "X")
     if X.shape[1] != 2:
-        raise ValueError(f"X must have 2 features (x1, x2) for the XOR map; got {X.shape[1]}.")
+        raise ValueError(_("X must have 2 features (x1, x2) for the XOR map; got {n_columns}.").format(
+                             n_columns=X.shape[1]))
     return np.c_[X, X[:, 0] * X[:, 1]]
 
 
 def square_map(x):
     """phi(x) = (x, x^2): projects a 1-D problem (x of shape (n, 1) or (n,)) to 2-D."""
     if np.ndim(x) == 2 and np.shape(x)[1] != 1:
-        raise ValueError(f"x must be 1-D points, of shape (n,) or (n, 1); got shape {np.shape(x)}.")
+        raise ValueError(_("x must be 1-D points, of shape (n,) or (n, 1); got shape {shape}.").format(
+                             shape=np.shape(x)))
     x = check_matrix(np.reshape(x, (-1, 1)), "x", n_features=1)
     return np.c_[x, x**2]
 
@@ -49,8 +52,9 @@ def power_basis(X, K):
     K = check_int(K, "K", minimum=1)
     largest = float(np.max(np.abs(X[:, 0])))
     if largest > 1 and (K - 1) * np.log10(largest) > 300:
-        raise ValueError(f"K = {K} overflows: x1^(K-1) reaches {largest:.3g}^{K - 1}, beyond "
-                         "float64 (1e308). Lower K or rescale the first feature into [-1, 1].")
+        raise ValueError(_("K = {K} overflows: x1^(K-1) reaches {largest:.3g}^{power}, beyond "
+                           "float64 (1e308). Lower K or rescale the first feature into [-1, 1].").format(
+                             K=K, largest=largest, power=K - 1))
     return X[:, [0]] ** np.arange(K)
 
 
@@ -60,7 +64,8 @@ def gaussian_bump_basis(X, centres, c, feature=1):
     X = check_matrix(X, "X")
     c = check_positive(c, "c")
     if not 0 <= feature < X.shape[1]:
-        raise ValueError(f"feature must index a column of X (0..{X.shape[1] - 1}); got {feature}.")
+        raise ValueError(_("feature must index a column of X (0..{last}); got {feature}.").format(
+                             last=X.shape[1] - 1, feature=feature))
     m = np.asarray(centres, dtype=float).reshape(1, -1)
     return np.exp(-((X[:, [feature]] - m) ** 2) / c)
 
@@ -80,7 +85,8 @@ def sign_step_basis(X, thresholds):
     c = np.asarray(thresholds, dtype=float).reshape(-1)
     if c.shape != (X.shape[1],):
         raise ValueError(
-            f"thresholds needs one value per feature ({X.shape[1]}); got {c.shape[0]}."
+            _("thresholds needs one value per feature ({n_columns}); got {n_rows}.").format(
+                n_columns=X.shape[1], n_rows=c.shape[0])
         )
     return np.sign(X - c)
 
@@ -95,7 +101,7 @@ def rbf_features(X, centres, s):
     M = check_matrix(centres, "centres", n_features=X.shape[1])
     s = np.broadcast_to(np.asarray(s, dtype=float), (M.shape[0],))
     if not np.all(np.isfinite(s)) or np.any(s <= 0):
-        raise ValueError("s must hold positive finite widths (one, or one per centre).")
+        raise ValueError(_("s must hold positive finite widths (one, or one per centre)."))
     return np.exp(-_squared_distances(X, M) / (2 * s**2))
 
 
@@ -106,7 +112,8 @@ def pick_centres(X, K, seed=0):
     K = check_int(K, "K", minimum=1)
     if K > X.shape[0]:
         raise ValueError(
-            f"K = {K} centres but X has only {X.shape[0]} points: choose K <= {X.shape[0]}."
+            _("K = {K} centres but X has only {n_rows} points: choose K <= {n_rows}.").format(
+                K=K, n_rows=X.shape[0])
         )
     rng = check_random_state(seed)
     return X[rng.choice(X.shape[0], size=K, replace=False)]
@@ -133,7 +140,7 @@ class RBFNetwork:
         check_positive(self.s, "s")
         ridge = float(self.ridge)
         if not ridge >= 0:
-            raise ValueError(f"ridge must be >= 0; got {self.ridge!r}.")
+            raise ValueError(_("ridge must be >= 0; got {ridge!r}.").format(ridge=self.ridge))
         self.centres_ = pick_centres(X, self.K, self.seed)
         Z = np.c_[rbf_features(X, self.centres_, self.s), np.ones(X.shape[0])]
         penalty = ridge * np.eye(Z.shape[1])
@@ -146,7 +153,7 @@ class RBFNetwork:
     def transform(self, X):
         """The K-dimensional representation phi(x) = (phi_1(x), ..., phi_K(x))."""
         if not hasattr(self, "centres_"):
-            raise NotFittedError("This RBFNetwork is not fitted yet: call fit(X, r) first.")
+            raise NotFittedError(_("This RBFNetwork is not fitted yet: call fit(X, r) first."))
         return rbf_features(X, self.centres_, self.s)
 
     def decision_function(self, X):

@@ -17,6 +17,7 @@ from course_lib._validation import (
     check_random_state,
     finite_arguments,
 )
+from course_lib.i18n import _
 
 OCR_SHA256 = "f6cfb01d839b6c6475704f803eb1a4f836f70d50e9a9ea6c2a1309a4828c2144"
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
@@ -49,17 +50,18 @@ def linearly_separable(n=30, seed=0, gap=0.6):
     n = check_int(n, "n", minimum=2)
     gap = check_non_negative(gap, "gap")
     if gap > MAX_GAP:
-        raise ValueError(f"gap must be in [0, {MAX_GAP:g}]; got {gap:g}: the blobs around (+1, +1) and "
-                         "(-1, -1) cannot be drawn that far apart.")
+        raise ValueError(_("gap must be in [0, {MAX_GAP:g}]; got {gap:g}: the blobs around (+1, "
+                           "+1) and (-1, -1) cannot be drawn that far apart.").format(
+                             MAX_GAP=MAX_GAP, gap=gap))
     rng = check_random_state(seed)
     direction = np.array([1.0, 1.0]) / np.sqrt(2)
     X, r = _two_blobs(n, (1.0, 1.0), 0.55, rng)
-    for _ in range(1000):
+    for attempt in range(1000):
         bad = r * (X @ direction) < gap / 2
         if not bad.any():
             return X, r
         X[bad] = rng.normal(loc=np.outer(r[bad], (1.0, 1.0)), scale=0.55)
-    raise RuntimeError("could not draw a separable set; lower `gap`.")
+    raise RuntimeError(_("could not draw a separable set; lower `gap`."))
 
 
 @finite_arguments
@@ -105,7 +107,7 @@ def overlapping_curved_log_ratio(X):
         -||x - m+||^2 / (2 s+^2) - 2 log s+  +  ||x - m-||^2 / (2 s-^2) + 2 log s-  =  0."""
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[1] != 2:
-        raise ValueError(f"X must have shape (n, 2); got {X.shape}.")
+        raise ValueError(_("X must have shape (n, 2); got {shape}.").format(shape=X.shape))
     (m_pos, m_neg), (s_pos, s_neg) = np.asarray(CURVED_CENTRES), CURVED_SPREADS
     log_pos = -np.sum((X - m_pos) ** 2, axis=1) / (2 * s_pos**2) - 2 * np.log(s_pos)
     log_neg = -np.sum((X - m_neg) ** 2, axis=1) / (2 * s_neg**2) - 2 * np.log(s_neg)
@@ -161,12 +163,14 @@ def read_checked(path, sha256, what, missing_fix):
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise FileNotFoundError(f"{what} is missing at {path}. {missing_fix}.") from None
+        raise FileNotFoundError(_("{what} is missing at {path}. {missing_fix}.").format(
+                                    what=what, path=path, missing_fix=missing_fix)) from None
     digest = hashlib.sha256(raw).hexdigest()
     if digest != sha256:
         raise ValueError(
-            f"{what} at {path} is corrupt: sha256 {digest} instead of {sha256}. "
-            f"Restore it with `git checkout -- course_lib/resources/{path.name}`."
+            _("{what} at {path} is corrupt: sha256 {digest} instead of {sha256}. Restore it with "
+              "`git checkout -- course_lib/resources/{filename}`.").format(
+                what=what, path=path, digest=digest, sha256=sha256, filename=path.name)
         )
     return raw
 
@@ -183,8 +187,8 @@ def load_ocr_letters():
     of int arrays with letters in 0..25 (a..z), `folds` an int array of the fold (0..9) of
     each word. The file is a NumPy archive read without pickle and checked by sha256.
     """
-    raw = read_checked(_ocr_path(), OCR_SHA256, "The OCR letters file",
-                       missing_fix="Reinstall the package from a fresh clone (`make test` or `pip install -e .`)")
+    raw = read_checked(_ocr_path(), OCR_SHA256, _("The OCR letters file"),
+                       missing_fix=_("Reinstall the package from a fresh clone (`make test` or `pip install -e .`)"))
     with np.load(io.BytesIO(raw), allow_pickle=False) as archive:
         pixels = np.unpackbits(archive["pixels"], axis=1).astype(np.float64)
         letters = archive["letters"].astype(np.int64)
@@ -205,7 +209,8 @@ def letters_to_string(labels):
         labels = labels.astype(np.int64)
     if labels.ndim != 1 or labels.dtype.kind not in "iu" or np.any((labels < 0) | (labels > 25)):
         raise ValueError(
-            f"labels must be a 1-D sequence of integers 0..25 (a..z); got {labels.tolist()!r:.80}."
+            _("labels must be a 1-D sequence of integers 0..25 (a..z); got {labels!r:.80}.").format(
+                labels=labels.tolist())
         )
     return "".join(ALPHABET[i] for i in labels.tolist())
 
@@ -223,7 +228,8 @@ def zipf_sparse(n=1000, n_features=10_000, n_labels=12, active=(20, 50), seed=0)
     n_labels = check_int(n_labels, "n_labels", 2)
     low, high = (check_int(k, "active", 1) for k in active)
     if low > high:
-        raise ValueError(f"active must be (fewest, most) words per example with fewest <= most; got {active}.")
+        raise ValueError(_("active must be (fewest, most) words per example with fewest <= most; "
+                           "got {active}.").format(active=active))
     rng = check_random_state(seed)
     cdf = np.cumsum(1.0 / np.arange(1, n_features + 1))
     hidden = rng.normal(size=(n_labels, n_features))
@@ -251,7 +257,8 @@ def forty_twenty_forty(n=200, seed=0, shares=(0.4, 0.2, 0.4), noise=0.0):
     rng = check_random_state(seed)
     shares = np.asarray(shares, dtype=float)
     if shares.shape != (3,) or np.any(shares <= 0) or not np.isclose(shares.sum(), 1.0):
-        raise ValueError(f"shares must be three positive proportions summing to 1; got {shares.tolist()}.")
+        raise ValueError(_("shares must be three positive proportions summing to 1; got {shares}.").format(
+                             shares=shares.tolist()))
     counts = np.floor(shares * n).astype(int)
     counts[np.argsort(-(shares * n - counts))[: n - counts.sum()]] += 1
     intervals = [(-2.5, -0.6), (-0.3, 0.3), (0.6, 2.5)]

@@ -32,7 +32,8 @@ def set_language(language):
     """Make course_lib's messages, figure labels and checks speak `language` ("en" or "fr")."""
     global _translation, _language
     if language not in LANGUAGES:
-        raise ValueError(f"language must be one of {LANGUAGES}, got {language!r}")
+        raise ValueError(_("language must be one of {languages}, got {language!r}").format(
+            languages=LANGUAGES, language=language))
     _translation = (gettext.NullTranslations() if language == "en"
                     else gettext.translation(DOMAIN, LOCALE_DIR, languages=[language]))
     _language = language

@@ -15,6 +15,7 @@ from course_lib._validation import (
     check_matrix,
     finite_hyperparameters,
 )
+from course_lib.i18n import _
 from course_lib.kernels import feature_space_distance, kernel_params
 
 
@@ -37,7 +38,8 @@ class KernelKNN:
         self.classes_, self._codes = check_labels(y, X.shape[0], "y", min_classes=1)
         k = check_int(self.k, "k", minimum=1)
         if k > X.shape[0]:
-            raise ValueError(f"k = {k} neighbours but only {X.shape[0]} sample(s) to learn from: lower k.")
+            raise ValueError(_("k = {k} neighbours but only {n_rows} sample(s) to learn from: "
+                               "lower k.").format(k=k, n_rows=X.shape[0]))
         kernel_params(self.kernel, self.sigma, self.degree)
         self.X_, self.y_ = X, self.classes_[self._codes]
         self.n_features_in_ = X.shape[1]
@@ -56,8 +58,9 @@ class KernelKNN:
         d = self.distances(X)
         k = check_int(self.k, "k", minimum=1)
         if k > self.X_.shape[0]:
-            raise ValueError(f"k = {k} neighbours but the model was fitted on {self.X_.shape[0]} "
-                             "sample(s): lower k, or fit again with more data.")
+            raise ValueError(_("k = {k} neighbours but the model was fitted on {n_rows} "
+                               "sample(s): lower k, or fit again with more data.").format(
+                                 k=k, n_rows=self.X_.shape[0]))
         index = np.argsort(d, axis=1, kind="stable")[:, :k]
         return np.take_along_axis(d, index, axis=1), index
 

@@ -13,6 +13,7 @@ and returned as an (n, m) matrix:
 import numpy as np
 
 from course_lib._validation import check_int, check_matrix, check_positive, finite_arguments
+from course_lib.i18n import _
 
 KERNELS = ("linear", "polynomial", "gaussian", "sigmoid")
 
@@ -22,8 +23,8 @@ def _check_pair(X, Y):
     Y = check_matrix(Y, "Y")
     if X.shape[1] != Y.shape[1]:
         raise ValueError(
-            f"X has {X.shape[1]} features but Y has {Y.shape[1]}: "
-            "a kernel compares points of the same dimension D."
+            _("X has {n_X} features but Y has {n_Y}: a kernel compares points of the "
+              "same dimension D.").format(n_X=X.shape[1], n_Y=Y.shape[1])
         )
     return X, Y
 
@@ -46,8 +47,9 @@ def polynomial(X, Y, degree=2):
         K = _polynomial(X, Y, degree)
     if not np.all(np.isfinite(K)):
         raise ValueError(
-            f"the polynomial kernel (x.y + 1)^q overflows for degree={degree} on this data (values "
-            "beyond 1e308): lower the degree, or rescale X so that |x.y| stays below 1."
+            _("the polynomial kernel (x.y + 1)^q overflows for degree={degree} on this data "
+              "(values beyond 1e308): lower the degree, or rescale X so that |x.y| stays below 1.").format(
+                degree=degree)
         )
     return K
 
@@ -128,11 +130,13 @@ _PARAMETERS = {"linear": (), "polynomial": ("degree",), "gaussian": ("sigma",), 
 def check_kernel(kernel, params=None):
     """Return the kernel name after checking it is known and that `params` are its parameters."""
     if not isinstance(kernel, str) or kernel not in _FUNCTIONS:
-        raise ValueError(f"kernel must be one of {', '.join(map(repr, KERNELS))}; got {kernel!r}.")
+        raise ValueError(_("kernel must be one of {kernels}; got {kernel!r}.").format(
+                             kernels=', '.join(map(repr, KERNELS)), kernel=kernel))
     unknown = sorted(set(params or ()) - set(_PARAMETERS[kernel]))
     if unknown:
-        takes = ", ".join(_PARAMETERS[kernel]) or "no parameter"
-        raise TypeError(f"the {kernel} kernel takes {takes}; got {', '.join(unknown)}.")
+        takes = ", ".join(_PARAMETERS[kernel]) or _("no parameter")
+        raise TypeError(_("the {kernel} kernel takes {takes}; got {unknown}.").format(
+                            kernel=kernel, takes=takes, unknown=', '.join(unknown)))
     return kernel
 
 
@@ -183,7 +187,8 @@ def kernel_sum(X, Y, weights, kernel="linear", **params):
     X, Y = _check_pair(X, Y)
     weights = np.asarray(weights, dtype=float)
     if weights.shape != (Y.shape[0],):
-        raise ValueError(f"weights must hold one value per row of Y: shape ({Y.shape[0]},), got {weights.shape}.")
+        raise ValueError(_("weights must hold one value per row of Y: shape ({n},), got "
+                           "{shape}.").format(n=Y.shape[0], shape=weights.shape))
     sigma = check_positive(params.get("sigma", 1.0), "sigma") if kernel == "gaussian" else None
     axes = grid_axes(X) if kernel == "gaussian" and 1e-150 < sigma < 1e150 else None
     if axes is None:  # (sigma^2 must not underflow nor overflow)
@@ -243,8 +248,9 @@ def feature_space_distance(X, Y, kernel="linear", **params):
     scale = np.abs(K_xx)[:, None] + np.abs(K_yy)[None, :] + 2.0 * np.abs(K_xy)
     if np.any(d2 < -1e-10 * (1.0 + scale)):
         raise ValueError(
-            f"K(x,x) + K(y,y) - 2 K(x,y) < 0 for some pairs: the {kernel} kernel is not positive "
-            "semi-definite on these points, so it defines no distance. Use a PSD kernel."
+            _("K(x,x) + K(y,y) - 2 K(x,y) < 0 for some pairs: the {kernel} kernel is not positive "
+              "semi-definite on these points, so it defines no distance. Use a PSD kernel.").format(
+                kernel=kernel)
         )
     return np.sqrt(np.maximum(d2, 0.0))
 
@@ -254,7 +260,8 @@ def polynomial_map_degree2(X):
     phi(x)^T phi(y) = (x^T y + 1)^2 (the slides' example of the polynomial kernel)."""
     X = check_matrix(X, "X")
     if X.shape[1] != 2:
-        raise ValueError(f"X must have D = 2 features for this map; got {X.shape[1]}.")
+        raise ValueError(_("X must have D = 2 features for this map; got {n_columns}.").format(
+                             n_columns=X.shape[1]))
     x1, x2 = X[:, 0], X[:, 1]
     s = np.sqrt(2.0)
     return np.column_stack([np.ones_like(x1), s * x1, s * x2, s * x1 * x2, x1**2, x2**2])

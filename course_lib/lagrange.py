@@ -8,6 +8,7 @@ system when f is quadratic and g linear; its solution is x = (0.5, 0.5), lambda 
 import numpy as np
 
 from course_lib._validation import check_matrix, finite_arguments
+from course_lib.i18n import _
 
 # The slides' example: f(x) = f0 + q.x + 1/2 x^T H x and g(x) = a.x - b.
 EXAMPLE_H = np.array([[-2.0, 0.0], [0.0, -2.0]])
@@ -54,13 +55,14 @@ def lagrange_system(H=EXAMPLE_H, q=EXAMPLE_Q, a=EXAMPLE_A, b=EXAMPLE_B):
     H = check_matrix(H, "H")
     D = H.shape[0]
     if H.shape != (D, D):
-        raise ValueError(f"H must be square (D, D); got shape {H.shape}.")
+        raise ValueError(_("H must be square (D, D); got shape {shape}.").format(shape=H.shape))
     q = np.asarray(q, dtype=float).reshape(-1)
     a = np.asarray(a, dtype=float).reshape(-1)
     if q.shape != (D,) or a.shape != (D,):
-        raise ValueError(f"q and a must have {D} entries like H; got {q.shape} and {a.shape}.")
+        raise ValueError(_("q and a must have {D} entries like H; got {shape_q} and {shape_a}.").format(
+                             D=D, shape_q=q.shape, shape_a=a.shape))
     if not np.any(a):
-        raise ValueError("a must not be zero: g(x) = a.x - b would not constrain anything.")
+        raise ValueError(_("a must not be zero: g(x) = a.x - b would not constrain anything."))
     M = np.zeros((D + 1, D + 1))
     M[:D, :D] = H
     M[:D, D] = a
@@ -80,8 +82,8 @@ def solve_lagrange(H=EXAMPLE_H, q=EXAMPLE_Q, a=EXAMPLE_A, b=EXAMPLE_B):
         solution = np.linalg.solve(M, rhs)
     except np.linalg.LinAlgError:
         raise ValueError(
-            "grad L = 0 has no unique solution: f must be strictly concave along the constraint "
-            "(H negative definite on it)."
+            _("grad L = 0 has no unique solution: f must be strictly concave along the constraint "
+              "(H negative definite on it).")
         ) from None
     return solution[:-1], float(solution[-1])
 
@@ -96,7 +98,7 @@ def maximise_with_inequality(H=EXAMPLE_H, q=EXAMPLE_Q, a=EXAMPLE_A, b=EXAMPLE_B)
     """
     H = check_matrix(H, "H")
     if np.any(np.linalg.eigvalsh((H + H.T) / 2) >= 0):
-        raise ValueError("H must be negative definite so that f is strictly concave.")
+        raise ValueError(_("H must be negative definite so that f is strictly concave."))
     x_free = np.linalg.solve(H, -np.asarray(q, dtype=float))
     if g(x_free, a, b) >= 0:
         return x_free, 0.0, "inactive"
@@ -120,8 +122,8 @@ def kkt_conditions(
     lambdas = np.atleast_1d(np.asarray(lambdas, dtype=float))
     if g_values.shape != lambdas.shape:
         raise ValueError(
-            f"g_values and lambdas need one entry per constraint; got {g_values.shape} and "
-            f"{lambdas.shape}."
+            _("g_values and lambdas need one entry per constraint; got {shape_g} and {shape_lambdas}.").format(
+                shape_g=g_values.shape, shape_lambdas=lambdas.shape)
         )
     report = {
         "primal_feasible": bool(np.all(g_values >= -tol)),

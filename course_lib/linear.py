@@ -15,6 +15,7 @@ from course_lib._validation import (
     check_positive,
     check_random_state,
 )
+from course_lib.i18n import _
 
 
 class LinearDiscriminant:
@@ -35,7 +36,7 @@ class LinearDiscriminant:
         h = self.decision_function(X)
         norm = np.linalg.norm(self.w_)
         if norm == 0:
-            raise ValueError("w = 0: the hyperplane is undefined, so is the distance to it.")
+            raise ValueError(_("w = 0: the hyperplane is undefined, so is the distance to it."))
         return h / norm
 
 
@@ -71,7 +72,8 @@ class Perceptron(LinearDiscriminant):
         eta = check_positive(self.eta, "eta")
         n_epochs = check_int(self.n_epochs, "n_epochs", minimum=1)
         if not isinstance(self.shuffle, (bool, np.bool_)):
-            raise TypeError(f"shuffle must be True or False; got {self.shuffle!r}.")
+            raise TypeError(_("shuffle must be True or False; got {shuffle!r}.").format(
+                                shuffle=self.shuffle))
         rng = check_random_state(self.seed)
         w, w0 = np.zeros(X.shape[1]), 0.0
         history, update_epoch, update_index, criterion = [(w.copy(), w0)], [0], [-1], []
@@ -163,12 +165,14 @@ def version_space_offsets(X, r, w):
     r = check_binary_targets(r, X.shape[0])
     w = np.asarray(w, dtype=float)
     if w.shape != (X.shape[1],) or not np.any(w):
-        raise ValueError(f"w must be a non-zero vector of length {X.shape[1]}; got {w!r}.")
+        raise ValueError(_("w must be a non-zero vector of length {n_columns}; got {w!r}.").format(
+                             n_columns=X.shape[1], w=w))
     projection = X @ w
     w0_S = -projection[r > 0].min()
     w0_G = -projection[r < 0].max()
     if not w0_S < w0_G:
-        raise ValueError("no hyperplane with this orientation w separates the data: the version space along w is empty.")
+        raise ValueError(_("no hyperplane with this orientation w separates the data: the version "
+                           "space along w is empty."))
     return float(w0_S), float(w0_G)
 
 
@@ -180,7 +184,8 @@ def sample_version_space(X, r, n_hypotheses=30, seed=0, n_orientations=720):
     X = check_matrix(X)
     r = check_binary_targets(r, X.shape[0])
     if X.shape[1] != 2:
-        raise ValueError(f"sample_version_space draws lines in 2-D; X has {X.shape[1]} features.")
+        raise ValueError(_("sample_version_space draws lines in 2-D; X has {n_columns} features.").format(
+                             n_columns=X.shape[1]))
     n_hypotheses = check_int(n_hypotheses, "n_hypotheses", minimum=1)
     n_orientations = check_int(n_orientations, "n_orientations", minimum=1)
     rng = check_random_state(seed)

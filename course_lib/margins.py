@@ -8,12 +8,14 @@ slides fix the scale by rho ||w|| = 1, i.e. min_t r^t (w.x^t + w0) = 1; then rho
 import numpy as np
 
 from course_lib._validation import check_binary_targets, check_matrix, finite_arguments
+from course_lib.i18n import _
 
 
 def _check_w(w, X):
     w = np.asarray(w, dtype=float).reshape(-1)
     if w.shape != (X.shape[1],) or not np.all(np.isfinite(w)) or not np.any(w):
-        raise ValueError(f"w must be a non-zero finite vector of {X.shape[1]} weights; got {w!r}.")
+        raise ValueError(_("w must be a non-zero finite vector of {n_columns} weights; got {w!r}.").format(
+                             n_columns=X.shape[1], w=w))
     return w
 
 
@@ -35,7 +37,7 @@ def canonical_form(X, r, w, w0: float):
     smallest = float(np.min(r * (X @ w + w0)))
     if smallest <= 0:
         raise ValueError(
-            "(w, w0) does not separate the data (some r h(x) <= 0): no canonical form."
+            _("(w, w0) does not separate the data (some r h(x) <= 0): no canonical form.")
         )
     return w / smallest, float(w0) / smallest
 
@@ -46,8 +48,8 @@ def same_hyperplane(w_a, w0_a: float, w_b, w0_b: float, tol=1e-12):
     a = np.r_[np.asarray(w_a, dtype=float).reshape(-1), w0_a]
     b = np.r_[np.asarray(w_b, dtype=float).reshape(-1), w0_b]
     if a.shape != b.shape:
-        raise ValueError(f"w_a and w_b must have the same length (one weight per feature); got "
-                         f"{a.size - 1} and {b.size - 1}.")
+        raise ValueError(_("w_a and w_b must have the same length (one weight per feature); got "
+                           "{n_a} and {n_b}.").format(n_a=a.size - 1, n_b=b.size - 1))
     if not np.any(a) or not np.any(b):
         return False
     c = (a @ b) / (a @ a)

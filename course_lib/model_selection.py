@@ -18,6 +18,7 @@ from course_lib._validation import (
     check_random_state,
     finite_arguments,
 )
+from course_lib.i18n import _
 from course_lib.svm import SVM
 
 C_GRID = 10.0 ** np.arange(-5, 6)  # 10^-5 ... 10^5
@@ -30,7 +31,7 @@ def sigma_min(X):
     X = check_matrix(X, "X")
     sq = np.sum(X**2, axis=1)
     # identical rows get the same group id: their distance is exactly 0 whatever the rounding
-    _, group = np.unique(X, axis=0, return_inverse=True)
+    group = np.unique(X, axis=0, return_inverse=True)[1]
     group = group.reshape(-1)
     smallest = np.inf
     rows = max(1, 4_000_000 // X.shape[0])  # a block of rows at a time: bounded memory
@@ -42,7 +43,7 @@ def sigma_min(X):
         if positive.size:
             smallest = min(smallest, float(positive.min()))
     if np.isinf(smallest):
-        raise ValueError("X needs at least two distinct points to define sigma_min.")
+        raise ValueError(_("X needs at least two distinct points to define sigma_min."))
     return float(np.sqrt(smallest))
 
 
@@ -61,14 +62,16 @@ def train_validation_split(X, r, fraction=0.5, seed=0):
     X = check_matrix(X, "X")
     r = check_binary_targets(r, X.shape[0])
     if not 0 < fraction < 1:
-        raise ValueError(f"fraction must be strictly between 0 and 1; got {fraction!r}.")
+        raise ValueError(_("fraction must be strictly between 0 and 1; got {fraction!r}.").format(
+                             fraction=fraction))
     rng = check_random_state(seed)
     train = []
     for label in (-1.0, 1.0):
         members = rng.permutation(np.flatnonzero(r == label))
         if members.size < 2:
             raise ValueError(
-                f"class {label:+.0f} has {members.size} point: it needs 2 to be split."
+                _("class {label:+.0f} has {count} point: it needs 2 to be split.").format(
+                    label=label, count=members.size)
             )
         n_train = min(max(1, int(round(fraction * members.size))), members.size - 1)
         train.extend(members[:n_train])

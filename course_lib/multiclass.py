@@ -20,6 +20,7 @@ from course_lib._validation import (
     check_matrix,
     finite_arguments,
 )
+from course_lib.i18n import _
 
 
 # ---------------------------------------------------------------- labels and binary learners
@@ -30,8 +31,9 @@ def clone(estimator):
     for method in ("fit", "decision_function"):
         if not callable(getattr(estimator, method, None)):
             raise TypeError(
-                f"{type(estimator).__name__} has no {method}(): the reductions need a binary "
-                "estimator with fit(X, r) for r in {-1, +1} and decision_function(X)."
+                _("{type} has no {method}(): the reductions need a binary estimator with fit(X, "
+                  "r) for r in {{-1, +1}} and decision_function(X).").format(
+                    type=type(estimator).__name__, method=method)
             )
     return _rebuild(estimator)
 
@@ -157,7 +159,8 @@ def pairwise_votes(decisions, n_classes: int):
     n_classes = check_int(n_classes, "n_classes", 2)
     pairs = list(combinations(range(n_classes), 2))
     if decisions.ndim != 2 or decisions.shape[1] != len(pairs):
-        raise ValueError(f"decisions must have one column per pair i < j: shape (n, {len(pairs)}).")
+        raise ValueError(_("decisions must have one column per pair i < j: shape (n, {n_pairs}).").format(
+                             n_pairs=len(pairs)))
     votes = np.zeros((decisions.shape[0], n_classes), dtype=int)
     for column, (i, j) in enumerate(pairs):
         says_i = decisions[:, column] >= 0  # h_ij(x) = +1, as the binary learner's predict
@@ -178,13 +181,14 @@ class HalfspaceERM:
     def fit(self, X, r):
         X = check_matrix(X)
         if X.shape[1] != 2:
-            raise ValueError(f"HalfspaceERM works in 2-D; X has {X.shape[1]} features.")
+            raise ValueError(_("HalfspaceERM works in 2-D; X has {n_columns} features.").format(
+                                 n_columns=X.shape[1]))
         try:
             r = np.asarray(r, dtype=float)
         except (TypeError, ValueError):
-            raise ValueError("r must hold one target in {-1, +1} per row of X.") from None
+            raise ValueError(_("r must hold one target in {-1, +1} per row of X.")) from None
         if r.shape != (X.shape[0],) or not np.all(np.isin(r, (-1.0, 1.0))):
-            raise ValueError("r must hold one target in {-1, +1} per row of X.")
+            raise ValueError(_("r must hold one target in {-1, +1} per row of X."))
         point_angles = np.arctan2(X[:, 1], X[:, 0])
         crossings = np.sort(np.mod(np.r_[point_angles + np.pi / 2, point_angles - np.pi / 2], 2 * np.pi))
         gaps = np.diff(np.r_[crossings, crossings[0] + 2 * np.pi])
@@ -253,7 +257,8 @@ class BinaryMap:
     def fit(self, X, y, n_classes):
         X = check_matrix(X)
         if n_classes != 2:
-            raise ValueError(f"BinaryMap needs exactly two classes (-1 and +1); got {n_classes}.")
+            raise ValueError(_("BinaryMap needs exactly two classes (-1 and +1); got {n_classes}.").format(
+                                 n_classes=n_classes))
         check_class_indices(y, 2, "y", n_samples=X.shape[0])
         self.n_classes_, self.dimension_ = 2, X.shape[1]
         self.n_features_in_ = X.shape[1]
@@ -286,7 +291,7 @@ class TfIdfMap:
     def fit(self, X, y, n_classes):
         X = check_matrix(X)
         if np.any(X < 0):
-            raise ValueError("X must hold term counts TF(j, x) >= 0.")
+            raise ValueError(_("X must hold term counts TF(j, x) >= 0."))
         n_classes = check_int(n_classes, "n_classes", 1)
         y = check_class_indices(y, n_classes, "y", n_samples=X.shape[0])
         m = X.shape[0]
@@ -319,8 +324,9 @@ def fit_feature_map(feature_map, X, y_index, n_classes):
     for method in ("fit", "psi", "scores", "add_psi"):
         if not callable(getattr(feature_map, method, None)):
             raise TypeError(
-                f"feature_map must provide fit, psi, scores and add_psi (like MultiVector); "
-                f"{type(feature_map).__name__} has no {method}()."
+                _("feature_map must provide fit, psi, scores and add_psi (like MultiVector); "
+                  "{type} has no {method}().").format(
+                    type=type(feature_map).__name__, method=method)
             )
     return _rebuild(feature_map).fit(X, y_index, n_classes)
 
@@ -355,26 +361,28 @@ def check_cost(Delta, n_classes=None):
         Delta = np.asarray(Delta, dtype=float)
     except (TypeError, ValueError):
         raise TypeError(
-            "Delta (the cost) must be a k x k matrix of numbers Delta[y_predicted, y_true]."
+            _("Delta (the cost) must be a k x k matrix of numbers Delta[y_predicted, y_true].")
         ) from None
     if Delta.ndim != 2 or Delta.shape[0] != Delta.shape[1]:
         raise ValueError(
-            f"Delta (the cost) must be a square k x k matrix with k >= 1; got shape {Delta.shape}."
+            _("Delta (the cost) must be a square k x k matrix with k >= 1; got shape {shape}.").format(
+                shape=Delta.shape)
         )
     if n_classes is not None and Delta.shape[0] != n_classes:
         raise ValueError(
-            f"Delta (the cost) is {Delta.shape[0]} x {Delta.shape[0]} but there are {n_classes} "
-            "classes."
+            _("Delta (the cost) is {n_rows} x {n_rows} but there are {n_classes} classes.").format(
+                n_rows=Delta.shape[0], n_classes=n_classes)
         )
     if not np.all(np.isfinite(Delta)):
         raise ValueError(
-            "Delta (the cost) contains NaN or inf: every Delta(y', y) must be a finite number."
+            _("Delta (the cost) contains NaN or inf: every Delta(y', y) must be a finite number.")
         )
     if np.any(Delta < 0):
-        raise ValueError("Delta (the cost) must be non-negative: Delta maps Y x Y to R_+.")
+        raise ValueError(_("Delta (the cost) must be non-negative: Delta maps Y x Y to R_+."))
     if np.any(np.diag(Delta) != 0):
         raise ValueError(
-            "Delta (the cost) must be zero on the diagonal: Delta(y, y) = 0 (no cost when right)."
+            _("Delta (the cost) must be zero on the diagonal: Delta(y, y) = 0 (no cost when "
+              "right).")
         )
     return Delta
 
@@ -419,8 +427,9 @@ def hinge_subgradient(w, x, y: int, feature_map, Delta: np.ndarray):
     w = _check_w(w, feature_map)
     x = np.atleast_2d(x)
     if x.shape[1] != feature_map.n_features_in_:
-        raise ValueError(f"x has {x.shape[1]} features but the feature map was fitted with "
-                         f"{feature_map.n_features_in_}: pass one example of the same columns.")
+        raise ValueError(_("x has {n} features but the feature map was fitted with "
+                           "{n_features}: pass one example of the same columns.").format(
+                             n=x.shape[1], n_features=feature_map.n_features_in_))
     y = int(check_class_indices([y], feature_map.n_classes_, "y")[0])
     y_hat = loss_augmented_argmax(feature_map.scores(x, w), np.array([y]), Delta)[0][0]
     return feature_map.psi(x[0], y_hat) - feature_map.psi(x[0], y)
@@ -443,18 +452,20 @@ def margin_perceptron(X, y, feature_map, margin=1.0, max_updates=100_000):
     X = check_matrix(X)
     y = np.asarray(y)
     if y.shape != (X.shape[0],) or y.dtype.kind not in "iu":
-        raise ValueError("y must hold one class index (an integer 0..k-1) per row of X.")
+        raise ValueError(_("y must hold one class index (an integer 0..k-1) per row of X."))
     if not (np.isfinite(margin) and margin > 0):
-        raise ValueError(f"margin must be a positive number; got {margin!r}.")
+        raise ValueError(_("margin must be a positive number; got {margin!r}.").format(
+                             margin=margin))
     max_updates = check_int(max_updates, "max_updates", 1)
     # k updates give ||w|| <= k R, and a constraint needs ||w|| R >= margin: k >= margin / R^2
     R = max(float(np.linalg.norm(feature_map.psi(x, label) - feature_map.psi(x, rival)))
             for x, label in zip(X, y) for rival in range(feature_map.n_classes_))
     if R == 0 or margin / R > max_updates * R:
         raise ValueError(
-            f"margin={margin:g} needs at least margin / R^2 = {margin / R / R if R else np.inf:.3g} "
-            f"updates, more than max_updates={max_updates} (R = {R:.3g}, the largest "
-            "||Psi(x, y) - Psi(x, y')||): lower margin, raise max_updates or rescale X.")
+            _("margin={margin:g} needs at least margin / R^2 = {updates:.3g} updates, more than "
+              "max_updates={max_updates} (R = {R:.3g}, the largest ||Psi(x, y) - Psi(x, y')||): "
+              "lower margin, raise max_updates or rescale X.").format(
+                margin=margin, updates=margin / R / R if R else np.inf, max_updates=max_updates, R=R))
     w = np.zeros(feature_map.dimension_)
     updates = 0
     while True:
@@ -466,8 +477,9 @@ def margin_perceptron(X, y, feature_map, margin=1.0, max_updates=100_000):
             if scores[y[i]] - rivals[y_hat] < margin:
                 if updates == max_updates:
                     raise RuntimeError(
-                        f"no w with every margin >= {margin:g} after {max_updates} updates: the "
-                        "constraints may be infeasible (data not separable); raise max_updates to try longer."
+                        _("no w with every margin >= {margin:g} after {max_updates} updates: the "
+                          "constraints may be infeasible (data not separable); raise max_updates "
+                          "to try longer.").format(margin=margin, max_updates=max_updates)
                     )
                 feature_map.add_psi(w, X[i], y[i], 1.0)
                 feature_map.add_psi(w, X[i], y_hat, -1.0)
@@ -499,9 +511,10 @@ def predict_index(w, X, feature_map):
 def _check_w(w, feature_map):
     """w as a float vector of the fitted feature map's dimension (dim Psi)."""
     if not hasattr(feature_map, "dimension_"):
-        raise ValueError("feature_map is not fitted: pass fit_feature_map(feature_map, X, y, k).")
+        raise ValueError(_("feature_map is not fitted: pass fit_feature_map(feature_map, X, y, k)."))
     w = np.asarray(w, dtype=float)
     if w.shape != (feature_map.dimension_,):
-        raise ValueError(f"w must be a vector of dim Psi = {feature_map.dimension_} entries (the "
-                         f"fitted feature map's dimension); got shape {w.shape}.")
+        raise ValueError(_("w must be a vector of dim Psi = {dimension} entries (the fitted "
+                           "feature map's dimension); got shape {shape}.").format(
+                             dimension=feature_map.dimension_, shape=w.shape))
     return w

@@ -24,6 +24,7 @@ from course_lib._validation import (
     finite_hyperparameters,
 )
 from course_lib.data import read_checked
+from course_lib.i18n import _
 from course_lib.multiclass import (
     MultiVector,
     check_cost,
@@ -58,12 +59,13 @@ class _PsiLinearClassifier:
         w_sum = np.zeros_like(w)
         one_pass = getattr(self, "one_pass", False)
         if not isinstance(one_pass, (bool, np.bool_)):
-            raise TypeError(f"one_pass must be True or False; got {one_pass!r}.")
+            raise TypeError(_("one_pass must be True or False; got {one_pass!r}.").format(
+                                one_pass=one_pass))
         if one_pass:
             if self.n_iter != len(X):
                 raise ValueError(
-                    f"one_pass=True visits each of the {len(X)} examples once: n_iter must be "
-                    f"{len(X)}; got {self.n_iter}."
+                    _("one_pass=True visits each of the {n_x} examples once: n_iter must be "
+                      "{n_x}; got {n_iter}.").format(n_x=len(X), n_iter=self.n_iter)
                 )
             draws = np.arange(len(X))
         else:
@@ -94,8 +96,8 @@ class _PsiLinearClassifier:
         unknown = self.classes_[position] != y
         if np.any(unknown):
             raise ValueError(
-                f"labels {np.unique(y[unknown]).tolist()[:5]} were not seen in training; "
-                f"known classes are {self.classes_.tolist()}."
+                _("labels {unknown} were not seen in training; known classes are {classes}.").format(
+                    unknown=np.unique(y[unknown]).tolist()[:5], classes=self.classes_.tolist())
             )
         return position
 
@@ -104,7 +106,8 @@ class _PsiLinearClassifier:
         check_fitted(self, "w_")
         X = check_matrix(X, n_features=self.n_features_in_)
         if len(y) != len(X):
-            raise ValueError(f"y has {len(y)} labels but X has {len(X)} samples: lengths must match.")
+            raise ValueError(_("y has {n_y} labels but X has {n_x} samples: lengths must match.").format(
+                                 n_y=len(y), n_x=len(X)))
         return generalised_hinge(self.w_, X, self.class_index(y), self.feature_map_, self.cost_)
 
     @property
@@ -213,9 +216,11 @@ def _check_counts(m, name):
             raise TypeError
         m = given.astype(float)
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a number >= 1 (or an array of them); got {m!r}.") from None
+        raise TypeError(_("{name} must be a number >= 1 (or an array of them); got {m!r}.").format(
+                            name=name, m=m)) from None
     if m.size == 0 or not np.all(np.isfinite(m)) or np.any(m < 1):
-        raise ValueError(f"{name} must be finite and >= 1 (a count); got {m.tolist()!r:.80}.")
+        raise ValueError(_("{name} must be finite and >= 1 (a count); got {values!r:.80}.").format(
+                             name=name, values=m.tolist()))
     return m
 
 
@@ -242,8 +247,10 @@ def sgd_iterations(B, rho, eps):
     log10_T = 2 * (math.log10(B) + math.log10(rho) - math.log10(eps))
     if log10_T > math.log10(MAX_ITERATIONS):
         raise ValueError(
-            f"eps={eps:g} needs T = (B rho / eps)^2 = 1e{log10_T:.0f} iterations, more than any run "
-            f"can make (> {MAX_ITERATIONS:g}): choose eps >= {B * rho / math.sqrt(MAX_ITERATIONS):.3g}."
+            _("eps={eps:g} needs T = (B rho / eps)^2 = 1e{log10_T:.0f} iterations, more than any "
+              "run can make (> {max_iterations:g}): choose eps >= {smallest:.3g}.").format(
+                eps=eps, log10_T=log10_T, max_iterations=MAX_ITERATIONS,
+                smallest=B * rho / math.sqrt(MAX_ITERATIONS))
         )
     return math.ceil((B * rho / eps) ** 2 - 1e-9)
 
@@ -274,7 +281,7 @@ def best_hinge_in_ball(X, y, feature_map, B, Delta=None, n_steps=400):
     from the optimum the descent stopped).
     """
     if not isinstance(feature_map, MultiVector):
-        raise TypeError("best_hinge_in_ball needs a fitted MultiVector feature map.")
+        raise TypeError(_("best_hinge_in_ball needs a fitted MultiVector feature map."))
     X = check_matrix(X)
     B = check_positive(B, "B")
     n_steps = check_int(n_steps, "n_steps", minimum=1)
@@ -285,8 +292,9 @@ def best_hinge_in_ball(X, y, feature_map, B, Delta=None, n_steps=400):
     rho = psi_radius(feature_map, X)
     if not rho > 0:  # the step B / (rho sqrt t) needs rho > 0
         raise ValueError(
-            f"X gives feature vectors Psi of norm 0 (rho = {rho:g}): its largest entry, "
-            f"{np.abs(X).max():.3g}, is zero or too small to square in float64. Rescale X.")
+            _("X gives feature vectors Psi of norm 0 (rho = {rho:g}): its largest entry, "
+              "{max:.3g}, is zero or too small to square in float64. Rescale X.").format(
+                rho=rho, max=np.abs(X).max()))
     u = np.zeros(feature_map.dimension_)
     upper, best, lower = np.inf, u.copy(), -np.inf
     for t in range(1, n_steps + 1):
@@ -321,8 +329,9 @@ def load_ocr_multiclass_svm():
     on the minimum, see the tool's docstring), the cutting planes `n_planes`, and the settings
     (`tol`, `train_fold`, `learner`)."""
     raw = read_checked(resources.files("course_lib") / "resources" / OCR_SVM_FILE, OCR_SVM_SHA256,
-                       "The cached OCR multiclass SVMs",
-                       missing_fix="Restore it from git or rebuild it with `python tools/train_ocr_multiclass_svm.py`")
+                       _("The cached OCR multiclass SVMs"),
+                       missing_fix=_("Restore it from git or rebuild it with `python "
+                                     "tools/train_ocr_multiclass_svm.py`"))
     with np.load(io.BytesIO(raw), allow_pickle=False) as archive:
         models = {name: archive[name] for name in archive.files}
     return {name: (value.item() if value.ndim == 0 else value) for name, value in models.items()}

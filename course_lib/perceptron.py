@@ -35,6 +35,7 @@ from course_lib._validation import (
     finite_arguments,
     finite_hyperparameters,
 )
+from course_lib.i18n import _
 
 VARIANTS = ("naive", "on_error", "lazy")
 
@@ -128,7 +129,8 @@ def lazy_update(a, w, last_update, x, gold, pred, n_examples):
     """
     for name, label in (("gold", gold), ("pred", pred)):
         if isinstance(label, (bool, np.bool_)) or not isinstance(label, (numbers.Integral, str)):
-            raise TypeError(f"{name} must be a class label, an integer or a string; got {label!r}.")
+            raise TypeError(_("{name} must be a class label, an integer or a string; got "
+                              "{label!r}.").format(name=name, label=label))
     check_int(n_examples, "n_examples", 0)
     for feat, value in x.items():
         for label in (gold, pred):
@@ -202,13 +204,16 @@ def _value_dtype(values):
 def _check_dict(example, i, name):
     if not isinstance(example, dict):
         raise TypeError(
-            f"{name}[{i}] must be a dict {{feature: value}} like the others; got {type(example).__name__}."
+            _("{name}[{i}] must be a dict {{feature: value}} like the others; got {type}.").format(
+                name=name, i=i, type=type(example).__name__)
         )
     for feature, value in example.items():
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
-            raise TypeError(f"{name}[{i}][{feature!r}] must be a number; got {value!r}.")
+            raise TypeError(_("{name}[{i}][{feature!r}] must be a number; got {value!r}.").format(
+                                name=name, i=i, feature=feature, value=value))
         if not np.isfinite(value):
-            raise ValueError(f"{name}[{i}][{feature!r}] is {value}: features must be finite numbers.")
+            raise ValueError(_("{name}[{i}][{feature!r}] is {value}: features must be finite "
+                               "numbers.").format(name=name, i=i, feature=feature, value=value))
 
 
 def sparse_rows(X, columns=None, name="X"):
@@ -234,7 +239,7 @@ def sparse_rows(X, columns=None, name="X"):
             rows.append((idx, np.array([v for _, v in kept], dtype=dtype)))
         return rows, columns, False
     if isinstance(X, (list, tuple)) and len(X) == 0:
-        raise ValueError(f"{name} is empty: it needs at least one example.")
+        raise ValueError(_("{name} is empty: it needs at least one example.").format(name=name))
     if not isinstance(X, (list, tuple, np.ndarray)) and hasattr(X, "__array__"):
         X = np.asarray(X)  # array-likes (pandas, ...) as their array
     X = check_matrix(X, name, n_features=None if columns is None else len(columns))
@@ -247,33 +252,37 @@ def sparse_rows(X, columns=None, name="X"):
 def _check_labels(y, n):
     if y is None:
         raise ValueError(
-            "fit requires y to be passed, but the target y is None: pass one label per example."
+            _("fit requires y to be passed, but the target y is None: pass one label per example.")
         )
     if not isinstance(y, (list, tuple, np.ndarray)) and hasattr(y, "__array__"):
         y = np.asarray(y)  # array-likes (pandas, ...) as their array
     if isinstance(y, np.ndarray) and y.ndim != 1:
-        raise ValueError(f"y must be 1-D with one label per example; got shape {y.shape}.")
+        raise ValueError(_("y must be 1-D with one label per example; got shape {shape}.").format(
+                             shape=y.shape))
     y = list(y.tolist()) if isinstance(y, np.ndarray) else list(y)
     if len(y) != n:
-        raise ValueError(f"y has {len(y)} labels but X has {n} examples: lengths must match.")
+        raise ValueError(_("y has {n_y} labels but X has {n} examples: lengths must match.").format(
+                             n_y=len(y), n=n))
     for label in y:
         if isinstance(label, float) and not np.isfinite(label):
-            raise ValueError(f"Input y contains {'NaN' if np.isnan(label) else 'infinity'}: every "
-                             "example needs a label.")
+            raise ValueError(_("Input y contains NaN: every example needs a label.") if np.isnan(label)
+                             else _("Input y contains infinity: every example needs a label."))
         if label is None:
-            raise ValueError("y contains None: every example needs a label.")
+            raise ValueError(_("y contains None: every example needs a label."))
         if isinstance(label, float) and label != round(label):
-            raise ValueError(f"y holds continuous values ({label:g}, ...): a classifier needs class "
-                             "labels (integers, strings, ...), not a regression target.")
+            raise ValueError(_("y holds continuous values ({label:g}, ...): a classifier needs "
+                               "class labels (integers, strings, ...), not a regression target.").format(
+                                 label=label))
     try:
         classes = sorted(set(y))
     except TypeError:
         kinds = sorted({type(label).__name__ for label in y})
-        raise TypeError(f"y mixes labels of types {', '.join(kinds)} that cannot be ordered: use "
-                        "labels of one kind (all integers or all strings).") from None
+        raise TypeError(_("y mixes labels of types {kinds} that cannot be ordered: use labels of "
+                          "one kind (all integers or all strings).").format(kinds=', '.join(kinds))) from None
     if len(classes) < 2:
         raise ValueError(
-            f"y holds a single label, 1 class ({classes[0]!r}): a classifier needs at least two."
+            _("y holds a single label, 1 class ({classes!r}): a classifier needs at least two.").format(
+                classes=classes[0])
         )
     return y, classes
 
@@ -290,7 +299,8 @@ class Perceptron:
     def _prepare(self, X, y):
         n_epochs = check_int(self.n_epochs, "n_epochs", 1)
         if not isinstance(self.shuffle, (bool, np.bool_)):
-            raise TypeError(f"shuffle must be True or False; got {self.shuffle!r}.")
+            raise TypeError(_("shuffle must be True or False; got {shuffle!r}.").format(
+                                shuffle=self.shuffle))
         rows, columns, dense = sparse_rows(X)  # a row of zeros scores 0 everywhere: no update
         y, classes = _check_labels(y, len(rows))
         index = {label: k for k, label in enumerate(classes)}
@@ -318,8 +328,8 @@ class Perceptron:
         """Scores <coef_y | x> of every label, shape (n, n_labels); unseen features count 0."""
         check_fitted(self, "coef_")
         if not self._dense and not (isinstance(X, (list, tuple)) and X and isinstance(X[0], dict)):
-            raise TypeError("X must be a non-empty list of feature dicts, as in fit.")
-        rows, _, _ = sparse_rows(X, self._columns)
+            raise TypeError(_("X must be a non-empty list of feature dicts, as in fit."))
+        rows = sparse_rows(X, self._columns)[0]
         return np.array([self.coef_[:, idx] @ x for idx, x in rows], dtype=float)
 
     def predict(self, X):
@@ -353,7 +363,8 @@ class AveragedPerceptron(Perceptron):
     def fit(self, X, y):
         """Train on X (list of feature dicts or 2-D array) and labels y; returns self."""
         if self.variant not in TRAINERS:
-            raise ValueError(f"variant must be one of {VARIANTS}; got {self.variant!r}.")
+            raise ValueError(_("variant must be one of {VARIANTS}; got {variant!r}.").format(
+                                 VARIANTS=VARIANTS, variant=self.variant))
         rows, gold, shape, orders = self._prepare(X, y)
         for w, a in TRAINERS[self.variant](rows, gold, shape, orders):
             pass
@@ -396,11 +407,11 @@ def accuracy_by_epoch(X, y, X_held, y_held, max_epoch, seed=0):
     MAX_EPOCH on held-out data.
     """
     model, epochs = _lazy_run(X, y, max_epoch, seed)
-    held, _, _ = sparse_rows(X_held, model._columns, name="X_held")
+    held = sparse_rows(X_held, model._columns, name="X_held")[0]
     y_held = np.asarray(y_held)
     if y_held.ndim != 1 or len(y_held) != len(held):
-        raise ValueError(f"y_held must be 1-D with one label per row of X_held ({len(held)}); got shape "
-                         f"{y_held.shape}.")
+        raise ValueError(_("y_held must be 1-D with one label per row of X_held ({n_held}); got "
+                           "shape {shape}.").format(n_held=len(held), shape=y_held.shape))
     n_columns = len(model._columns)
     dense_held = None
     if len(held) * n_columns <= 20_000_000 and all(x.dtype.kind == "i" for _, x in held):

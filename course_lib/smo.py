@@ -43,6 +43,7 @@ from course_lib._validation import (
     check_positive,
     finite_arguments,
 )
+from course_lib.i18n import _
 from course_lib.kernel_cache import KernelRows, diagonal
 
 TAU = 1e-12  # curvature used when K_ii + K_jj - 2 K_ij <= 0 (non-PSD kernel or duplicate points)
@@ -240,14 +241,15 @@ def _check_problem(K, r, C, tol, alpha):
     if not isinstance(K, KernelRows):  # KernelRows come from checked X
         K = check_matrix(K, "K")
     if K.shape[0] != K.shape[1]:
-        raise ValueError(f"K must be a square Gram matrix (N x N); got shape {K.shape}.")
+        raise ValueError(_("K must be a square Gram matrix (N x N); got shape {shape}.").format(
+                             shape=K.shape))
     r = check_binary_targets(r, K.shape[0], "r")
     check_positive(C, "C", allow_inf=True)
     check_positive(tol, "tol")
     if alpha is not None:
         alpha = check_matrix(np.reshape(alpha, (1, -1)), "alpha", n_features=K.shape[0])[0]
         if np.any(alpha < 0) or np.any(alpha > C) or abs(alpha @ r) > 1e-8 * max(1.0, alpha.sum()):
-            raise ValueError("alpha must be feasible: 0 <= alpha <= C and sum alpha r = 0.")
+            raise ValueError(_("alpha must be feasible: 0 <= alpha <= C and sum alpha r = 0."))
     return K, r, alpha
 
 
@@ -377,7 +379,8 @@ def _better_start(polished, alpha, E, r):
 def _check_C(C):
     """C's range (its kind is checked at the door): the helpers run inside solver loops."""
     if not C > 0:
-        raise ValueError(f"C must be a positive number (np.inf allowed: the hard margin); got {C!r}.")
+        raise ValueError(_("C must be a positive number (np.inf allowed: the hard margin); got "
+                           "{C!r}.").format(C=C))
 
 
 def _update_sets(k, alpha_k, positive_k, C, outside_up, outside_low):

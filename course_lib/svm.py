@@ -12,7 +12,7 @@ import numpy as np
 
 from course_lib import kernels
 from course_lib._threads import one_blas_thread
-from course_lib.i18n import N_
+from course_lib.i18n import N_, _
 from course_lib._validation import (
     finite_hyperparameters,
     check_binary_targets,
@@ -123,7 +123,8 @@ class SVM:
         if K is None:  # rows on demand, the most recently used kept within cache_mb (as libsvm)
             K = KernelRows(X, kernel, params, self.cache_mb)
         elif K.shape != (X.shape[0], X.shape[0]):
-            raise ValueError(f"gram must be the {X.shape[0]} x {X.shape[0]} Gram matrix of X; got {K.shape}.")
+            raise ValueError(_("gram must be the {n} x {n} Gram matrix of X; got "
+                               "{shape}.").format(n=X.shape[0], shape=K.shape))
         _check_C_resolvable(C, K)
         Z, w_feature, self.solver_ = None, None, "smo"
         if np.isinf(C):
@@ -145,8 +146,9 @@ class SVM:
             result = smo(K, r, C, tol, max_iter)
         if result.status == "max_iter":
             raise RuntimeError(
-                f"SMO did not reach the tolerance tol={tol:g} within max_iter={result.n_iter} "
-                f"steps (KKT gap {result.gap:.3g}): raise max_iter or tol."
+                _("SMO did not reach the tolerance tol={tol:g} within max_iter={n_iter} steps "
+                  "(KKT gap {gap:.3g}): raise max_iter or tol.").format(
+                    tol=tol, n_iter=result.n_iter, gap=result.gap)
             )
         alpha = result.alpha
         self.alpha_ = alpha
@@ -173,8 +175,9 @@ class SVM:
         check_fitted(self, "alpha_")
         if self._kernel_name != "linear":
             raise AttributeError(
-                f"w_ exists only for kernel='linear': with the {self._kernel_name} kernel w lives "
-                "in the feature space phi(x); use decision_function, or alpha_ and support_."
+                _("w_ exists only for kernel='linear': with the {kernel} kernel w lives in "
+                  "the feature space phi(x); use decision_function, or alpha_ and support_.").format(
+                    kernel=self._kernel_name)
             )
         return (self.alpha_ * self.r_fit_) @ self.X_fit_
 
@@ -212,10 +215,10 @@ def _check_C_resolvable(C, K):
     scale = max(float(np.max(np.abs(diagonal(K)))), 1.0)
     if np.isfinite(C) and C * scale > MAX_C_SCALE:
         raise ValueError(
-            f"C={C:g} is too large for this data: C max_t K(x^t, x^t) = {C * scale:.3g} exceeds "
-            f"{MAX_C_SCALE:g}, beyond what double precision resolves. Lower C (the margin stops "
-            "changing long before), or use C=np.inf for the hard margin if the classes are "
-            "separable, or rescale X."
+            _("C={C:g} is too large for this data: C max_t K(x^t, x^t) = {product:.3g} exceeds "
+              "{limit:g}, beyond what double precision resolves. Lower C (the margin stops "
+              "changing long before), or use C=np.inf for the hard margin if the classes are "
+              "separable, or rescale X.").format(C=C, product=C * scale, limit=MAX_C_SCALE)
         )
 
 
@@ -223,7 +226,8 @@ def _check_r(r, X):
     """Targets in {-1, +1} of the right length; one class is fine when measuring slacks."""
     r = np.asarray(r, dtype=float)
     if r.shape != (X.shape[0],) or not np.all(np.isin(r, (-1.0, 1.0))):
-        raise ValueError(f"r must be a vector of {X.shape[0]} values in {{-1, +1}}; got {r!r}.")
+        raise ValueError(_("r must be a vector of {n} values in {{-1, +1}}; got {r!r}.").format(
+                             n=X.shape[0], r=r))
     return r
 
 
@@ -320,9 +324,9 @@ def _solve_hard(K, r, tol, max_iter, kernel):
 
 
 def _not_separable_message(kernel, result):
-    return (
-        f"The data is not linearly separable in the feature space of the {kernel} kernel (no "
-        f"separating hyperplane there has a margin above {MIN_RELATIVE_MARGIN:g} times the data's "
-        "diameter in that space), so the hard margin (C=np.inf) has no usable solution: use a "
-        f"finite C (soft margin). [Detected after {result.n_iter} SMO steps.]"
-    )
+    return _(
+        "The data is not linearly separable in the feature space of the {kernel} kernel (no "
+        "separating hyperplane there has a margin above {margin:g} times the data's diameter in that "
+        "space), so the hard margin (C=np.inf) has no usable solution: use a finite C (soft margin). "
+        "[Detected after {n_iter} SMO steps.]"
+    ).format(kernel=kernel, margin=MIN_RELATIVE_MARGIN, n_iter=result.n_iter)

@@ -12,7 +12,7 @@ K(x^s, x^t): this is a different problem, whose alphas are not sparse (`alpha_of
 
 import numpy as np
 
-from course_lib.i18n import N_
+from course_lib.i18n import N_, _
 from course_lib._validation import (
     finite_hyperparameters,
     finite_arguments,
@@ -105,8 +105,8 @@ def step_size(eta: float, lam: float, k: int):
     0 and a positive value forever.
     """
     if not (eta > 0 and lam >= 0 and k >= 0):  # kinds checked at the door, ranges here
-        raise ValueError(f"step_size needs eta > 0, lam >= 0 and an epoch k >= 0; got eta={eta!r}, "
-                         f"lam={lam!r}, k={k!r}.")
+        raise ValueError(_("step_size needs eta > 0, lam >= 0 and an epoch k >= 0; got "
+                           "eta={eta!r}, lam={lam!r}, k={k!r}.").format(eta=eta, lam=lam, k=k))
     return eta if lam == 0 else min(eta, 1.0 / (lam * (k + 1)))
 
 

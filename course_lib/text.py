@@ -16,6 +16,7 @@ import numpy as np
 
 from course_lib._validation import check_int, check_random_state, finite_arguments
 from course_lib.data import read_checked
+from course_lib.i18n import _
 
 STDLIB_SHA256 = "e9fb0e6ce5ee490c5a0f7b9c12eef478bec75c9663b21ff8a15395400ec0b005"
 _WORD = re.compile(r"[a-z][a-z0-9]*")
@@ -34,9 +35,9 @@ def load_stdlib_docstrings(return_names=False):
     With `return_names=True` a fourth item lists where each docstring comes from
     ("email.message Message.get_payload"). The file is gzip'd JSON lines checked by sha256.
     """
-    raw = read_checked(_stdlib_path(), STDLIB_SHA256, "The docstring corpus",
-                       missing_fix="Reinstall the package from a fresh clone (`pip install -e .`) or "
-                       "rebuild it with `python tools/freeze_stdlib_docstrings.py`")
+    raw = read_checked(_stdlib_path(), STDLIB_SHA256, _("The docstring corpus"),
+                       missing_fix=_("Reinstall the package from a fresh clone (`pip install -e .`) or "
+                                     "rebuild it with `python tools/freeze_stdlib_docstrings.py`"))
     lines = gzip.decompress(raw).decode("utf-8").splitlines()
     header, records = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
     topic_names = list(header["topics"])
@@ -55,7 +56,7 @@ def tokenize(text):
     Underscores and punctuation separate words: "get_payload(i=None)" -> ["get", "payload", "none"].
     """
     if not isinstance(text, str):
-        raise TypeError(f"text must be a string; got {type(text).__name__}.")
+        raise TypeError(_("text must be a string; got {type}.").format(type=type(text).__name__))
     return [word for word in _WORD.findall(text.lower()) if len(word) >= 2]
 
 
@@ -68,14 +69,15 @@ def bag_of_words(documents, min_df=1, vocabulary=None):
     vocabulary of a training set to encode held-out documents with the same words.
     """
     if isinstance(documents, str) or not all(isinstance(d, str) for d in documents):
-        raise TypeError("documents must be a list of strings (one text per document).")
+        raise TypeError(_("documents must be a list of strings (one text per document)."))
     min_df = check_int(min_df, "min_df", 1)
     counts = [Counter(tokenize(d)) for d in documents]
     if vocabulary is None:
         df = Counter(word for c in counts for word in c)
         vocabulary = sorted(word for word, n in df.items() if n >= min_df)
     elif min_df != 1:
-        raise ValueError("min_df only applies when the vocabulary is built here: pass one or the other.")
+        raise ValueError(_("min_df only applies when the vocabulary is built here: pass one or "
+                           "the other."))
     else:
         vocabulary = list(vocabulary)
     keep = set(vocabulary)
@@ -102,7 +104,8 @@ def split_docstrings(names, grouped=False, seed=0):
     class has docstrings on both sides.
     """
     if isinstance(names, str) or not all(isinstance(n, str) for n in names):
-        raise TypeError("names must be the list of source names of load_stdlib_docstrings(return_names=True).")
+        raise TypeError(_("names must be the list of source names of "
+                          "load_stdlib_docstrings(return_names=True)."))
     rng = check_random_state(seed)
     if grouped:
         groups = [docstring_group(n) for n in names]

@@ -7,7 +7,8 @@ streams compared, f-string fields included); a French entry states the same numb
 English (numbers written as in the English, decimal point) and never a comma between thousands;
 the committed French notebooks are what the catalogs give; the glossary's French terms, those of
 the chapter's own lectures, are the ones used. course_lib's catalog is complete and its committed
-.mo is the compiled .po; every catalog passes `msgfmt -c --check-format`.
+.mo is the compiled .po; every catalog passes `msgfmt -c --check-format`; course_lib raises no error
+with an English f-string or literal message, and its errors read in French after set_language("fr").
 """
 
 import collections
@@ -466,8 +467,8 @@ ENGLISH_WORDS = frozenset(
     "when how what which why where there their than then if only yours should would can cannot write "
     "take use compute divide".split())
 MARKING_CALLS = {"_", "N_", "Choice"}  # text inside these reaches the catalog
-# text a student never reads: a registered figure's index entry (figures/README.md) and the errors
-# raised to whoever calls course_lib with a wrong argument
+# text a student never reads: a registered figure's index entry (figures/README.md); the messages of
+# raises are held by test_course_lib_raises_no_english_message
 NOT_SHOWN_CALLS = {"slide_figure"}
 
 
@@ -665,3 +666,192 @@ def test_course_lib_messages_group_thousands_in_the_language():
     assert not problems, "course_lib's messages print thousands with a comma (pass number(n) instead):\n" + "\n".join(problems)
     assert COMMA_SPEC.findall("N = {N:5,d} and {n:,} but {x:.2f}, {y}, {r:,.0f}") == ["{N:5,d}", "{n:,}", "{r:,.0f}"]
     assert COMMA_SPEC.findall("{a[:, -1].min():.3f} {tfidf.df_[:, j].min()}, {b[1,2]}") == []
+
+
+# -- course_lib's error messages ----------------------------------------------------------------
+
+# the messages of course_lib's raises that stay as they are, with the reason
+RAISED_AS_IS = {
+    ("exercises/harness.py", "module {} has no attribute {}"):
+        "Python's own wording for a module's missing attribute (PEP 562 __getattr__), for code, not a student",
+    ("exercises/guard.py", "did not return within {} s"):
+        "raised by the alarm inside the student's function, where a call into course_lib is refused; the "
+        "harness catches it and writes its own message",
+    ("smo.py", "epsilon must be in (0, 1] (a fraction of the data's diameter); got {}."):
+        "smo.separable is called by SVM with arguments it has checked; no chapter calls it",
+    ("smo.py", "r must hold the targets -1 and +1; got {}."):
+        "smo.separable is called by SVM with arguments it has checked; no chapter calls it",
+}
+EXCEPTION_NAME = re.compile(r"(Error|Exception|Warning|TimeLimit|WriteItYourself)$")
+CODE = re.compile(r"`[^`]*`|\b\w*_\w*\b|\b\w+(?:\.\w+)+\b")  # inline code, identifiers, dotted names
+
+
+def _message_text(node):
+    """The text of an untranslated message expression (a literal, an f-string, or a + or if-else of
+    them), fields as {}; None when the message goes through _() or is built elsewhere."""
+    import ast
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+    if isinstance(node, ast.BinOp):
+        parts = [_message_text(node.left), _message_text(node.right)]
+    elif isinstance(node, ast.IfExp):
+        parts = [_message_text(node.body), _message_text(node.orelse)]
+    else:
+        return None
+    return None if parts == [None, None] else " ".join(p or "{}" for p in parts)
+
+
+def english_raises(source):
+    """[(line, text)] of the exceptions of `source` raised or built (`raise X(...)`, `X(...)` for a
+    name ending in Error, Exception, Warning) with a message written as prose (two words of letters
+    outside its fields) in a literal or an f-string instead of a `_()` template."""
+    import ast
+
+    tree = ast.parse(source)
+    messages, writers = [], set()  # (line, message expression); functions whose result is a message
+    for node in ast.walk(tree):
+        call = node.exc if isinstance(node, ast.Raise) else node
+        if not isinstance(call, ast.Call) or not call.args:
+            continue
+        name = getattr(call.func, "id", getattr(call.func, "attr", ""))
+        if isinstance(node, ast.Raise) or EXCEPTION_NAME.search(name):
+            messages.append((call.lineno, call.args[0]))
+            if isinstance(call.args[0], ast.Call) and isinstance(call.args[0].func, ast.Name):
+                writers.add(call.args[0].func.id)  # raise ValueError(_not_separable_message(...))
+    for function in ast.walk(tree):
+        if isinstance(function, ast.FunctionDef) and function.name in writers:
+            messages += [(node.lineno, node.value) for node in ast.walk(function)
+                         if isinstance(node, ast.Return) and node.value is not None]
+    found = []
+    for line, expression in messages:
+        text = _message_text(expression)
+        if text is not None and len(re.findall(r"[^\W\d_]{2,}", CODE.sub(" ", french.FIELD.sub(" ", text)))) >= 2:
+            found.append((line, text))
+    return sorted(set(found))
+
+
+def test_course_lib_raises_no_english_message():
+    """Every error course_lib raises for its caller is a translatable template (`_("{name} must ...")
+    .format(name=...)`): an f-string's message would reach a French student in English."""
+    problems = [f"course_lib/{relative}:{line}: {text[:70]!r}"
+                for path in sorted((ROOT / "course_lib").rglob("*.py"))
+                for relative in [path.relative_to(ROOT / "course_lib").as_posix()]
+                for line, text in english_raises(path.read_text(encoding="utf-8"))
+                if (relative, text) not in RAISED_AS_IS]
+    assert not problems, ("error messages written as f-strings or plain literals: make them templates, "
+                          "_(\"... {name} ...\").format(name=...), then python tools/french.py and translate "
+                          "them in course_lib.po:\n" + "\n".join(problems))
+
+
+def test_the_raise_check_catches_an_f_string_message():
+    source = '''
+def fit(X, C):
+    if C <= 0:
+        raise ValueError(f"C must be positive; got {C}.")
+    if X is None:
+        raise TypeError("X is None: pass an array.")
+    if X.ndim == 1:
+        raise ValueError(f"{X} has " + ("one row" if X.size == 1 else "rows") + " only")
+    error = RuntimeError(f"fit did not converge after {C} steps")
+    if C > 1:
+        raise ValueError(_("C must be at most 1; got {C}.").format(C=C))
+    raise WriteItYourself(f"import {X}")
+    raise WriteItYourself(ELSEWHERE + "sys.settrace")
+    raise ValueError(_message(C))
+
+
+def _message(C):
+    return f"C = {C} has no solution here"
+'''
+    assert [line for line, _ in english_raises(source)] == [4, 6, 8, 9, 18]
+    assert english_raises('raise ValueError(message.format(name=name))') == []
+
+
+def _message_pattern(template, formatted):
+    """A regex for the messages `template` gives: its {fields} any text (a brace-format template,
+    where {{ and }} are single braces), or the template itself."""
+    if not formatted:
+        return re.escape(template)
+    pieces = re.split(r"(\{\{|\}\}|\{[A-Za-z_][^{}]*\})", template)
+    return "".join(".+?" if p.startswith("{") and p not in ("{{", "}}") else re.escape(p[:1] if p in ("{{", "}}") else p)
+                   for p in pieces)
+
+
+def _bad_calls():
+    """One wrong call per module a student calls most: (module, call)."""
+    import numpy as np
+
+    from course_lib import basis, kernels, lagrange, linear, margins, multiclass, perceptron
+    from course_lib.structured import chain, models, ranking, ssvm_base, viterbi, vision
+
+    X = [[1.0, 0.0], [-1.0, 0.0]]
+    return [
+        ("perceptron", lambda: perceptron.AveragedPerceptron(variant="fast").fit([[0.0], [1.0]], [0, 1])),
+        ("perceptron", lambda: perceptron.AveragedPerceptron().fit([{"a": 1.0}, {"b": "x"}], [0, 1])),
+        ("multiclass", lambda: multiclass.check_cost([[0.0, -1.0], [1.0, 0.0]])),
+        ("multiclass", lambda: multiclass.check_cost([[0.0, 1.0]])),
+        ("kernels", lambda: kernels.check_kernel("rbf")),
+        ("kernels", lambda: kernels.check_kernel("linear", {"sigma": 1.0})),
+        ("margins", lambda: margins.canonical_form(X, [1, -1], [-1.0, 0.0], 0.0)),
+        ("linear", lambda: linear.version_space_offsets(X, [1, -1], [1.0, 0.0, 0.0])),
+        ("basis", lambda: basis.xor_map(np.ones((2, 3)))),
+        ("lagrange", lambda: lagrange.lagrange_system(a=[0.0, 0.0])),
+        ("viterbi", lambda: viterbi.viterbi(np.zeros((2, 3)), np.zeros((2, 2)))),
+        ("chain", lambda: chain.validated_index({}, kind="words")),
+        ("models", lambda: models.HierarchicalModel({"r": ["a", "b"], "s": ["c"]}).classes_),
+        ("ranking", lambda: ranking.relevance_matrix([1, 1])),
+        ("vision", lambda: vision.integral_image(np.ones(3))),
+        ("vision", lambda: vision.box_sum(S=[[1 + 1j]], box=(0, 0, 1, 1))),
+        ("ssvm_base", lambda: ssvm_base.check_model(object())),
+    ]
+
+
+def test_course_lib_raises_speak_french():
+    """A wrong call gets its error in French after set_language("fr"): the message is the catalog's
+    French template filled in, for one wrong call per module a student calls most (a field's own
+    word, "complex numbers" in "got {kind}", is French too)."""
+    import course_lib
+
+    catalog = french.read_catalog(french.LIB_PO)
+    entries = [(m, "python-brace-format" in m.flags) for m in catalog if m.id and m.string and not m.fuzzy]
+    problems = []
+    for module, call in _bad_calls():
+        said = {}
+        for language in ("en", "fr"):
+            course_lib.set_language(language)
+            try:
+                with pytest.raises((ValueError, TypeError, AttributeError)) as error:
+                    call()
+            finally:
+                course_lib.set_language("en")
+            said[language] = str(error.value)
+        found = [(m, formatted) for m, formatted in entries
+                 if re.fullmatch(_message_pattern(m.id, formatted), said["en"], re.DOTALL)]
+        if not found:
+            problems.append(f"{module}: no catalog entry gives {said['en']!r}")
+        elif not any(re.fullmatch(_message_pattern(m.string, formatted), said["fr"], re.DOTALL) for m, formatted in found):
+            problems.append(f"{module}: {said['fr']!r} is not the French of {said['en']!r}")
+        elif said["fr"] == said["en"] or len(english_words(said["fr"])) >= 2:
+            problems.append(f"{module}: still English in French: {said['fr']!r}")
+    assert not problems, "\n".join(problems)
+    assert _message_pattern("{name} has {n} features", True) == r".+?\ has\ .+?\ features"
+
+
+def test_progress_bar_label_speaks_french(monkeypatch):
+    """Chapter 11's bar under its long cell, progress(range(3), "splits"), reads "partitions" in French."""
+    import course_lib
+    from course_lib.widgets import progress as progress_module
+
+    bars = []
+    original = progress_module.widgets.IntProgress
+    monkeypatch.setattr(progress_module.widgets, "IntProgress", lambda **kwargs: bars.append(original(**kwargs)) or bars[-1])
+    try:
+        for language in ("en", "fr"):
+            course_lib.set_language(language)
+            list(progress_module.progress(range(2), "splits"))
+    finally:
+        course_lib.set_language("en")
+    assert [bar.description for bar in bars] == ["splits", "partitions"]

@@ -268,27 +268,65 @@ def update_chapter(stem):
 
 def lib_template():
     """course_lib's strings; a string the code formats with % (`_("...") % x`) or .format is flagged
-    so, by the line of its call; no other string is a format string."""
+    so (see `formatted_in`); no other string is a format string."""
     template = new_catalog("course_lib")
+    formats = {}
     for filename, lineno, message, comments, context in extract_from_dir(
             ROOT / "course_lib", method_map=[("**.py", "python")],
             keywords={"_": None, "N_": None, "Choice": (1, 3)}, comment_tags=("TRANSLATORS:",)):
+        if filename not in formats:
+            formats[filename] = formatted_in((ROOT / "course_lib" / filename).read_text(encoding="utf-8"))
         for text in (message if isinstance(message, tuple) else [message]):  # Choice: text, explanation
             if not isinstance(text, str) or not text:
                 continue
             existing = template.get(text)
             location = (f"course_lib/{filename}", lineno)
-            line = (ROOT / "course_lib" / filename).read_text(encoding="utf-8").splitlines()[lineno - 1]
-            flag = "python-format" if re.search(r"\)\s*%", line) else \
-                "python-brace-format" if ").format(" in line else None
             if existing is None:
                 existing = template.add(text, locations=[location], auto_comments=comments)
                 existing.flags = set()
             else:
                 existing.locations.append(location)
-            if flag:
-                existing.flags.add(flag)
+            if text in formats[filename]:
+                existing.flags.add(formats[filename][text])
     return template
+
+
+def formatted_in(source):
+    """{text: flag} of the `_("...")` strings a module's code formats: "python-brace-format" for
+    `_("...").format(...)`, "python-format" for `_("...") % x`, and either for a name given `_()`
+    strings (`message = _("a") if ... else _("b")`) that the same function then formats
+    (`message.format(...)`)."""
+    import ast
+
+    def texts(node):
+        return [call.args[0].value for call in ast.walk(node) if isinstance(call, ast.Call)
+                and getattr(call.func, "id", None) == "_" and call.args
+                and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)]
+
+    def flag_of(parent, child):
+        if isinstance(parent, ast.Attribute) and parent.attr == "format" and parent.value is child:
+            return "python-brace-format"
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mod) and parent.left is child:
+            return "python-format"
+        return None
+
+    tree = ast.parse(source)
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    found = {}
+    for node in ast.walk(tree):
+        flag = flag_of(parents.get(node), node)
+        if flag and isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_":
+            found.update(dict.fromkeys(texts(node), flag))
+    for scope in ast.walk(tree):
+        if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        formatted = {node.id: flag for node in ast.walk(scope) if isinstance(node, ast.Name)
+                     for flag in [flag_of(parents.get(node), node)] if flag}
+        for node in ast.walk(scope):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                    getattr(node.targets[0], "id", None) in formatted:
+                found.update(dict.fromkeys(texts(node.value), formatted[node.targets[0].id]))
+    return found
 
 
 def update_lib():

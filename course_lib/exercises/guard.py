@@ -59,6 +59,8 @@ import types
 
 import numpy as np
 
+from course_lib.i18n import _
+
 __all__ = ["ELSEWHERE", "Guard", "StudentObject", "TimeLimit", "WriteItYourself", "time_limit"]
 
 GUARDED_PACKAGES = ("course_lib", "sklearn")
@@ -518,7 +520,7 @@ class Guard:
 
     def __enter__(self):
         if _state.functions:
-            raise RuntimeError("a check is already running")
+            raise RuntimeError(_("a check is already running"))
         allowed = {id(fn) for fn in self.allowed}
         for fn in self.allowed:
             if isinstance(fn, types.FunctionType):

@@ -377,7 +377,7 @@ def check_function(student_fn, cases, reference, *, seed=None, compare=None, all
     seed = fresh_seed() if seed is None else seed
     drawn = cases(np.random.default_rng(seed))
     if not drawn:
-        raise ValueError("check_function needs at least one case")
+        raise ValueError(_("check_function needs at least one case"))
     mismatch = _parameter_mismatch(student_fn, drawn[0])
     if mismatch:
         return _not_yet(mismatch, hint)

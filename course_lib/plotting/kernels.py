@@ -663,7 +663,8 @@ def gaussian_h_on_grid(svm, xlim, ylim, steps, reach=5.0):
     costs about steps^2 + n_SV (2 reach sigma / cell)^2 exponentials. Returns (xs, ys, h) with
     h[i, j] the value at (xs[j], ys[i])."""
     if svm.kernel != "gaussian":
-        raise ValueError(f"svm must be a fitted Gaussian-kernel SVM; got kernel={svm.kernel!r}.")
+        raise ValueError(_("svm must be a fitted Gaussian-kernel SVM; got kernel={kernel!r}.").format(
+                             kernel=svm.kernel))
     sv = svm.support_
     xs, ys = np.linspace(*xlim, steps), np.linspace(*ylim, steps)
     h = np.full((steps, steps), float(svm.w0_))

@@ -81,7 +81,8 @@ def draw_geometry(ax=None, w=(1.0, 2.0), w0=-2.0, x=(2.2, 1.6)):
 def draw_perceptron_update(ax, perceptron, X, r, update):
     """The perceptron's boundary after `update` updates, the point that caused it circled."""
     if isinstance(update, bool) or not isinstance(update, (int, np.integer)) or update < 0:
-        raise ValueError(f"update must be an integer >= 0 (0: before any update); got {update!r}.")
+        raise ValueError(_("update must be an integer >= 0 (0: before any update); got {update!r}.").format(
+                             update=update))
     update = int(min(update, perceptron.n_updates_))
     w, w0 = perceptron.history_[update]
     shade_sides(ax, w, w0, *LIMITS)

@@ -196,10 +196,11 @@ def reduction_fit(reduction=REDUCTIONS[0], spread=1.3, seed=0, learner="least sq
     """(X, y, fitted model) of a reduction around a binary learner of LEARNERS on three_blobs,
     classes 1, 2, 3 as in the slides (both one-vs-rest reductions fit the same OneVsRest)."""
     if reduction not in REDUCTIONS:
-        raise ValueError(f"reduction must be one of {', '.join(map(repr, REDUCTIONS))}; got "
-                         f"{reduction!r}.")
+        raise ValueError(_("reduction must be one of {reductions}; got {reduction!r}.").format(
+                             reductions=', '.join(map(repr, REDUCTIONS)), reduction=reduction))
     if learner not in LEARNERS:
-        raise ValueError(f"learner must be one of {', '.join(map(repr, LEARNERS))}; got {learner!r}.")
+        raise ValueError(_("learner must be one of {learners}; got {learner!r}.").format(
+                             learners=', '.join(map(repr, LEARNERS)), learner=learner))
     X, y = three_blobs(n=150, seed=seed, spread=spread)
     y = y + 1
     reduce = AllPairs if reduction == REDUCTIONS[2] else OneVsRest
@@ -352,7 +353,8 @@ def _sgd_learner(learner, rate, n_iter, seed, cost):
         return MulticlassSVM(lam=rate, n_iter=n_iter, seed=seed, cost=cost)
     if learner == "hinge":
         return HingeRiskSGD(eta=rate, n_iter=n_iter, seed=seed, cost=cost)
-    raise ValueError(f"learner must be 'svm' (MulticlassSVM) or 'hinge' (HingeRiskSGD); got {learner!r}.")
+    raise ValueError(_("learner must be 'svm' (MulticlassSVM) or 'hinge' (HingeRiskSGD); got "
+                       "{learner!r}.").format(learner=learner))
 
 
 def cost_with(cost_on_two, k=3):
@@ -374,9 +376,11 @@ def sgd_paths(learner, rates, costs, n_iter, every, X, y, seed=0):
     Returns an array (n_iter // every, runs, k n): the learners' w_ for n_iter = T, the same
     numbers (tests/test_widgets_multiclass.py checks it), at the cost of one run."""
     if learner not in ("svm", "hinge"):
-        raise ValueError(f"learner must be 'svm' (MulticlassSVM) or 'hinge' (HingeRiskSGD); got {learner!r}.")
+        raise ValueError(_("learner must be 'svm' (MulticlassSVM) or 'hinge' (HingeRiskSGD); got "
+                           "{learner!r}.").format(learner=learner))
     if n_iter % every:
-        raise ValueError(f"n_iter ({n_iter}) must be a multiple of every ({every}).")
+        raise ValueError(_("n_iter ({n_iter}) must be a multiple of every ({every}).").format(
+                             n_iter=n_iter, every=every))
     classes, y_index = np.unique(y, return_inverse=True)
     rates, costs = np.asarray(rates, dtype=float), np.asarray(costs, dtype=float)
     runs, k = np.arange(len(rates)), len(classes)

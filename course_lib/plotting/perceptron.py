@@ -114,7 +114,8 @@ def draw_one_of_both(ax, n_epochs=5, seed=0, which="averaged a", data_seed=0):
     """One panel of draw_plain_vs_averaged: which = "plain w" or "averaged a" (for static grids)."""
     n_epochs = check_int(n_epochs, "n_epochs", minimum=1)
     if which not in ("plain w", "averaged a"):
-        raise ValueError(f"which must be 'plain w' or 'averaged a'; got {which!r}.")
+        raise ValueError(_("which must be 'plain w' or 'averaged a'; got {which!r}.").format(
+                             which=which))
     classes, w, a = blob_epochs(seed, max(30, n_epochs), data_seed)[n_epochs - 1]
     _draw_weights(ax, classes, w if which == "plain w" else a, which, n_epochs, seed, data_seed)
 

@@ -3,6 +3,8 @@ placeholder of the seeds registers itself here with `@slide_figure(...)`."""
 
 from dataclasses import dataclass, field
 
+from course_lib.i18n import _
+
 
 @dataclass(frozen=True)
 class FigureSpec:
@@ -28,7 +30,7 @@ def slide_figure(stem, slide, title=None, **kwargs):
 
     def decorate(function):
         if stem in FIGURES:
-            raise ValueError(f"figure {stem!r} is registered twice")
+            raise ValueError(_("figure {stem!r} is registered twice").format(stem=stem))
         doc_title = (function.__doc__ or stem).strip().splitlines()[0]
         FIGURES[stem] = FigureSpec(stem, title or doc_title, slide, function, dict(kwargs))
         return function

@@ -357,7 +357,8 @@ def draw_reading(ax, word=0, scale=1.0, C=None):
     choices = distinct_test_words()
     word = check_int(word, "word", 0)
     if word >= len(choices):
-        raise ValueError(f"word must be below {len(choices)} (the distinct test words); got {word}.")
+        raise ValueError(_("word must be below {n_choices} (the distinct test words); got {word}.").format(
+                             n_choices=len(choices), word=word))
     scale = check_non_negative(scale, "scale")
     index = choices[word]
     x, y = words[index], labels[index]

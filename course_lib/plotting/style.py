@@ -13,6 +13,8 @@ import numpy as np
 from matplotlib.figure import Figure
 from PIL import Image
 
+from course_lib.i18n import _
+
 # Okabe & Ito's palette, safe for the common colour-vision deficiencies.
 BLUE, VERMILLION, GREEN, ORANGE = "#0072B2", "#D55E00", "#009E73", "#E69F00"
 PURPLE, SKY, YELLOW, BLACK, GREY = "#CC79A7", "#56B4E9", "#F0E442", "#000000", "#7F7F7F"
@@ -150,8 +152,9 @@ def encode_png(rgba):
     zeros) and deflated at zlib's fastest level. Lossless: decoding gives the pixels back."""
     rgba = np.asarray(rgba)
     if rgba.ndim != 3 or rgba.shape[2] != 4 or rgba.dtype != np.uint8:
-        raise ValueError(f"rgba must be an (height, width, 4) uint8 array, got {rgba.dtype} {rgba.shape}")
-    height, width, _ = rgba.shape
+        raise ValueError(_("rgba must be an (height, width, 4) uint8 array, got {dtype} {shape}").format(
+                             dtype=rgba.dtype, shape=rgba.shape))
+    height, width = rgba.shape[:2]
     opaque = bool(rgba[..., 3].min() == 255)
     pixels = (np.asarray(Image.fromarray(rgba, "RGBA").convert("RGB")) if opaque else rgba)
     rows = pixels.reshape(height, -1)
@@ -183,8 +186,9 @@ def plot_points(ax, X, r, size=60, edge=True):
     r = np.asarray(r)
     if r.dtype == bool or r.shape != (np.shape(X)[0],) or not np.all(np.isin(r, (-1, 1))):
         raise ValueError(
-            "r must hold one target in {-1, +1} per point (for a boolean mask m, pass "
-            f"np.where(m, 1, -1)); got dtype {r.dtype} and shape {r.shape} for {np.shape(X)[0]} points."
+            _("r must hold one target in {{-1, +1}} per point (for a boolean mask m, pass "
+              "np.where(m, 1, -1)); got dtype {dtype} and shape {shape} for {n_points} points.").format(
+                dtype=r.dtype, shape=r.shape, n_points=np.shape(X)[0])
         )
     for label, style in CLASS_STYLE.items():
         mask = r == label

@@ -13,6 +13,7 @@ and `initialize(X, Y)`, which checks the data and sets `size_joint_feature` befo
 import numpy as np
 
 from course_lib._validation import finite_arguments
+from course_lib.i18n import _
 
 RESCALINGS = ("margin", "slack")
 
@@ -24,9 +25,10 @@ class StructuredModel:
 
     def initialize(self, X, Y):
         if len(X) != len(Y):
-            raise ValueError(f"X has {len(X)} inputs but Y has {len(Y)} outputs: lengths must match.")
+            raise ValueError(_("X has {n_x} inputs but Y has {n_y} outputs: lengths must match.").format(
+                                 n_x=len(X), n_y=len(Y)))
         if len(X) == 0:
-            raise ValueError("X is empty: training needs at least one example.")
+            raise ValueError(_("X is empty: training needs at least one example."))
         return self
 
     def joint_feature(self, x, y):
@@ -59,7 +61,8 @@ def check_weights(weights, n):
 
 def check_rescaling(rescaling):
     if rescaling not in RESCALINGS:
-        raise ValueError(f"rescaling must be one of {RESCALINGS}; got {rescaling!r}.")
+        raise ValueError(_("rescaling must be one of {RESCALINGS}; got {rescaling!r}.").format(
+                             RESCALINGS=RESCALINGS, rescaling=rescaling))
     return rescaling
 
 
@@ -70,8 +73,8 @@ def augmented_score(model, x, y, y_prime, w, rescaling="margin"):
     delta = model.loss(y, y_prime)
     psi = model.joint_feature(x, y_prime)
     if np.shape(w) != np.shape(psi):
-        raise ValueError(f"w must have the shape of the joint feature Psi(x, y), {np.shape(psi)}; "
-                         f"got {np.shape(w)}.")
+        raise ValueError(_("w must have the shape of the joint feature Psi(x, y), {expected}; got "
+                           "{shape}.").format(expected=np.shape(psi), shape=np.shape(w)))
     score = float(w @ psi)
     if rescaling == "margin":
         return delta + score
@@ -85,9 +88,10 @@ def exhaustive_argmax(candidates, score):
     for candidate in candidates:
         value = score(candidate)
         if np.isnan(value):
-            raise ValueError(f"score gave NaN for the candidate {candidate!r}: scores must be numbers.")
+            raise ValueError(_("score gave NaN for the candidate {candidate!r}: scores must be "
+                               "numbers.").format(candidate=candidate))
         if not seen or value > best_score:
             best, best_score, seen = candidate, value, True
     if not seen:
-        raise ValueError("candidates is empty: the argmax needs at least one candidate output.")
+        raise ValueError(_("candidates is empty: the argmax needs at least one candidate output."))
     return best

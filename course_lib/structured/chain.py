@@ -24,6 +24,7 @@ import numpy as np
 
 from course_lib._validation import check_int, check_positive, finite_arguments
 from course_lib.data import read_checked
+from course_lib.i18n import _
 from course_lib.structured.base import StructuredModel, check_rescaling, check_weights
 from course_lib.structured.viterbi import (
     _hamming_unary, check_sequence, slack_rescaled_viterbi, viterbi, viterbi_batch,
@@ -57,13 +58,15 @@ class ChainModel(StructuredModel):
     def _check_x(self, x, name="x"):
         x = np.asarray(x, dtype=float)
         if x.ndim != 2 or x.shape[0] < 1 or x.shape[1] < 1:
-            raise ValueError(f"{name} must be a word of shape (r letters, n pixels) with r >= 1; "
-                             f"got shape {x.shape}.")
+            raise ValueError(_("{name} must be a word of shape (r letters, n pixels) with r >= 1; "
+                               "got shape {shape}.").format(name=name, shape=x.shape))
         if not np.all(np.isfinite(x)):
-            raise ValueError(f"{name} contains NaN or inf: pixel values must be finite.")
+            raise ValueError(_("{name} contains NaN or inf: pixel values must be finite.").format(
+                                 name=name))
         if self.n_features is not None and x.shape[1] != self.n_features:
-            raise ValueError(f"{name} has {x.shape[1]} pixels per letter but the model was "
-                             f"initialised with {self.n_features}.")
+            raise ValueError(_("{name} has {n_columns} pixels per letter but the model was "
+                               "initialised with {n_features}.").format(
+                                 name=name, n_columns=x.shape[1], n_features=self.n_features))
         return x
 
     def _n_pair(self):
@@ -75,10 +78,10 @@ class ChainModel(StructuredModel):
         size = q * n_features + self._n_pair()
         if w.shape != (size,):
             formula = "q*n + q^2" if self.transitions else "q*n (no transitions)"
-            raise ValueError(f"w must be a vector of length {formula} = {size}; "
-                             f"got shape {w.shape}.")
+            raise ValueError(_("w must be a vector of length {formula} = {size}; got shape "
+                               "{shape}.").format(formula=formula, size=size, shape=w.shape))
         if not np.all(np.isfinite(w)):
-            raise ValueError("w contains NaN or inf.")
+            raise ValueError(_("w contains NaN or inf."))
         return w
 
     def initialize(self, X, Y):
@@ -89,15 +92,17 @@ class ChainModel(StructuredModel):
         for index, (x, y) in enumerate(zip(X, Y)):
             x = np.asarray(x, dtype=float)
             if x.ndim != 2 or x.shape[0] < 1 or x.shape[1] < 1:
-                raise ValueError(f"X[{index}] must be a word of shape (r, n) with r >= 1 letters; "
-                                 f"got shape {x.shape}.")
+                raise ValueError(_("X[{index}] must be a word of shape (r, n) with r >= 1 "
+                                   "letters; got shape {shape}.").format(
+                                     index=index, shape=x.shape))
             if n_features is None:
                 n_features = x.shape[1]
             elif x.shape[1] != n_features:
-                raise ValueError(f"X[{index}] has {x.shape[1]} pixels per letter but X[0] has "
-                                 f"{n_features}: every letter image must have the same size.")
+                raise ValueError(_("X[{index}] has {n_columns} pixels per letter but X[0] has "
+                                   "{n_features}: every letter image must have the same size.").format(
+                                     index=index, n_columns=x.shape[1], n_features=n_features))
             if not np.all(np.isfinite(x)):
-                raise ValueError(f"X[{index}] contains NaN or inf.")
+                raise ValueError(_("X[{index}] contains NaN or inf.").format(index=index))
             check_sequence(y, x.shape[0], q, name=f"Y[{index}]")
         self.n_features = n_features
         self.size_joint_feature = q * n_features + self._n_pair()
@@ -151,8 +156,8 @@ class ChainModel(StructuredModel):
         y = np.asarray(y)
         y_hat = np.asarray(y_hat)
         if y.shape != y_hat.shape or y.ndim != 1 or y.size == 0:
-            raise ValueError(f"y and y_hat must be sequences of the same length >= 1; got shapes "
-                             f"{y.shape} and {y_hat.shape}.")
+            raise ValueError(_("y and y_hat must be sequences of the same length >= 1; got shapes "
+                               "{shape_y} and {shape_y_hat}.").format(shape_y=y.shape, shape_y_hat=y_hat.shape))
         mistakes = float(np.sum(y != y_hat))
         return mistakes / len(y) if self.normalize_loss else mistakes
 
@@ -170,14 +175,15 @@ class ChainModel(StructuredModel):
     def _stacked_scores(self, X, w):
         """All letters of all words at once: (x_all @ W_unary^T (sum r, q), W_pair, lengths)."""
         if len(X) == 0:
-            raise ValueError("X is empty: give at least one word.")
+            raise ValueError(_("X is empty: give at least one word."))
         lengths = np.array([np.shape(x)[0] if np.ndim(x) == 2 else 0 for x in X])
         if lengths.min() < 1:
-            raise ValueError("every word of X must be an (r, n) array with r >= 1 letters.")
+            raise ValueError(_("every word of X must be an (r, n) array with r >= 1 letters."))
         widths = {np.shape(x)[1] for x in X}
         if len(widths) > 1:
-            raise ValueError(f"the words of X have different numbers of pixels per letter "
-                             f"{sorted(widths)}: every letter image must have the same size.")
+            raise ValueError(_("the words of X have different numbers of pixels per letter "
+                               "{widths}: every letter image must have the same size.").format(
+                                 widths=sorted(widths)))
         x_all = self._check_x(np.concatenate(X), name="X")
         W_unary, W_pair = self.unpack(self._check_w(w, x_all.shape[1]))
         return x_all @ W_unary.T, W_pair, lengths
@@ -198,15 +204,16 @@ class ChainModel(StructuredModel):
         if check_rescaling(rescaling) == "slack":
             return [self.loss_augmented_inference(x, y, w, rescaling) for x, y in zip(X, Y)]
         if len(X) != len(Y):
-            raise ValueError(f"X has {len(X)} words but Y has {len(Y)} label sequences.")
+            raise ValueError(_("X has {n_x} words but Y has {n_y} label sequences.").format(
+                                 n_x=len(X), n_y=len(Y)))
         if len(X) == 0:
             return []
         unary, W_pair, lengths = self._stacked_scores(X, w)
         q = self._q()
         for i, (y, r) in enumerate(zip(Y, lengths)):
             if np.ndim(y) != 1 or len(y) != r:
-                raise ValueError(f"Y[{i}] must be a 1-D sequence of {r} labels (one per letter); "
-                                 f"got shape {np.shape(y)}.")
+                raise ValueError(_("Y[{i}] must be a 1-D sequence of {r} labels (one per letter); "
+                                   "got shape {shape}.").format(i=i, r=r, shape=np.shape(y)))
         y_all = check_sequence(np.concatenate(Y), int(lengths.sum()), q, name="Y")
         c = lengths.astype(float) if self.normalize else np.ones(len(lengths))
         per_mistake = c / lengths if self.normalize_loss else c
@@ -243,8 +250,8 @@ def load_ocr_chain_models():
     the training settings (`normalize`, `normalize_loss`, `learner`, `tol`, `train_fold`,
     `validation_fold`)."""
     path = resources.files("course_lib") / "resources" / OCR_MODELS_FILE
-    raw = read_checked(path, OCR_MODELS_SHA256, "The cached OCR chain models",
-                       missing_fix="Restore it from git or rebuild it with `python tools/train_ocr_chain.py`")
+    raw = read_checked(path, OCR_MODELS_SHA256, _("The cached OCR chain models"),
+                       missing_fix=_("Restore it from git or rebuild it with `python tools/train_ocr_chain.py`"))
     with np.load(io.BytesIO(raw), allow_pickle=False) as archive:
         models = {name: archive[name] for name in archive.files}
     return {name: (value.item() if value.ndim == 0 else value) for name, value in models.items()}
@@ -254,7 +261,7 @@ def validated_index(models, kind="chain"):
     """Index of the C with the best letter accuracy on the validation fold (never the test
     folds) for the cached `kind` ("chain" or "letters") models."""
     if kind not in ("chain", "letters"):
-        raise ValueError(f"kind must be 'chain' or 'letters'; got {kind!r}.")
+        raise ValueError(_("kind must be 'chain' or 'letters'; got {kind!r}.").format(kind=kind))
     return int(np.argmax(models[f"validation_accuracy_{kind}"]))
 
 
@@ -279,8 +286,8 @@ def fit_hmm(X, Y, n_labels=26, smoothing=1.0):
     y_all = np.concatenate([np.asarray(y, dtype=np.int64) for y in Y])
     x_all = np.concatenate([np.asarray(x, dtype=float) for x in X])
     if np.any((x_all < 0) | (x_all > 1)):
-        raise ValueError("X must hold binary pixels (values in [0, 1]): the HMM models each pixel "
-                         "as a coin with p(x_ti = 1 | y_t = s) = theta_si.")
+        raise ValueError(_("X must hold binary pixels (values in [0, 1]): the HMM models each "
+                           "pixel as a coin with p(x_ti = 1 | y_t = s) = theta_si."))
     letters = np.bincount(y_all, minlength=q)
     ink = np.zeros((q, model.n_features))
     np.add.at(ink, y_all, x_all)
@@ -305,8 +312,9 @@ def hmm_chain_scores(hmm, x):
     probable letter sequence: the HMM reading of the chain score (S21)."""
     x = np.asarray(x, dtype=float)
     if np.any((x < 0) | (x > 1)) or x.shape[1] != hmm["log_theta"].shape[1]:
-        raise ValueError(f"x must hold binary pixels (values in [0, 1]), "
-                         f"{hmm['log_theta'].shape[1]} per letter as in fit_hmm; got shape {x.shape}.")
+        raise ValueError(_("x must hold binary pixels (values in [0, 1]), {n_pixels} per letter "
+                           "as in fit_hmm; got shape {shape}.").format(
+                             n_pixels=hmm['log_theta'].shape[1], shape=x.shape))
     unary = x @ hmm["log_theta"].T + (1.0 - x) @ hmm["log_one_minus_theta"].T
     unary[0] += hmm["log_start"]
     return unary, hmm["log_transition"]

@@ -8,6 +8,7 @@ it (the slides: "|Y| = K ... envisageable de calculer l'inférence exhaustivemen
 import numpy as np
 
 from course_lib._validation import as_numbers, check_int, check_non_negative, check_random_state, finite_arguments
+from course_lib.i18n import _
 from course_lib.structured.base import StructuredModel, check_rescaling
 
 
@@ -15,12 +16,15 @@ def _check_input(x, n_features=None, name="x"):
     """One input: a finite 1-D feature vector (of length n_features once known)."""
     x = as_numbers(x, name)
     if x.ndim != 1 or x.size == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D feature vector; got shape {x.shape}.")
+        raise ValueError(_("{name} must be a non-empty 1-D feature vector; got shape {shape}.").format(
+                             name=name, shape=x.shape))
     if not np.all(np.isfinite(x)):
-        raise ValueError(f"{name} contains NaN or inf: remove or impute those entries first.")
+        raise ValueError(_("{name} contains NaN or inf: remove or impute those entries first.").format(
+                             name=name))
     if n_features is not None and x.size != n_features:
         raise ValueError(
-            f"{name} has {x.size} features but the model was initialised with {n_features}."
+            _("{name} has {size} features but the model was initialised with {n_features}.").format(
+                name=name, size=x.size, n_features=n_features)
         )
     return x
 
@@ -29,7 +33,8 @@ def _feature_count(X):
     """The number of features of X, a 2-D array of training inputs, each checked by _check_input."""
     X = np.asarray(X, dtype=float)
     if X.ndim != 2:
-        raise ValueError(f"X must be 2-D (n_samples, n_features); got shape {X.shape}.")
+        raise ValueError(_("X must be 2-D (n_samples, n_features); got shape {shape}.").format(
+                             shape=X.shape))
     for x in X:
         _check_input(x, X.shape[1])
     return X.shape[1]
@@ -38,9 +43,10 @@ def _feature_count(X):
 def _check_weights(w, size):
     w = np.asarray(w, dtype=float)
     if w.shape != (size,):
-        raise ValueError(f"w must have shape ({size},) = (size_joint_feature,); got {w.shape}.")
+        raise ValueError(_("w must have shape ({size},) = (size_joint_feature,); got {shape}.").format(
+                             size=size, shape=w.shape))
     if not np.all(np.isfinite(w)):
-        raise ValueError("w contains NaN or inf.")
+        raise ValueError(_("w contains NaN or inf."))
     return w
 
 
@@ -62,7 +68,8 @@ class BinaryModel(StructuredModel):
 
     def _check_label(self, y):
         if np.ndim(y) != 0 or isinstance(y, (bool, np.bool_, str)) or y not in self.labels:
-            raise ValueError(f"a binary label must be -1 or +1 (the slides' y); got {y!r}.")
+            raise ValueError(_("a binary label must be -1 or +1 (the slides' y); got {y!r}.").format(
+                                 y=y))
         return int(y)
 
     def _x(self, x):
@@ -123,10 +130,10 @@ class MulticlassModel(StructuredModel):
             return 1.0 - np.eye(K)
         cost = np.asarray(self.cost, dtype=float)
         if cost.shape != (K, K):
-            raise ValueError(f"cost must be a {K} x {K} matrix (n_classes x n_classes); "
-                             f"got {cost.shape}.")
+            raise ValueError(_("cost must be a {K} x {K} matrix (n_classes x n_classes); got "
+                               "{shape}.").format(K=K, shape=cost.shape))
         if not np.all(np.isfinite(cost)) or np.any(cost < 0) or np.any(np.diag(cost) != 0):
-            raise ValueError("cost must be finite, >= 0, with a zero diagonal (Delta(y, y) = 0).")
+            raise ValueError(_("cost must be finite, >= 0, with a zero diagonal (Delta(y, y) = 0)."))
         return cost
 
     def initialize(self, X, Y):
@@ -143,7 +150,8 @@ class MulticlassModel(StructuredModel):
         integral = isinstance(y, (int, np.integer)) or (
             isinstance(y, (float, np.floating)) and float(y).is_integer())
         if np.ndim(y) != 0 or isinstance(y, (bool, np.bool_)) or not integral or not 0 <= y < K:
-            raise ValueError(f"a label (an entry of Y) must be an integer in 0..{K - 1}; got {y!r}.")
+            raise ValueError(_("a label (an entry of Y) must be an integer in 0..{last}; got "
+                               "{y!r}.").format(last=K - 1, y=y))
         return int(y)
 
     def _x(self, x):
@@ -187,7 +195,7 @@ def tree_distance(parent, a, b):
     for steps_b, node in enumerate(_path_to_root(parent, b)):
         if node in depth_in_a:  # the lowest common ancestor
             return depth_in_a[node] + steps_b
-    raise ValueError(f"{a!r} and {b!r} are not in the same tree.")
+    raise ValueError(_("{a!r} and {b!r} are not in the same tree.").format(a=a, b=b))
 
 
 def _path_to_root(parent, node):
@@ -195,7 +203,7 @@ def _path_to_root(parent, node):
     while path[-1] in parent:
         path.append(parent[path[-1]])
         if len(path) > len(parent) + 1:
-            raise ValueError("the tree has a cycle: check the children lists.")
+            raise ValueError(_("the tree has a cycle: check the children lists."))
     return path
 
 
@@ -217,16 +225,18 @@ class HierarchicalModel(MulticlassModel):
     def _structure(self):
         tree = self.tree
         if not isinstance(tree, dict) or not tree:
-            raise TypeError("tree must be a non-empty dict node -> list of children.")
+            raise TypeError(_("tree must be a non-empty dict node -> list of children."))
         parent = {}
         for node, children in tree.items():
             for child in children:
                 if child in parent:
-                    raise ValueError(f"node {child!r} has two parents: a class tree needs one.")
+                    raise ValueError(_("node {child!r} has two parents: a class tree needs one.").format(
+                                         child=child))
                 parent[child] = node
         roots = [node for node in tree if node not in parent]
         if len(roots) != 1:
-            raise ValueError(f"tree must have exactly one root; found {roots}.")
+            raise ValueError(_("tree must have exactly one root; found {roots}.").format(
+                                 roots=roots))
         nodes, leaves, stack = [], [], [roots[0]]
         while stack:  # depth first, children in the order given
             node = stack.pop()
@@ -236,9 +246,9 @@ class HierarchicalModel(MulticlassModel):
                 leaves.append(node)
             stack.extend(reversed(children))
         if len(nodes) != len(parent) + 1:
-            raise ValueError("tree is not connected or has a cycle.")
+            raise ValueError(_("tree is not connected or has a cycle."))
         if len(leaves) < 2:
-            raise ValueError("tree needs at least two leaves (classes).")
+            raise ValueError(_("tree needs at least two leaves (classes)."))
         return parent, nodes[1:], leaves
 
     @property
@@ -270,8 +280,8 @@ class HierarchicalModel(MulticlassModel):
     def label(self, name):
         """The label (index) of the class called `name`."""
         if name not in self.classes_:
-            raise ValueError(f"{name!r} is not a leaf of the tree; the classes are "
-                             f"{self.classes_}.")
+            raise ValueError(_("{name!r} is not a leaf of the tree; the classes are {classes}.").format(
+                                 name=name, classes=self.classes_))
         return self.classes_.index(name)
 
 

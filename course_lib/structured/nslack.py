@@ -36,7 +36,7 @@ import warnings
 import numpy as np
 
 from course_lib._threads import one_blas_thread
-from course_lib.i18n import N_
+from course_lib.i18n import N_, _
 from course_lib._validation import check_int, check_positive, check_tolerance, finite_hyperparameters
 from course_lib.structured.qp import solve_simplex_qp
 from course_lib.structured.sparse_rows import SparseRows
@@ -79,7 +79,8 @@ class NSlackSSVM(BaseSSVM):
         self.qp_tol_ = self.tol / 10 if self.qp_tol is None else check_tolerance(
             self.qp_tol, "qp_tol", N_("the dual of the QP is at most C times the largest loss, 1"))
         if self.stopping not in STOPPING_RULES:
-            raise ValueError(f"stopping must be one of {STOPPING_RULES}; got {self.stopping!r}.")
+            raise ValueError(_("stopping must be one of {rules}; got {stopping!r}.").format(
+                                 rules=STOPPING_RULES, stopping=self.stopping))
         slide_rule = self.stopping == "working_set"
         n, C = len(X), float(self.C)
         cap = C / n

@@ -29,6 +29,7 @@ The duality gap c max(0, max_k g_k) - sum_k alpha_k g_k >= 0 certifies the accur
 import numpy as np
 
 from course_lib._validation import finite_arguments
+from course_lib.i18n import _
 
 
 @finite_arguments(shapes={"G": "m m", "b": "m", "alpha": "m"})
@@ -50,18 +51,19 @@ def solve_simplex_qp(G, b, cap: float, alpha=None, tol=1e-9, max_steps=100_000):
     b = np.asarray(b, dtype=float)
     K = b.shape[0] if b.ndim == 1 else -1
     if b.ndim != 1 or G.shape != (K, K):
-        raise ValueError(f"b must be 1-D and G of shape ({K}, {K}) to match it; got {b.shape}, {G.shape}.")
+        raise ValueError(_("b must be 1-D and G of shape ({K}, {K}) to match it; got {shape_b}, "
+                           "{shape_G}.").format(K=K, shape_b=b.shape, shape_G=G.shape))
     if not (np.all(np.isfinite(G)) and np.all(np.isfinite(b))):
-        raise ValueError("G and b must be finite: a NaN or inf constraint cannot be optimised.")
+        raise ValueError(_("G and b must be finite: a NaN or inf constraint cannot be optimised."))
     if not (cap > 0 and np.isfinite(cap)):
-        raise ValueError(f"cap must be a positive finite number; got {cap!r}.")
+        raise ValueError(_("cap must be a positive finite number; got {cap!r}.").format(cap=cap))
     # two necessary conditions of positive semi-definiteness (O(K^2), unlike an eigensolver):
     # G_kk >= 0 and |G_kl| <= sqrt(G_kk G_ll), up to rounding; without them the QP is unbounded
     d = np.sqrt(np.maximum(np.diag(G), 0.0))
     slack = 1e-9 * max(1.0, float(np.max(np.abs(G)))) if K else 0.0
     if np.any(np.diag(G) < -slack) or np.any(np.abs(G) > np.outer(d, d) + slack):
-        raise ValueError("G must be a positive semi-definite Gram matrix (G_kl = <a_k, a_l>): it has "
-                         "a negative diagonal entry or an entry beyond sqrt(G_kk G_ll).")
+        raise ValueError(_("G must be a positive semi-definite Gram matrix (G_kl = <a_k, a_l>): "
+                           "it has a negative diagonal entry or an entry beyond sqrt(G_kk G_ll)."))
     alpha = _feasible(alpha, K, cap)
     # the active set's last solve meets sum(alpha) = cap only to the accuracy of its inverse, which
     # differs from one CPU's rounding to another's: back onto the simplex before the gap is read

@@ -23,6 +23,7 @@ from course_lib._validation import (
     check_positive,
     check_random_state,
 )
+from course_lib.i18n import _
 from course_lib.structured.base import StructuredModel, check_rescaling
 from course_lib.structured.qp import solve_simplex_qp
 
@@ -41,7 +42,7 @@ def order_matrix(order):
         order = np.asarray(order.tolist(), dtype=np.int64)  # indices held as objects
     n = order.size
     if order.ndim != 1 or order.dtype.kind not in "iu" or not np.array_equal(np.sort(order), np.arange(n)):
-        raise ValueError("order must be a permutation of 0..n-1 (item indices, best first).")
+        raise ValueError(_("order must be a permutation of 0..n-1 (item indices, best first)."))
     position = np.empty(n, dtype=int)
     position[order] = np.arange(n)
     return np.sign(position[None, :] - position[:, None]).astype(float)
@@ -56,9 +57,11 @@ def rank_by_scores(scores):
 def _check_relevance(r, name="r"):
     r = as_numbers(r, name)
     if r.ndim != 1 or not np.all(np.isin(r, (-1.0, 1.0))):
-        raise ValueError(f"{name} must be a 1-D vector of relevance labels in {{-1, +1}}.")
+        raise ValueError(_("{name} must be a 1-D vector of relevance labels in {{-1, +1}}.").format(
+                             name=name))
     if np.unique(r).size < 2:
-        raise ValueError(f"{name} needs at least one relevant (+1) and one irrelevant (-1) item.")
+        raise ValueError(_("{name} needs at least one relevant (+1) and one irrelevant (-1) item.").format(
+                             name=name))
     return r
 
 
@@ -68,12 +71,12 @@ def _check_ranking(Y, n):
     if Y.ndim == 1:
         Y = relevance_matrix(Y)
     if Y.shape != (n, n):
-        raise ValueError(f"a ranking of {n} items must be an {n} x {n} matrix (or {n} relevance "
-                         f"labels); got shape {Y.shape}.")
+        raise ValueError(_("a ranking of {n} items must be an {n} x {n} matrix (or {n} relevance "
+                           "labels); got shape {shape}.").format(n=n, shape=Y.shape))
     if not np.all(np.isin(Y, (-1.0, 0.0, 1.0))) or not np.array_equal(Y, -Y.T):
-        raise ValueError("a ranking matrix must be antisymmetric with entries in {-1, 0, +1}.")
+        raise ValueError(_("a ranking matrix must be antisymmetric with entries in {-1, 0, +1}."))
     if not Y.any():
-        raise ValueError("the ranking orders no pair of items.")
+        raise ValueError(_("the ranking orders no pair of items."))
     return Y
 
 
@@ -82,8 +85,8 @@ def relevance_of(Y: np.ndarray):
     """r from the partial ranking of a relevance labelling (rows with a +1 are relevant)."""
     r = np.where((Y > 0).any(axis=1), 1.0, -1.0)
     if not np.array_equal(relevance_matrix(r), Y):
-        raise ValueError("Y is not a relevance labelling: it must be relevance_matrix(r), +1 where "
-                         "a relevant item comes before an irrelevant one.")
+        raise ValueError(_("Y is not a relevance labelling: it must be relevance_matrix(r), +1 "
+                           "where a relevant item comes before an irrelevant one."))
     return r
 
 
@@ -117,8 +120,9 @@ def pairwise_disagreements(Y_true, Y):
     Y_true, Y = np.asarray(Y_true, float), np.asarray(Y, float)
     pairs = Y_true > 0
     if not pairs.any():
-        raise ValueError("Y_true orders no pair of items (no entry +1): the fraction of pairs "
-                         "ordered differently is undefined; give a ranking with at least one pair.")
+        raise ValueError(_("Y_true orders no pair of items (no entry +1): the fraction of pairs "
+                           "ordered differently is undefined; give a ranking with at least one "
+                           "pair."))
     return float(np.mean(Y[pairs] != 1.0))
 
 
@@ -147,7 +151,7 @@ def mean_average_precision(R, S):
 def _check_scores(scores, n):
     scores = as_numbers(scores, "scores")
     if scores.shape != (n,) or not np.all(np.isfinite(scores)):
-        raise ValueError(f"scores must be {n} finite numbers, one per item.")
+        raise ValueError(_("scores must be {n} finite numbers, one per item.").format(n=n))
     return scores
 
 
@@ -165,7 +169,7 @@ class RankingModel(StructuredModel):
         super().initialize(X, Y)
         Phis = [check_matrix(x, "x") for x in X]
         if len({P.shape[1] for P in Phis}) != 1:
-            raise ValueError("every x must have the same number of features (columns).")
+            raise ValueError(_("every x must have the same number of features (columns)."))
         self.n_features = Phis[0].shape[1]
         self.size_joint_feature = self.n_features
         for P, y in zip(Phis, Y):
@@ -181,7 +185,8 @@ class RankingModel(StructuredModel):
         Phi = self._x(x)
         w = np.asarray(w, dtype=float)
         if w.shape != (Phi.shape[1],):
-            raise ValueError(f"w must have shape ({Phi.shape[1]},); got {w.shape}.")
+            raise ValueError(_("w must have shape ({n},); got {shape}.").format(
+                                 n=Phi.shape[1], shape=w.shape))
         return Phi @ w
 
     def joint_feature(self, x, y):
@@ -206,8 +211,8 @@ class RankingModel(StructuredModel):
     def loss_augmented_inference(self, x, y, w, rescaling="margin"):
         """argmax_Y' 1 - AUC(Y') + <w, Psi(x, Y')> over the rankings of the truth's pairs."""
         if check_rescaling(rescaling) == "slack":
-            raise ValueError("RankingModel has no exact slack-rescaled oracle for 1 - AUC: "
-                             "use rescaling='margin'.")
+            raise ValueError(_("RankingModel has no exact slack-rescaled oracle for 1 - AUC: use "
+                               "rescaling='margin'."))
         s = self.scores(x, w)
         Y = _check_ranking(y, s.size)
         r = relevance_of(Y)
@@ -228,12 +233,13 @@ def query_features(query, items, kind="difference"):
     items = check_matrix(items, "items")
     query = as_numbers(query, "query").reshape(-1)
     if query.size != items.shape[1] or not np.all(np.isfinite(query)):
-        raise ValueError(f"query must be a finite vector of {items.shape[1]} numbers.")
+        raise ValueError(_("query must be a finite vector of {n_columns} numbers.").format(
+                             n_columns=items.shape[1]))
     if kind == "difference":
         return query[None, :] - items
     if kind == "squared":
         return -(query[None, :] - items) ** 2
-    raise ValueError(f"kind must be 'difference' or 'squared'; got {kind!r}.")
+    raise ValueError(_("kind must be 'difference' or 'squared'; got {kind!r}.").format(kind=kind))
 
 
 @finite_arguments
@@ -242,7 +248,8 @@ def mahalanobis_features(query, items):
     items = check_matrix(items, "items")
     query = as_numbers(query, "query").reshape(-1)
     if query.size != items.shape[1] or not np.all(np.isfinite(query)):
-        raise ValueError(f"query must be a finite vector of {items.shape[1]} numbers.")
+        raise ValueError(_("query must be a finite vector of {n_columns} numbers.").format(
+                             n_columns=items.shape[1]))
     D = query[None, :] - items
     return -np.einsum("ia,ib->iab", D, D).reshape(len(items), -1)
 
@@ -251,7 +258,8 @@ def project_psd(W):
     """The nearest (Frobenius) positive semi-definite matrix: symmetrise, clip eigenvalues at 0."""
     W = as_numbers(W, "W")
     if W.ndim != 2 or W.shape[0] != W.shape[1] or not np.all(np.isfinite(W)):
-        raise ValueError(f"W must be a finite square matrix; got shape {W.shape}.")
+        raise ValueError(_("W must be a finite square matrix; got shape {shape}.").format(
+                             shape=W.shape))
     eigenvalues, U = np.linalg.eigh((W + W.T) / 2.0)
     return (U * np.clip(eigenvalues, 0.0, None)) @ U.T
 
@@ -329,9 +337,10 @@ def learn_metric(X, Y, lam=0.01, psd=True, tol=1e-3, max_iter=500):
     """
     lam = check_positive(lam, "lam")
     if lam > MAX_LAM:
-        raise ValueError(f"lam must be in (0, {MAX_LAM:g}]; got {lam:g}: with C = 1 / lam below "
-                         f"{1 / MAX_LAM:g} the hinge terms fall under float64's rounding and the "
-                         "cutting planes cannot close their gap.")
+        raise ValueError(_("lam must be in (0, {max_lam:g}]; got {lam:g}: with C = 1 / lam below "
+                           "{C_min:g} the hinge terms fall under float64's rounding and the "
+                           "cutting planes cannot close their gap.").format(
+                             max_lam=MAX_LAM, lam=lam, C_min=1 / MAX_LAM))
     tol = check_positive(tol, "tol")
     max_iter = check_int(max_iter, "max_iter", 1)
     features = [mahalanobis_features(q, items) for q, items in X]
@@ -373,7 +382,7 @@ def toy_ranking_queries(n_queries=6, n_items=12, n_features=3, noise=0.5, seed=0
     rng = check_random_state(seed)
     w_true = np.linspace(1.0, -0.5, n_features)
     X, R = [], []
-    for _ in range(1000 * n_queries):
+    for attempt in range(1000 * n_queries):
         Phi = rng.normal(size=(n_items, n_features))
         r = np.where(Phi @ w_true + noise * rng.normal(size=n_items) > 0, 1, -1)
         if np.unique(r).size == 2:
@@ -382,7 +391,7 @@ def toy_ranking_queries(n_queries=6, n_items=12, n_features=3, noise=0.5, seed=0
             if len(X) == n_queries:
                 break
     else:
-        raise RuntimeError("could not draw queries with both relevant and irrelevant items.")
+        raise RuntimeError(_("could not draw queries with both relevant and irrelevant items."))
     return X, R, w_true
 
 
@@ -395,7 +404,7 @@ def toy_metric_queries(n_queries=8, n_items=10, seed=0):
     n_items = check_int(n_items, "n_items", 2)  # one relevant and one irrelevant item at least
     rng = check_random_state(seed)
     X, R = [], []
-    for _ in range(1000 * n_queries):
+    for attempt in range(1000 * n_queries):
         query = rng.uniform(-2, 2, size=2)
         items = np.c_[rng.uniform(-2, 2, n_items), rng.uniform(-4, 4, n_items)]
         r = np.where(np.abs(items[:, 0] - query[0]) < 0.5, 1, -1)
@@ -405,5 +414,5 @@ def toy_metric_queries(n_queries=8, n_items=10, seed=0):
             if len(X) == n_queries:
                 break
     else:
-        raise RuntimeError("could not draw queries with both relevant and irrelevant items.")
+        raise RuntimeError(_("could not draw queries with both relevant and irrelevant items."))
     return X, R

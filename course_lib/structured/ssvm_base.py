@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from course_lib.i18n import N_
+from course_lib.i18n import N_, _
 from course_lib._validation import check_fitted, check_int, check_positive, check_tolerance
 
 # Beyond this C the objective's two terms differ by more than float64's 16 digits for any w of
@@ -41,19 +41,19 @@ def output_key(y):
 def _check_inputs(X):
     """X is a sequence of inputs, one per example: a 1-D array of numbers is one input, not many."""
     if isinstance(X, np.ndarray) and X.dtype.kind in "US":
-        raise TypeError("X holds text: its inputs must be arrays of numbers; convert them first, "
-                        "e.g. np.asarray(X, dtype=float).")
+        raise TypeError(_("X holds text: its inputs must be arrays of numbers; convert them "
+                          "first, e.g. np.asarray(X, dtype=float)."))
     if isinstance(X, np.ndarray) and X.ndim < 2 and X.dtype.kind in "biuf":
-        raise ValueError(f"X must be a list of inputs x, one per example; got an array of shape {X.shape}: "
-                         "pass [x] for a single example.")
+        raise ValueError(_("X must be a list of inputs x, one per example; got an array of shape "
+                           "{shape}: pass [x] for a single example.").format(shape=X.shape))
 
 
 def check_model(model):
     missing = [name for name in CONTRACT if not callable(getattr(model, name, None))]
     if missing:
         raise TypeError(
-            f"model must follow the structured-model contract (course_lib.structured.base); "
-            f"{type(model).__name__} lacks {missing}."
+            _("model must follow the structured-model contract (course_lib.structured.base); "
+              "{type} lacks {missing}.").format(type=type(model).__name__, missing=missing)
         )
     return model
 
@@ -78,22 +78,25 @@ class BaseSSVM:
     def _check_fit_arguments(self, X, Y):
         check_model(self.model)
         if check_positive(self.C, "C") > MAX_C:
-            raise ValueError(f"C={self.C:g} is beyond {MAX_C:g}: 1/2 ||w||^2 + C/n sum H_i(w) then "
-                             "overflows or loses every digit of ||w||^2; lower C.")
+            raise ValueError(_("C={C:g} is beyond {MAX_C:g}: 1/2 ||w||^2 + C/n sum H_i(w) then "
+                               "overflows or loses every digit of ||w||^2; lower C.").format(
+                                 C=self.C, MAX_C=MAX_C))
         check_rescaling(self.rescaling)
         check_int(self.max_iter, "max_iter", minimum=1)
         check_tolerance(self.tol, "tol", N_("the losses are at most 1, and so is the hinge at w = 0"))
         if not all(hasattr(Z, "__len__") and not (isinstance(Z, np.ndarray) and Z.ndim == 0) for Z in (X, Y)):
-            raise TypeError("X and Y must be sequences (lists or arrays) of inputs and outputs.")
+            raise TypeError(_("X and Y must be sequences (lists or arrays) of inputs and outputs."))
         _check_inputs(X)
         if len(X) != len(Y):
-            raise ValueError(f"X has {len(X)} inputs but Y has {len(Y)} outputs: lengths must match.")
+            raise ValueError(_("X has {n_x} inputs but Y has {n_y} outputs: lengths must match.").format(
+                                 n_x=len(X), n_y=len(Y)))
         if len(X) == 0:
-            raise ValueError("X is empty: training needs at least one example.")
+            raise ValueError(_("X is empty: training needs at least one example."))
         self.model.initialize(X, Y)
         d = self.model.size_joint_feature
         if d is None or int(d) < 1:
-            raise ValueError("model.initialize(X, Y) must set size_joint_feature to a positive integer.")
+            raise ValueError(_("model.initialize(X, Y) must set size_joint_feature to a positive "
+                               "integer."))
         return int(d)
 
     # -- the oracle ---------------------------------------------------------------------------

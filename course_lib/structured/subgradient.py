@@ -21,6 +21,7 @@ from course_lib._validation import (
     check_random_state,
     finite_hyperparameters,
 )
+from course_lib.i18n import _
 from course_lib.structured.ssvm_base import BaseSSVM
 
 VARIANTS = ("batch", "stochastic")
@@ -49,13 +50,15 @@ class SubgradientSSVM(BaseSSVM):
     def fit(self, X, Y):
         d = self._check_fit_arguments(X, Y)
         if self.variant not in VARIANTS:
-            raise ValueError(f"variant must be one of {VARIANTS}; got {self.variant!r}.")
+            raise ValueError(_("variant must be one of {VARIANTS}; got {variant!r}.").format(
+                                 VARIANTS=VARIANTS, variant=self.variant))
         n_epochs = check_int(self.n_epochs, "n_epochs", minimum=1)
         eta0 = check_positive(self.learning_rate, "learning_rate")
         if eta0 > 2:  # the step multiplies w by 1 - eta0 / t: beyond 2 it flips and grows w
-            raise ValueError(f"learning_rate must be in (0, 2]; got {eta0!r}: the first steps "
-                             "w <- (1 - learning_rate / t) w - ... would flip and grow w. Use 1 "
-                             "(Pegasos' 1/t for this 1-strongly convex objective).")
+            raise ValueError(_("learning_rate must be in (0, 2]; got {eta0!r}: the first steps w "
+                               "<- (1 - learning_rate / t) w - ... would flip and grow w. Use 1 "
+                               "(Pegasos' 1/t for this 1-strongly convex objective).").format(
+                                 eta0=eta0))
         every = check_int(self.history_every, "history_every", minimum=0)
         rng = check_random_state(self.seed)
         n, C = len(X), float(self.C)
@@ -78,7 +81,7 @@ class SubgradientSSVM(BaseSSVM):
                     self._record_objective(X, Y, w, epoch - 1)
                 for i in rng.permutation(n):
                     y_bar = self.model.loss_augmented_inference(X[i], Y[i], w, rescaling=self.rescaling)
-                    a, _ = self.constraint(X[i], Y[i], y_bar, psi_true[i])
+                    a = self.constraint(X[i], Y[i], y_bar, psi_true[i])[0]
                     t += 1
                     w = w - eta0 / t * (w - C * a)
         self.w_ = w

@@ -11,6 +11,7 @@ from functools import lru_cache
 import numpy as np
 
 from course_lib._validation import check_int, check_random_state, finite_arguments
+from course_lib.i18n import _
 from course_lib.structured.base import StructuredModel, check_rescaling
 
 
@@ -19,19 +20,21 @@ def _check_image(x, n_features=None):
     if x.ndim == 2:
         x = x[:, :, None]
     if x.ndim != 3 or min(x.shape) == 0:
-        raise ValueError(f"x must be an image of shape (H, W) or (H, W, d); got {x.shape}.")
+        raise ValueError(_("x must be an image of shape (H, W) or (H, W, d); got {shape}.").format(
+                             shape=x.shape))
     if not np.all(np.isfinite(x)):
-        raise ValueError("x contains NaN or inf: remove or impute those pixels first.")
+        raise ValueError(_("x contains NaN or inf: remove or impute those pixels first."))
     if n_features is not None and x.shape[2] != n_features:
-        raise ValueError(f"x has {x.shape[2]} features per pixel; the model was initialised "
-                         f"with {n_features}.")
+        raise ValueError(_("x has {n} features per pixel; the model was initialised with "
+                           "{n_features}.").format(n=x.shape[2], n_features=n_features))
     return x
 
 
 def _check_w(w, size):
     w = np.asarray(w, dtype=float)
     if w.shape != (size,) or not np.all(np.isfinite(w)):
-        raise ValueError(f"w must be {size} finite numbers (size_joint_feature); got {w.shape}.")
+        raise ValueError(_("w must be {size} finite numbers (size_joint_feature); got {shape}.").format(
+                             size=size, shape=w.shape))
     return w
 
 
@@ -41,7 +44,8 @@ def integral_image(x):
     """S[r, c] = sum of x[:r, :c] (zero first row and column), so any box sum is 4 lookups."""
     x = np.asarray(x, dtype=float)
     if x.ndim < 2:
-        raise ValueError(f"x must be an image of shape (H, W) or (H, W, D); got shape {x.shape}.")
+        raise ValueError(_("x must be an image of shape (H, W) or (H, W, D); got shape {shape}.").format(
+                             shape=x.shape))
     S = np.zeros((x.shape[0] + 1, x.shape[1] + 1) + x.shape[2:])
     S[1:, 1:] = x.cumsum(axis=0).cumsum(axis=1)
     return S
@@ -52,18 +56,20 @@ def box_sum(S: np.ndarray, box):
     """sum of x over the box from its integral image: S[r1,c1] - S[r0,c1] - S[r1,c0] + S[r0,c0]
     (box may be an (m, 4) array of boxes)."""
     if S.ndim < 2:
-        raise ValueError(f"S must be an integral image of shape (H + 1, W + 1) (from integral_image); "
-                         f"got shape {S.shape}.")
+        raise ValueError(_("S must be an integral image of shape (H + 1, W + 1) (from "
+                           "integral_image); got shape {shape}.").format(shape=S.shape))
     box = np.asarray(box)
     if box.dtype.kind not in "iu":
         as_float = box.astype(float)
         if np.any(as_float != np.round(as_float)):
-            raise ValueError(f"box must hold whole pixel indices (r0, c0, r1, c1); got {box.tolist()}.")
+            raise ValueError(_("box must hold whole pixel indices (r0, c0, r1, c1); got {box}.").format(
+                                 box=box.tolist()))
         box = as_float.astype(np.int64)
     r0, c0, r1, c1 = box.T
     if np.any((r0 < 0) | (c0 < 0) | (r1 >= S.shape[0]) | (c1 >= S.shape[1])):
-        raise ValueError(f"box must lie inside the image: 0 <= r0, c0 and r1 <= {S.shape[0] - 1}, "
-                         f"c1 <= {S.shape[1] - 1} for this integral image S of shape {S.shape}.")
+        raise ValueError(_("box must lie inside the image: 0 <= r0, c0 and r1 <= {last_row}, c1 <= "
+                           "{last_column} for this integral image S of shape {shape}.").format(
+                             last_row=S.shape[0] - 1, last_column=S.shape[1] - 1, shape=S.shape))
     return _box_sum(S, box)
 
 
@@ -91,7 +97,8 @@ def boxes_from_row(r0: int, H: int, W: int):
     """Every box of an H x W image whose top row is r0, in the order of all_boxes."""
     H, W = check_int(H, "H", 1), check_int(W, "W", 1)
     if not 0 <= r0 < H:
-        raise ValueError(f"r0 must be a row of the image, 0 <= r0 <= {H - 1}; got {r0}.")
+        raise ValueError(_("r0 must be a row of the image, 0 <= r0 <= {last}; got {r0}.").format(
+                             last=H - 1, r0=r0))
     c0, c1 = np.triu_indices(W + 1, k=1)
     r1 = np.arange(r0 + 1, H + 1)
     boxes = np.stack(np.broadcast_arrays(r0, c0[:, None], r1[None, :], c1[:, None]),
@@ -130,19 +137,20 @@ def overlap(box, boxes):
         np.clip(np.minimum(c1, C1) - np.maximum(c0, C0), 0, None)
     union = box_area(box) + box_area(boxes) - inter
     if np.any(union <= 0):
-        raise ValueError("box and boxes are both empty (area 0): their overlap 0 / 0 is undefined; "
-                         "give boxes with r0 < r1 and c0 < c1.")
+        raise ValueError(_("box and boxes are both empty (area 0): their overlap 0 / 0 is "
+                           "undefined; give boxes with r0 < r1 and c0 < c1."))
     return inter / union
 
 
 def _check_box(box, H, W):
     box = np.asarray(box)
     if box.shape != (4,) or not np.issubdtype(box.dtype, np.integer):
-        raise ValueError(f"a box must be 4 integers (r0, c0, r1, c1); got {box!r}.")
+        raise ValueError(_("a box must be 4 integers (r0, c0, r1, c1); got {box!r}.").format(
+                             box=box))
     r0, c0, r1, c1 = box
     if not (0 <= r0 < r1 <= H and 0 <= c0 < c1 <= W):
-        raise ValueError(f"box {tuple(box)} must satisfy 0 <= r0 < r1 <= {H} and "
-                         f"0 <= c0 < c1 <= {W}.")
+        raise ValueError(_("box {box} must satisfy 0 <= r0 < r1 <= {H} and 0 <= c0 < c1 <= {W}.").format(
+                             box=tuple(box), H=H, W=W))
     return box
 
 
@@ -156,7 +164,7 @@ class LocalisationModel(StructuredModel):
         super().initialize(X, Y)
         images = [_check_image(x) for x in X]
         if len({im.shape[2] for im in images}) != 1:
-            raise ValueError("every image must have the same number of features per pixel.")
+            raise ValueError(_("every image must have the same number of features per pixel."))
         self.n_features = self.size_joint_feature = images[0].shape[2]
         for im, y in zip(images, Y):
             _check_box(y, *im.shape[:2])
@@ -241,7 +249,7 @@ class SegmentationModel(StructuredModel):
         super().initialize(X, Y)
         images = [_check_image(x) for x in X]
         if len({im.shape[2] for im in images}) != 1:
-            raise ValueError("every image must have the same number of features per pixel.")
+            raise ValueError(_("every image must have the same number of features per pixel."))
         self.n_features = images[0].shape[2]
         self.size_joint_feature = check_int(self.n_labels, "n_labels", 2) * self.n_features
         for im, y in zip(images, Y):
@@ -257,9 +265,10 @@ class SegmentationModel(StructuredModel):
         y = np.asarray(y)
         K = check_int(self.n_labels, "n_labels", 2)
         if y.shape != tuple(shape):
-            raise ValueError(f"the mask must have the image's shape {tuple(shape)}; got {y.shape}.")
+            raise ValueError(_("the mask must have the image's shape {expected}; got {shape}.").format(
+                                 expected=tuple(shape), shape=y.shape))
         if not np.issubdtype(y.dtype, np.integer) or y.min() < 0 or y.max() >= K:
-            raise ValueError(f"mask labels must be integers in 0..{K - 1}.")
+            raise ValueError(_("mask labels must be integers in 0..{last}.").format(last=K - 1))
         return y
 
     def pixel_scores(self, x, w):
@@ -361,9 +370,9 @@ class PottsSegmentationModel(SegmentationModel):
 
     def loss_augmented_inference(self, x, y, w, rescaling="margin"):
         if check_rescaling(rescaling) == "slack":
-            raise ValueError("PottsSegmentationModel has no exact slack-rescaled oracle: "
-                             "use rescaling='margin'.")
-        _, s, potts = self._split(x, w)
+            raise ValueError(_("PottsSegmentationModel has no exact slack-rescaled oracle: use "
+                               "rescaling='margin'."))
+        s, potts = self._split(x, w)[1:]
         y = self._check_mask(y, s.shape[:2])
         wrong = np.arange(self.n_labels) != y[:, :, None]
         return potts_rows_viterbi(s + wrong, potts)  # all terms carry the same factor 1/|V|
@@ -378,7 +387,7 @@ def toy_segmentation(n=6, size=12, noise=0.5, seed=0):
     size = check_int(size, "size", 4)
     rows, cols = np.mgrid[:size, :size]
     X, Y, images = [], [], []
-    for _ in range(check_int(n, "n", 1)):
+    for attempt in range(check_int(n, "n", 1)):
         centre, radius = rng.uniform(0.3 * size, 0.7 * size, 2), rng.uniform(0.2, 0.35) * size
         mask = ((rows - centre[0]) ** 2 + (cols - centre[1]) ** 2 < radius ** 2).astype(int)
         image = mask + noise * rng.normal(size=mask.shape)
@@ -406,7 +415,7 @@ def star_model_dp(unary, pairwise):
     Returns (locations, energy)."""
     unary = [np.asarray(u, dtype=float) for u in unary]
     if len(pairwise) != len(unary) - 1:
-        raise ValueError("pairwise needs one (L, L) cost matrix per child part (parts - 1).")
+        raise ValueError(_("pairwise needs one (L, L) cost matrix per child part (parts - 1)."))
     child_costs = [np.asarray(P, dtype=float) + u[None, :] for P, u in zip(pairwise, unary[1:])]
     total = unary[0] + sum(C.min(axis=1) for C in child_costs)
     root = int(np.argmin(total))
@@ -433,7 +442,7 @@ def pose_loss(true_locations, locations, coords, radius=1.0):
     coords = np.asarray(coords, dtype=float)
     true_locations, locations = np.asarray(true_locations), np.asarray(locations)
     if true_locations.shape != locations.shape or true_locations.ndim != 1:
-        raise ValueError("true_locations and locations must list one location index per part.")
+        raise ValueError(_("true_locations and locations must list one location index per part."))
     _check_locations(true_locations, len(coords), "true_locations")
     _check_locations(locations, len(coords), "locations")
     far = np.linalg.norm(coords[true_locations] - coords[locations], axis=1) > radius
@@ -479,5 +488,6 @@ def toy_pose(grid=7, spring=0.5, noise=0.3, seed=0):
 def _check_locations(locations, n_locations, name):
     """Location indices into coords: integers in 0..n_locations-1."""
     if locations.dtype.kind not in "iu" or np.any((locations < 0) | (locations >= n_locations)):
-        raise ValueError(f"{name} must hold location indices 0..{n_locations - 1} (rows of "
-                         f"coords); got {locations.tolist()}.")
+        raise ValueError(_("{name} must hold location indices 0..{last} (rows of coords); got "
+                           "{locations}.").format(
+                             name=name, last=n_locations - 1, locations=locations.tolist()))

@@ -25,6 +25,7 @@ import numpy as np
 import numbers
 
 from course_lib._validation import as_numbers, check_int
+from course_lib.i18n import _
 
 __all__ = [
     "viterbi", "viterbi_batch", "loss_augmented_viterbi", "hamming_unary",
@@ -38,18 +39,19 @@ def check_chain_scores(unary, pairwise):
     unary, pairwise = as_numbers(unary, "unary"), as_numbers(pairwise, "pairwise")
     if unary.ndim != 2 or unary.shape[0] < 1 or unary.shape[1] < 1:
         raise ValueError(
-            "unary must be 2-D (r positions, q labels) with r >= 1 and q >= 1; "
-            f"got shape {unary.shape}."
+            _("unary must be 2-D (r positions, q labels) with r >= 1 and q >= 1; got shape "
+              "{shape}.").format(shape=unary.shape)
         )
     q = unary.shape[1]
     if pairwise.shape != (q, q):
         raise ValueError(
-            f"pairwise must have shape (q, q) = ({q}, {q}) to match unary's {q} labels; "
-            f"got shape {pairwise.shape}."
+            _("pairwise must have shape (q, q) = ({q}, {q}) to match unary's {q} labels; got "
+              "shape {shape}.").format(q=q, shape=pairwise.shape)
         )
     for name, array in (("unary", unary), ("pairwise", pairwise)):
         if not np.all(np.isfinite(array)):
-            raise ValueError(f"{name} contains NaN or inf: chain scores must be finite numbers.")
+            raise ValueError(_("{name} contains NaN or inf: chain scores must be finite numbers.").format(
+                                 name=name))
     return unary, pairwise
 
 
@@ -60,15 +62,17 @@ def check_sequence(y, length, n_labels, name="y"):
     if y.dtype.kind == "O" and all(isinstance(v, numbers.Integral) for v in y.flat):
         y = np.asarray(y.tolist(), dtype=np.int64)  # integers held as objects
     if y.ndim != 1 or y.shape[0] != length:
-        raise ValueError(f"{name} must be a 1-D sequence of {length} labels (one per position); "
-                         f"got shape {y.shape}.")
+        raise ValueError(_("{name} must be a 1-D sequence of {length} labels (one per position); "
+                           "got shape {shape}.").format(name=name, length=length, shape=y.shape))
     if y.dtype.kind not in "iu":
         if y.dtype.kind != "f" or not np.all(np.isfinite(y)) or np.any(y != np.round(y)):
-            raise ValueError(f"{name} must hold integer labels 0..{n_labels - 1}; got {y[:5]!r}.")
+            raise ValueError(_("{name} must hold integer labels 0..{last}; got {y!r}.").format(
+                                 name=name, last=n_labels - 1, y=y[:5]))
     y = y.astype(np.int64)
     if y.size and (y.min() < 0 or y.max() >= n_labels):
         bad = y[(y < 0) | (y >= n_labels)][:5]
-        raise ValueError(f"{name} has labels {bad.tolist()} outside 0..{n_labels - 1}.")
+        raise ValueError(_("{name} has labels {labels} outside 0..{last}.").format(
+                             name=name, labels=bad.tolist(), last=n_labels - 1))
     return y
 
 
@@ -110,13 +114,13 @@ def viterbi_batch(unaries, pairwise, lengths=None):
             return []
         for i, u in enumerate(unaries):
             if np.ndim(u) != 2 or np.shape(u)[0] < 1:
-                raise ValueError(f"unaries[{i}] must be 2-D (r, q) with r >= 1; "
-                                 f"got shape {np.shape(u)}.")
+                raise ValueError(_("unaries[{i}] must be 2-D (r, q) with r >= 1; got shape "
+                                   "{shape}.").format(i=i, shape=np.shape(u)))
         lengths = [np.shape(u)[0] for u in unaries]
         unaries = np.concatenate(unaries)
     lengths = np.asarray(lengths, dtype=np.int64)
     if lengths.ndim != 1 or np.any(lengths < 1) or lengths.sum() != np.shape(unaries)[0]:
-        raise ValueError("lengths must be positive word lengths summing to the rows of unaries.")
+        raise ValueError(_("lengths must be positive word lengths summing to the rows of unaries."))
     if lengths.size == 0:
         return []
     unaries, pairwise = check_chain_scores(unaries, pairwise)
@@ -157,7 +161,8 @@ def hamming_unary(y, n_labels, normalize_length=False):
     """The Hamming loss Delta(y, y') = sum_t 1[y'_t != y_t] (divided by r if normalize_length)
     written as unary scores: entry [t, s] is 1 (or 1/r) when s != y_t, else 0."""
     if np.ndim(y) != 1:
-        raise ValueError(f"y must be a 1-D sequence of labels (one per position); got shape {np.shape(y)}.")
+        raise ValueError(_("y must be a 1-D sequence of labels (one per position); got shape "
+                           "{shape}.").format(shape=np.shape(y)))
     y = check_sequence(y, len(y), n_labels)
     return _hamming_unary(y, n_labels, normalize_length)
 
@@ -193,7 +198,8 @@ def brute_force(unary, pairwise):
     unary, pairwise = check_chain_scores(unary, pairwise)
     r, q = unary.shape
     if q ** r > 5_000_000:
-        raise ValueError(f"brute force over q^r = {q}^{r} sequences is too many; use viterbi.")
+        raise ValueError(_("brute force over q^r = {q}^{r} sequences is too many; use viterbi.").format(
+                             q=q, r=r))
     positions = np.arange(r)
     best, best_score, count = None, -np.inf, 0
     # itertools.product over reversed positions: reversals in lexicographic order, so the first

@@ -156,11 +156,15 @@ class Demo(widgets.VBox):
         self.applies = dict(applies or {})
         unknown = sorted(set(self.applies) - set(self.controls))
         if unknown:
-            raise ValueError(f"applies names {unknown}, which are not controls; controls are {sorted(self.controls)}")
+            raise ValueError(_("applies names {unknown}, which are not controls; controls are "
+                               "{controls}").format(
+                                 unknown=unknown, controls=sorted(self.controls)))
         if not (isinstance(cache_size, int) and cache_size >= 0):
-            raise ValueError(f"cache_size must be an int >= 0 (frames kept), got {cache_size!r}")
+            raise ValueError(_("cache_size must be an int >= 0 (frames kept), got {cache_size!r}").format(
+                                 cache_size=cache_size))
         if clear not in (True, False, "artists"):
-            raise ValueError(f'clear must be True, False or "artists", got {clear!r}')
+            raise ValueError(_("clear must be True, False or \"artists\", got {clear!r}").format(
+                                 clear=clear))
         self.clear = clear
         self.cache_size = cache_size
         self._frames = OrderedDict()  # frame_key -> (png, alt), the most recently shown last
@@ -297,7 +301,8 @@ class Demo(widgets.VBox):
         try:
             for name, value in values.items():
                 if name not in self.controls:
-                    raise KeyError(f"no control named {name!r}; controls are {sorted(self.controls)}")
+                    raise KeyError(_("no control named {name!r}; controls are {controls}").format(
+                                       name=name, controls=sorted(self.controls)))
                 self.controls[name].value = value
         finally:
             self._quiet = False

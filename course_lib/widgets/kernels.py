@@ -97,7 +97,8 @@ def hinge_gd_path(X, r, lams, sigma=1.0, eta=0.05, n_epochs=2000, tol=1e-2):
     X, r = np.asarray(X, dtype=float), np.asarray(r, dtype=float)
     lams = np.asarray(lams, dtype=float)
     if lams.ndim != 1 or np.any(lams <= 0):
-        raise ValueError(f"lams must be a 1-D array of values > 0, got {lams!r}")
+        raise ValueError(_("lams must be a 1-D array of values > 0, got {lams!r}").format(
+                             lams=lams))
     G = gram(X, "gaussian", sigma=sigma)
     alpha, w0 = np.zeros((len(lams), len(r))), np.zeros(len(lams))
     history = np.empty((n_epochs + 1, *alpha.shape))

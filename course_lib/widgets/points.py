@@ -56,7 +56,8 @@ class PointsDemo(Demo):
     def __init__(self, draw, controls, X, r, xlim, ylim, minimum_per_class=1, **demo_options):
         X, r = np.array(X, dtype=float), np.array(r)
         if X.ndim != 2 or X.shape[1] != 2 or len(X) != len(r):
-            raise ValueError(f"X must be (n, 2) with one class per row; got X {X.shape} and r {r.shape}")
+            raise ValueError(_("X must be (n, 2) with one class per row; got X {shape_X} and r "
+                               "{shape_r}").format(shape_X=X.shape, shape_r=r.shape))
         self.start = (X.copy(), r.copy())
         self.X, self.r = X.copy(), r.copy()
         self.xlim, self.ylim = tuple(xlim), tuple(ylim)
@@ -179,7 +180,7 @@ class PointsDemo(Demo):
     def add(self, point, label):
         """Add the point (x1, x2) of class `label` (+1 or -1) and redraw."""
         if label not in (-1, 1):
-            raise ValueError(f"label must be +1 or -1, got {label!r}")
+            raise ValueError(_("label must be +1 or -1, got {label!r}").format(label=label))
         self.X = np.vstack([self.X, np.asarray(point, dtype=float)[None, :2]])
         self.r = np.append(self.r, label)
         self._redraw()
@@ -281,7 +282,8 @@ def least_squares_points_demo(distance=8.0):
     """Chapter 01 (K3): drag the far point of class +1 (or any point) and watch least squares
     follow it; add or remove points too."""
     if distance <= 0:
-        raise ValueError(f"distance must be > 0 (where the far point starts), got {distance!r}")
+        raise ValueError(_("distance must be > 0 (where the far point starts), got {distance!r}").format(
+                             distance=distance))
     X, r = outlier_data(distance)
     reference = LeastSquaresClassifier().fit(X[:-1], r[:-1])  # the fit without the far point
     (xlo, xhi), (ylo, yhi) = _box(X[:-1], pad=1.5)

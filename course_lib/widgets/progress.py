@@ -5,17 +5,23 @@ import ipywidgets as widgets
 from IPython import get_ipython
 from IPython.display import display
 
+from course_lib.i18n import N_, _
+
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+# the words chapters write under their bars, for the catalog (a single word is no prose the
+# chapters' own catalogs take): progress(range(3), "splits") shows "partitions" in French
+DESCRIPTIONS = (N_("splits"),)
 
 
 def progress(items, description=""):
-    """Yield each of `items` (a sequence) while a bar under the cell counts those done.
+    """Yield each of `items` (a sequence) while a bar under the cell counts those done, labelled
+    `description` in the language set (course_lib.set_language; the word marked in DESCRIPTIONS).
 
     The bar is shown as a widget view only, without the text that stands in for it where
     widgets are not rendered: the cell's saved outputs, which nbval compares, stay those of
     its computation."""
     items = list(items)
-    bar = widgets.IntProgress(value=0, min=0, max=len(items), description=description,
+    bar = widgets.IntProgress(value=0, min=0, max=len(items), description=_(description),
                               style={"description_width": "initial"})
     if getattr(get_ipython(), "kernel", None) is not None:  # in a Jupyter kernel: a front end shows it
         display({WIDGET_VIEW: bar._repr_mimebundle_()[WIDGET_VIEW]}, raw=True)

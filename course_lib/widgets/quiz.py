@@ -49,16 +49,17 @@ class Quiz(widgets.VBox):
 
     def __init__(self, question, choices, *, multiple=False, hint=None):
         if not isinstance(question, str) or not question.strip():
-            raise ValueError("question must be a non-empty string")
+            raise ValueError(_("question must be a non-empty string"))
         choices = list(choices)
         if len(choices) < 2 or not all(isinstance(c, Choice) for c in choices):
-            raise ValueError("choices must be a list of at least two Choice(text, correct, explanation)")
+            raise ValueError(_("choices must be a list of at least two Choice(text, correct, "
+                               "explanation)"))
         n_right = sum(c.correct for c in choices)
         if n_right == 0 or (not multiple and n_right != 1):
-            raise ValueError(f"{n_right} right choices: a single-answer Quiz needs exactly one; "
-                             "use multiple=True for several")
+            raise ValueError(_("{n_right} right choices: a single-answer Quiz needs exactly one; "
+                               "use multiple=True for several").format(n_right=n_right))
         if len(choices) > len(LETTERS):
-            raise ValueError(f"at most {len(LETTERS)} choices")
+            raise ValueError(_("at most {n_letters} choices").format(n_letters=len(LETTERS)))
         question, hint = _(question), _(hint)  # the texts in the language of course_lib
         choices = [Choice(_(c.text), c.correct, _(c.explanation)) for c in choices]
         self.question, self.choices, self.multiple, self.hint_text = question, choices, multiple, hint
