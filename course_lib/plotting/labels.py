@@ -8,6 +8,8 @@ from matplotlib.artist import Artist, allow_rasterization
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox, IdentityTransform
 
+from course_lib.i18n import _
+
 # Where a label may go around its point, in order of preference: above right (where a reader
 # looks first), the other corners, then the four sides; always next to its point, so that no
 # label can be read as another point's.
@@ -31,8 +33,9 @@ class PointLabels(Artist):
         self.points = np.asarray(points, dtype=float).reshape(-1, 2)
         self.half_sizes = np.broadcast_to(np.asarray(half_sizes, dtype=float), len(self.points))
         if len(texts) != len(self.anchors) or len(colors) != len(self.anchors):
-            raise ValueError(f"texts and colors need one entry per anchor ({len(self.anchors)}); "
-                             f"got {len(texts)} and {len(colors)}")
+            raise ValueError(_("texts and colors need one entry per anchor ({n}); got {n_texts} and "
+                               "{n_colors}").format(n=len(self.anchors), n_texts=len(texts),
+                                                    n_colors=len(colors)))
         box = dict(facecolor="white", alpha=0.8, edgecolor="none", pad=0.5)
         self.labels = [Text(0, 0, text, color=color, fontsize=fontsize, bbox=box, clip_on=False,
                             transform=IdentityTransform()) for text, color in zip(texts, colors)]

@@ -55,7 +55,8 @@ def check_weights(weights, n):
         return np.ones(n)
     weights = np.asarray(weights, dtype=float)
     if weights.shape != (n,) or not np.all(np.isfinite(weights)):
-        raise ValueError(f"weights must hold {n} finite numbers, one per example; got shape {weights.shape}.")
+        raise ValueError(_("weights must hold {n} finite numbers, one per example; got shape {shape}.").format(
+            n=n, shape=weights.shape))
     return weights
 
 
