@@ -28,6 +28,7 @@ no timing: the status line under the figure is empty unless a drawing fails.
 
 import base64
 import html
+import struct
 import textwrap
 import time
 import traceback
@@ -83,9 +84,14 @@ def figure_layout(fig):
 
 
 def figure_html(png, alt):
-    """An <img> showing PNG bytes at the width of its box, with alt text."""
+    """An <img> showing PNG bytes at the width of its box, with alt text. Its width and height
+    attributes (the PNG's pixels) give the browser its aspect ratio before the image is decoded,
+    so a new frame keeps the box's height instead of collapsing it for a moment (which moves
+    everything below it twice per frame)."""
     source = base64.b64encode(png).decode("ascii")
+    width, height = struct.unpack(">II", png[16:24])  # IHDR, right after the 8-byte signature
     return (f'<img class="course-figure" alt="{html.escape(alt, quote=True)}" draggable="false" '
+            f'width="{width}" height="{height}" '
             f'style="display: block; width: 100%; height: auto; margin: 0" src="data:image/png;base64,{source}">')
 
 
