@@ -35,6 +35,8 @@ def test_the_image_is_rendered_at_twice_its_shown_size():
     assert _size(demo.png) == (5 * SHOWN_DPI * PIXEL_RATIO, 4 * SHOWN_DPI * PIXEL_RATIO)
     assert f"min({5 * SHOWN_DPI}px, 100%" in demo.figure_box.layout.max_width  # never wider than natural
     assert "70vh" in demo.figure_box.layout.max_width
+    width, height = _size(demo.png)  # the <img> states them: its box keeps its height between frames
+    assert f'width="{width}" height="{height}"' in demo.image.value
 
 
 def test_no_text_is_smaller_than_the_floor_and_the_image_has_a_description():
