@@ -3,12 +3,7 @@ as many ArrowLeft presses (values already shown), and each press is timed from i
 event to the new figure decoded (`img.decode()`), in JupyterLab and in Voila, for the first C
 slider of chapters 03 and 05. Target: median <= 150 ms on a quiet 2-core machine.
 
-    python -m benchmarks widgets_browser [03 05 ...] [html image]
-
-Each way a frame can reach the page (`course_lib.widgets.core.TRANSPORTS`: a base64 PNG in an
-HTML widget, or the PNG's bytes in an Image widget) is measured on its own servers, one after
-the other for each chapter (their order alternating from one chapter to the next), so that
-they are compared under the same load.
+    python -m benchmarks widgets_browser [03 05 ...]
 
 Uses the browser tests' servers (tests/browser/servers.py) on a temporary copy of notebooks/,
 and Debian's Chromium (/usr/bin/chromium) driven by Playwright, 1366 x 768.
@@ -26,8 +21,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 import notebook_checks  # noqa: E402
 import servers  # noqa: E402
-
-from course_lib.widgets.core import TRANSPORTS  # noqa: E402
 
 PRESSES = 10  # each way: 10 new values, then 10 values already shown
 CHAPTERS = ("03", "05")
@@ -92,7 +85,6 @@ def main(chapters=CHAPTERS):
     if sync_playwright is None or not Path(CHROMIUM).exists():
         print(f"skipped: needs Playwright and {CHROMIUM} (`make browser-deps`)")
         return
-    transports = [t for t in chapters if t in TRANSPORTS] or list(TRANSPORTS)
     chapters = [c for c in chapters if c.isdigit()] or CHAPTERS
     print(f"load average {os.getloadavg()[0]:.2f}; key press to new image decoded, ms, "
           f"median (max) of {PRESSES} presses")
@@ -102,39 +94,30 @@ def main(chapters=CHAPTERS):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
                                              args=["--no-sandbox", "--disable-gpu"])
         page = browser.new_page(viewport={"width": 1366, "height": 768})
-        started = {}
+        lab = servers.start_lab(temp / "served", temp / "lab")
+        voila = servers.start_voila(temp / "served", temp / "voila")
         try:
-            for transport in transports:  # the kernels inherit the servers' environment
-                os.environ["COURSE_FIGURE_TRANSPORT"] = transport
-                started[transport] = (servers.start_lab(temp / "served", temp / f"lab-{transport}"),
-                                      servers.start_voila(temp / "served", temp / f"voila-{transport}"))
-            for index, number in enumerate(chapters):
+            for number in chapters:
                 name = chapter(number)
-                order = transports if index % 2 == 0 else transports[::-1]
-                for transport in order:
-                    lab, _voila = started[transport]
-                    notebook_checks.open_notebook(page, lab.url, f"notebooks/{name}", f"bench-{number}")
-                    notebook_checks.run_all(page)
-                    report("JupyterLab", transport, name, press_times(
-                        page, lambda: notebook_checks.wait_until_settled(page, 60, quiet=0.3)))
-                    lab.shutdown_kernels()
-                    page.goto("about:blank")
-                for transport in order:
-                    _lab, voila = started[transport]
-                    page.goto(f"{voila.url}/voila/render/notebooks/{name}", wait_until="load",
-                              timeout=600_000)
-                    page.wait_for_selector(".course-demo img.course-figure", timeout=600_000)
-                    report("Voila", transport, name, press_times(page, lambda: page.wait_for_timeout(300)))
-                    page.goto("about:blank")  # Voila ends the dashboard's kernel when it is left
+                notebook_checks.open_notebook(page, lab.url, f"notebooks/{name}", f"bench-{number}")
+                notebook_checks.run_all(page)
+                report("JupyterLab", name, press_times(
+                    page, lambda: notebook_checks.wait_until_settled(page, 60, quiet=0.3)))
+                lab.shutdown_kernels()
+                page.goto(f"{voila.url}/voila/render/notebooks/{name}", wait_until="load",
+                          timeout=600_000)
+                page.wait_for_selector(".course-demo img.course-figure", timeout=600_000)
+                report("Voila", name, press_times(page, lambda: page.wait_for_timeout(300)))
+                page.goto("about:blank")  # Voila ends the dashboard's kernel when it is left
         finally:
-            for server in (s for pair in started.values() for s in pair):
-                server.stop()
+            lab.stop()
+            voila.stop()
             browser.close()
 
 
-def report(where, transport, name, times):
+def report(where, name, times):
     cells = ", ".join(f"{kind} value {np.median(ms):.0f} ({max(ms):.0f})" for kind, ms in times.items())
-    print(f"{where:10s} {transport:5s} {name:32s} C: {cells}; load {os.getloadavg()[0]:.2f}", flush=True)
+    print(f"{where:10s} {name:32s} C: {cells}", flush=True)
 
 
 if __name__ == "__main__":

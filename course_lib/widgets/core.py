@@ -28,7 +28,6 @@ no timing: the status line under the figure is empty unless a drawing fails.
 
 import base64
 import html
-import os
 import struct
 import textwrap
 import time
@@ -49,13 +48,6 @@ PIXEL_RATIO = 2  # image pixels per CSS pixel, for high-DPI screens
 MAX_HEIGHT_VH = 70  # a figure takes at most this share of the window's height
 MIN_TEXT_PT = 12  # no text of a live figure is smaller
 FRAME_CACHE_SIZE = 64  # frames kept per demo (about 0.1 MB each at PIXEL_RATIO = 2)
-# How a frame reaches the page, chosen by the environment variable COURSE_FIGURE_TRANSPORT:
-# "html" (the default: an <img> with alt text and a base64 PNG, in an HTML widget) or "image"
-# (the PNG's bytes as a binary buffer of an Image widget). "image" shows no alt text (ipywidgets
-# 8.1's Image has none, and its view fails on a tooltip): it is there for the browser benchmark's
-# comparison of the two (`python -m benchmarks widgets_browser`), not for students.
-TRANSPORTS = ("html", "image")
-TRANSPORT = os.environ.get("COURSE_FIGURE_TRANSPORT", "html")
 
 # The slides' symbol for a control's name, in static grids' panel titles.
 SYMBOLS = {
@@ -186,17 +178,8 @@ class Demo(widgets.VBox):
         self.fig, self.ax = new_figure(ncols=ncols, nrows=nrows, width=width, height=height)
         self.canvas = GlyphCacheCanvas(self.fig)  # kept: every frame reuses its renderer
         self.png = b""  # the last rendered figure
-        if TRANSPORT not in TRANSPORTS:
-            raise ValueError(f"COURSE_FIGURE_TRANSPORT must be one of {TRANSPORTS}, got {TRANSPORT!r}")
-        self.transport = TRANSPORT
-        if self.transport == "image":
-            self.image = widgets.Image(format="png", layout=widgets.Layout(
-                width="100%", height="auto", margin="0", display="block"))
-            self.image.add_class("course-figure")
-        else:
-            self.image = widgets.HTML(layout=widgets.Layout(width="100%", margin="0"))
-            self.image.add_class("course-figure-html")
-        self.alt = ""  # the shown figure's alt text
+        self.image = widgets.HTML(layout=widgets.Layout(width="100%", margin="0"))
+        self.image.add_class("course-figure-html")
         self.status = widgets.HTML()
         self.status.add_class("course-status")
         self.seconds = None  # duration of the last update
@@ -251,11 +234,8 @@ class Demo(widgets.VBox):
                     self._frames.popitem(last=False)
         else:
             self._frames.move_to_end(key)
-        self.png, self.alt = frame
-        if self.transport == "image":
-            self.image.value = self.png
-        else:
-            self.image.value = figure_html(self.png, self.alt)
+        self.png, alt = frame
+        self.image.value = figure_html(self.png, alt)
         self.seconds = time.perf_counter() - start
         return self.seconds
 
