@@ -186,13 +186,23 @@ HIDDEN_TAGS = set(re.findall(r"'([\w-]+)'", re.search(r"set HIDDEN_TAGS = \[(.*?
 DEMO_CALL = re.compile(r"(?:_demo|\bDemo)\(")  # a cell ending with a chapter's demo
 
 
+def ends_with_demo(lines):
+    """The cell's last line shows a demo: the demo's call, or the name a demo call was assigned to
+    (`demo = c_slider_demo(...)`, then `demo`)."""
+    last = lines[-1].strip()
+    if DEMO_CALL.search(last):
+        return True
+    return last.isidentifier() and any(
+        re.match(rf"{last}\s*=.*{DEMO_CALL.pattern}", line.strip()) for line in lines[:-1])
+
+
 def shown_demos(chapter):
     """How many live demos the chapter's dashboard shows: its code cells that end with a demo,
     less those the class-mode template hides."""
     count = 0
     for cell in nbformat.read(NOTEBOOKS / chapter, as_version=4).cells:
         lines = [line for line in cell.source.splitlines() if line.strip() and not line.startswith("#")]
-        if (cell.cell_type == "code" and lines and DEMO_CALL.search(lines[-1])
+        if (cell.cell_type == "code" and lines and ends_with_demo(lines)
                 and not HIDDEN_TAGS & set(cell.metadata.get("tags", []))):
             count += 1
     return count
