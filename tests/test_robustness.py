@@ -484,7 +484,7 @@ VALID = {
     "model_selection.grid_search": A(X, r, C_values=[1.0], sigma_values=[1.0]),
     "data.overlapping_curved_log_ratio": A(X), "data.letters_to_string": A([0, 1]),
     "structured.base.check_rescaling": A("margin"),
-    "structured.base.check_weights": A([1.0, 2.0, 0.5], 3),
+    "structured.base.check_example_weights": A([1.0, 2.0, 0.5], 3),
     "structured.base.augmented_score": A(models.BinaryModel(), X[0], 1, -1, w),
     "structured.base.exhaustive_argmax": A([1, 2, 3], lambda c: -abs(c - 2)),
     "structured.chain.fit_hmm": A(SEQ_X, SEQ_Y, n_labels=3),

@@ -45,12 +45,12 @@ class StructuredModel:
 
     def batch_joint_feature(self, X, Y, weights=None):
         """sum_i weights_i Psi(x_i, y_i) (every weight 1 by default)."""
-        weights = check_weights(weights, len(X))
+        weights = check_example_weights(weights, len(X))
         return sum((a * self.joint_feature(x, y) for x, y, a in zip(X, Y, weights)), np.zeros(self.size_joint_feature))
 
 
-def check_weights(weights, n):
-    """The weights of n terms as a float array (None: all 1), refused unless n finite numbers."""
+def check_example_weights(weights, n):
+    """The weights a_i of n examples as a float array (None: all 1), refused unless n finite numbers."""
     if weights is None:
         return np.ones(n)
     weights = np.asarray(weights, dtype=float)
