@@ -174,7 +174,7 @@ def test_gradient_descent_svm_keeps_many_more_alphas_than_the_dual(seed):
     X, r, _, _ = chapter_data(seed)
     gd = KernelHingeGD(sigma=1.0, lam=1.0, eta=0.002, n_epochs=300).fit(X, r)
     dual = SVM(C=1.0, kernel="gaussian", sigma=1.0).fit(X, r)
-    assert np.sum(gd.alpha_ > 0) > 1.5 * len(dual.support_)
+    assert np.sum(gd.alpha_ > 0) > 2 * len(dual.support_)  # 2.1 to 2.8 times on seeds 0-9
 
 
 @pytest.mark.parametrize("seed", SEEDS)
