@@ -29,9 +29,11 @@ changes in place are rebuilt the same way (the check's own objects in them are k
         got = guard.run(student_fn, kwargs, seconds=5.0)   # WriteItYourself, TimeLimit or the result
 
 `allowed`: functions the student is told to use (everything they call inside stays allowed).
-`time_limit(seconds)`: SIGALRM in the main thread (a Jupyter kernel runs cells there, and
-pytest its tests), raised again every 0.05 s while the student's call runs (a bare `except:` in
-a loop does not swallow them all); elsewhere the call runs without a limit.
+The time limit: the student's call runs in a thread of its own, which the check waits for at most
+`seconds`; past them, the check goes on with TimeLimit, and the call is set aside: it stops for
+good at the next line of the student's code it runs, whatever it catches (a loop whose `except`
+swallows every exception included), and takes no more CPU. Only a call that never comes back from
+one C function (`sum(itertools.count())`) keeps running, and the interpreter with it.
 
 A copy of the library's source (`inspect.getsource`, pasted or exec'd, renamed, without its
 docstring, with other variable names) is refused too: while the student's call runs, a trace
@@ -52,8 +54,8 @@ import dis
 import importlib.abc
 import os
 import posix
-import signal
 import sys
+import sysconfig
 import threading
 import types
 
@@ -61,7 +63,7 @@ import numpy as np
 
 from course_lib.i18n import _
 
-__all__ = ["ELSEWHERE", "Guard", "StudentObject", "TimeLimit", "WriteItYourself", "time_limit"]
+__all__ = ["ELSEWHERE", "Guard", "StudentObject", "TimeLimit", "WriteItYourself"]
 
 GUARDED_PACKAGES = ("course_lib", "sklearn")
 # where work escapes to another thread or process, out of the student's call
@@ -266,11 +268,15 @@ def _copied_from(code):
     return label
 
 
-def _copy_tracer(previous):
+def _copy_tracer(previous, call):
     """A sys.settrace function that refuses to enter a copy of the library's code or a module
     that hands work to another thread or process, then hands the event to the tracer that was
-    there before (a debugger, coverage), if any."""
+    there before (a debugger, coverage), if any. Once `call` is set aside, it stops it
+    (`_stop_if_set_aside`) and sees every line."""
     def tracer(frame, event, arg):
+        if call.set_aside_now:
+            _stop_if_set_aside(call, frame)
+            return tracer
         if event == "call" and _state.student_thread is not None:
             label = _copied_from(frame.f_code) or _entered_around_the_guard(frame)
             if label is not None:
@@ -550,25 +556,26 @@ class Guard:
         return self
 
     def run(self, fn, kwargs, seconds=None):
-        """fn(**kwargs) with the library refused, within `seconds` (None: no limit); the result
-        and the arguments (changed in place or not) rebuilt from plain data (`_plain_data`)."""
-        previous = sys.gettrace()
-        given = {id(value) for value in kwargs.values()}
-        tracer = _copy_tracer(previous)
-        running = lambda: _state.student_thread is not None  # noqa: E731
-        with _no_processes(), time_limit(seconds, again_while=running):  # restored outside the limit
-            _state.student_thread = threading.get_ident()
-            _SETTRACE(tracer)
+        """fn(**kwargs) with the library refused, in a thread of its own, within `seconds` (None: no
+        limit); the result and the arguments (changed in place or not) rebuilt from plain data
+        (`_plain_data`). Past the limit, TimeLimit is raised here and the call is set aside
+        (`_StudentCall.set_aside`), whatever it catches."""
+        call = _StudentCall(fn, kwargs)
+        with _no_processes():  # restored after the call, or after it is set aside
+            call.thread.start()
             try:
-                result = _plain_data(fn(**kwargs))
-                kwargs.update({name: _plain_data(value, keep=given) for name, value in kwargs.items()})
-                if sys.gettrace() is not tracer:  # switched off by a reference to sys.settrace taken before
-                    _state.refused.append(ELSEWHERE + "sys.settrace")
-                    raise WriteItYourself(ELSEWHERE + "sys.settrace")
-                return result
+                _state.student_thread = call.thread.ident
+                call.go.set()
+                finished = call.done.wait(seconds)
             finally:
-                _state.student_thread = None  # first: no repeated alarm cuts the rest short
-                _SETTRACE(previous)
+                _state.student_thread = None
+                if not call.done.is_set():  # past the limit, or the kernel interrupted the wait
+                    call.set_aside()
+        if not finished:
+            raise TimeLimit()
+        if call.error is not None:
+            raise call.error
+        return call.result
 
     @property
     def refused(self):
@@ -590,33 +597,68 @@ class Guard:
         return False
 
 
-_RUN = Guard.run.__code__
+# -- the student's call, in a thread of its own --------------------------------------------------
+
+_SET_ASIDE = threading.Lock()
+_SET_ASIDE.acquire()  # never released: a call set aside waits on it for good
+_OTHERS_CODE = tuple(sorted({sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")}))
 
 
-# -- the time limit -----------------------------------------------------------------------------
+class _StudentCall:
+    """fn(**kwargs) run in a daemon thread, so that the check's own thread (the kernel's) waits
+    for it at most the time limit, whatever the function does: a loop that catches every
+    exception cannot hold the check. A call past its limit is set aside: at the next line of the
+    student's own code it runs (at once for a loop, after a time.sleep), it stops for good, waiting
+    on a lock nobody releases, so that it takes no more CPU."""
 
-@contextlib.contextmanager
-def time_limit(seconds, again_while=None):
-    """Raise TimeLimit in the block after `seconds` (SIGALRM, main thread only; None: no limit).
-    With `again_while`, raise it again every 0.05 s while again_while() is true: a loop whose bare
-    `except:` swallows the first one meets the next between its iterations, outside its `try`."""
-    usable = (seconds is not None and hasattr(signal, "setitimer")
-              and threading.current_thread() is threading.main_thread())
-    if not usable:
-        yield
+    def __init__(self, fn, kwargs):
+        self.fn, self.kwargs = fn, kwargs
+        self.go, self.done = threading.Event(), threading.Event()
+        self.result = self.error = self.tracer = None
+        self.set_aside_now = False
+        self.thread = threading.Thread(target=_in_the_students_thread, args=(self,), daemon=True,
+                                       name="student's function")
+
+    def set_aside(self):
+        """Stop the call at the next line of the student's own code it runs (`_stop_if_set_aside`):
+        each of its frames gets the tracer, which then sees every line."""
+        self.set_aside_now = True
+        self.go.set()
+        frame = sys._current_frames().get(self.thread.ident)
+        while frame is not None and self.tracer is not None:
+            frame.f_trace = self.tracer
+            frame = frame.f_back
+
+
+def _in_the_students_thread(call):
+    call.go.wait()
+    if call.set_aside_now:
         return
-
-    def alarm(signum, frame):
-        if again_while is not None:
-            if not again_while():
-                return
-            signal.setitimer(signal.ITIMER_REAL, 0.05)
-        raise TimeLimit(f"did not return within {seconds:g} s")
-
-    previous = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    given = {id(value) for value in call.kwargs.values()}
+    call.tracer = _copy_tracer(sys.gettrace(), call)
+    _SETTRACE(call.tracer)
     try:
-        yield
+        call.result = _plain_data(call.fn(**call.kwargs))
+        call.kwargs.update({name: _plain_data(value, keep=given) for name, value in call.kwargs.items()})
+        if sys.gettrace() is not call.tracer:  # switched off by a reference to sys.settrace taken before
+            _state.refused.append(ELSEWHERE + "sys.settrace")
+            raise WriteItYourself(ELSEWHERE + "sys.settrace")
+    except BaseException as error:  # the check's own thread raises it
+        call.error = error
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        _SETTRACE(None)
+        call.done.set()
+
+
+_RUN = _in_the_students_thread.__code__
+
+
+def _stop_if_set_aside(call, frame):
+    """Within a call set aside, wait for good at a line of the student's own code (not the standard
+    library's, an installed package's or the library's: a lock they hold would stay held)."""
+    if not call.set_aside_now:
+        return
+    filename = frame.f_code.co_filename
+    module = (frame.f_globals.get("__name__") or "").split(".")[0]
+    if not (filename.startswith(_OTHERS_CODE) or filename.startswith("<frozen") or module in GUARDED_PACKAGES):
+        _SET_ASIDE.acquire()
