@@ -18,7 +18,7 @@ import pytest
 
 import course_lib.exercises as exercises
 from course_lib import data
-from course_lib.exercises import guard, harness, linear
+from course_lib.exercises import guard, harness, instantiations, linear
 from course_lib.exercises.harness import is_the_data
 from exercise_testing import assert_caught, assert_passes
 
@@ -563,3 +563,83 @@ def test_student_code_called_back_from_an_allowed_function_cannot_call_the_libra
         return found[0]
 
     assert_caught(structured.check_margin_hinge, margin_hinge, "write it yourself")
+
+
+# -- scipy's answers ----------------------------------------------------------------------------
+
+def _auc_pairs_by_mann_whitney(s, r):
+    import scipy.stats
+
+    s, r = np.asarray(s, float), np.asarray(r)
+    u = scipy.stats.mannwhitneyu(s[r == 1], s[r == -1]).statistic  # the AUC times |P| |N|
+    gaps = s[r == 1][:, None] - s[r == -1][None, :]
+    return 1 - u / gaps.size, int((gaps < 0.5).sum())
+
+
+def _tree_delta_by_shortest_paths(parent, classes):
+    import scipy.sparse.csgraph
+
+    nodes = sorted(set(parent) | {p for p in parent.values() if p is not None} | set(classes))
+    index = {node: i for i, node in enumerate(nodes)}
+    adjacency = np.zeros((len(nodes), len(nodes)))
+    for child, up in parent.items():
+        if up is not None:
+            adjacency[index[child], index[up]] = adjacency[index[up], index[child]] = 1
+    distances = scipy.sparse.csgraph.shortest_path(adjacency, unweighted=True, directed=False)
+    return np.array([[distances[index[a], index[b]] / 2 for b in classes] for a in classes])
+
+
+def _two_point_svm_by_minimize(x_plus, x_minus):
+    import scipy.optimize
+
+    X, r = np.array([x_plus, x_minus], float), np.array([1.0, -1.0])
+    Q = (r[:, None] * X) @ (r[:, None] * X).T
+    alpha = scipy.optimize.minimize(lambda a: 0.5 * a @ Q @ a - a.sum(), np.zeros(2), bounds=[(0, None)] * 2,
+                                    constraints=[{"type": "eq", "fun": lambda a: a @ r}], tol=1e-14).x
+    w = (alpha * r) @ X
+    return alpha, w, 1 - w @ X[0]
+
+
+def _hinge_gradient_by_approx_fprime(alpha, w0, G, r, lam):
+    import scipy.optimize
+
+    def error(v):  # the student's own E_hinge, differentiated by scipy
+        h = G @ (v[:-1] * r) + v[-1]
+        return np.maximum(0, 1 - r * h).sum() + lam / 2 * (v[:-1] * r) @ G @ (v[:-1] * r)
+
+    g = scipy.optimize.approx_fprime(np.r_[alpha, w0], error, 1e-7)
+    return g[:-1], g[-1]
+
+
+def test_scipys_answers_are_refused(monkeypatch):
+    """scipy is out of reach like scikit-learn: the Mann-Whitney U statistic gave 12 ex 4's 1 - AUC,
+    csgraph's shortest paths 12 ex 3's tree Delta, optimize.minimize 02 ex 4's dual QP, approx_fprime
+    06 ex 1's gradient (of the student's own E_hinge); each is right outside a check."""
+    from course_lib.exercises import margins, svm_gradient
+
+    monkeypatch.setattr(harness, "DEFAULT_TIME_LIMIT", 3.0)
+    rng = np.random.default_rng(0)
+    query, tree = instantiations._auc_pairs_cases(rng)[1], instantiations._tree_cases(rng)[1]
+    two_points = margins._two_point_cases(rng)[0]
+    assert np.allclose(_auc_pairs_by_mann_whitney(**query), instantiations._reference_auc_pairs(**query))
+    assert np.allclose(_tree_delta_by_shortest_paths(**tree), instantiations._reference_tree_delta(**tree))
+    for got, expected in zip(_two_point_svm_by_minimize(**two_points), margins._two_point_reference(**two_points)):
+        assert np.allclose(got, expected, atol=1e-4)
+    attempts = ((instantiations.check_auc_pairs, _auc_pairs_by_mann_whitney, "mannwhitneyu"),
+                (instantiations.check_tree_delta, _tree_delta_by_shortest_paths, "scipy.sparse"),
+                (margins.check_two_point_svm, _two_point_svm_by_minimize, "scipy.optimize"),
+                (svm_gradient.check_hinge_gradient, _hinge_gradient_by_approx_fprime, "approx_fprime"))
+    for check, student, label in attempts:
+        verdict = assert_caught(check, student, "write it yourself")
+        assert label in verdict.why, verdict.why
+
+
+def test_scipy_imported_during_the_call_is_refused():
+    def softmax_by_scipy(x, y, k):
+        from scipy.special import logsumexp  # scipy.special may be loaded already: the function refuses
+
+        return np.exp(np.arange(k * len(x)) - logsumexp(np.arange(k * len(x))))
+
+    from course_lib.exercises import multiclass
+
+    assert_caught(multiclass.check_multi_vector, softmax_by_scipy, "write it yourself")

@@ -1,12 +1,15 @@
 """What a student's function may not reach while a check runs it, and how long it may run.
 
-`Guard` makes every function of the library (`course_lib`, the checks' own modules included)
-and of scikit-learn refuse to run while the student's function runs: each function object
+`Guard` makes every function of the library (`course_lib`, the checks' own modules included),
+of scikit-learn and of scipy (its Mann-Whitney U is an AUC, `optimize.minimize` solves a dual,
+`csgraph` gives tree distances) refuse to run while the student's function runs (their Python
+functions; a compiled one, a ufunc such as `scipy.special.expit` or a private C routine, is not
+swapped, and reaches few answers: csgraph's checks its input in Python): each function object
 keeps its identity, so a reference taken earlier (`f = viterbi`, a dict, a closure, a default
 argument, a bound method) is refused as well. How: the function's code object is swapped for
 a small stub that calls `_refuse_or_run`, which raises `WriteItYourself` while the student's
 call is running (in any thread; in the student's own, outside the allowed functions), and otherwise runs the original code (the check's reference,
-the rest of the notebook). Importing a library or scikit-learn module that is not loaded yet
+the rest of the notebook). Importing a library, scikit-learn or scipy module that is not loaded yet
 is refused too. Everything is put back on exit, also after an exception or a time-out.
 The library's own code runs only through those stubs, as an allowed function or called by the
 library's code: a new function built on a library code object (`types.FunctionType(f.__code__,
@@ -65,7 +68,7 @@ from course_lib.i18n import _
 
 __all__ = ["ELSEWHERE", "Guard", "StudentObject", "TimeLimit", "WriteItYourself"]
 
-GUARDED_PACKAGES = ("course_lib", "sklearn")
+GUARDED_PACKAGES = ("course_lib", "sklearn", "scipy")
 # where work escapes to another thread or process, out of the student's call
 _ELSEWHERE_MODULES = ("concurrent", "multiprocessing", "subprocess", "asyncio")
 _THREAD_START = threading.Thread.start.__code__  # (threading's locks stay usable: NumPy's generators take one)
@@ -134,7 +137,8 @@ def _stub_code(original):
 
 class _State:
     """Which thread runs a student's call now, the guarded functions (key -> label, original
-    copy) and the code objects of the allowed functions."""
+    copy) and the code objects of the allowed functions; the library's code, registered once
+    (the tables of the student's code are emptied after each check)."""
 
     def __init__(self):
         self.student_thread = None
@@ -149,6 +153,7 @@ class _State:
         self.shapes = {}         # id -> (code, _shape(code)), computed when needed
         self.stub_codes = {}     # id -> the stub code objects swapped into the library's functions
         self.top_level_codes = set()  # ids of the code of each guarded function (not nested code)
+        self.prepared = {}       # id -> (function, code, label, copy, stub) of each guarded function
 
 
 _SAME_OPERATION = {"LOAD_METHOD": "LOAD_ATTR", "CACHE": None, "NOP": None, "PRECALL": None, "PUSH_NULL": None,
@@ -240,6 +245,8 @@ def _nested_codes(code):
 
 
 def _register_library_code(code, label):
+    if _state.genuine_codes.get(id(code), (None,))[0] is code:
+        return  # registered by an earlier check
     for nested in _nested_codes(code):
         _state.genuine_codes[id(nested)] = (nested, label)
         if len(nested.co_code) >= 2 * _MIN_VERBATIM_OPERATIONS:  # a cheap bound: two bytes an operation
@@ -537,17 +544,9 @@ class Guard:
             for key, fn in _functions_to_guard().items():
                 if key in allowed:
                     continue
-                original = fn.__code__
-                _register_library_code(original, _label(fn))
-                _state.top_level_codes.add(id(original))
-                copy = types.FunctionType(original, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
-                copy.__kwdefaults__ = fn.__kwdefaults__
-                stub = _stub_code(original)
-                consts = tuple(key if c == _KEY else c for c in stub.co_consts)
-                _state.functions[key] = (_label(fn), copy)
-                fn.__code__ = stub.replace(co_consts=consts, co_name=original.co_name,
-                                           co_qualname=original.co_qualname)
-                _state.stub_codes[id(fn.__code__)] = fn.__code__
+                original, label, copy, stub = _prepared(key, fn)
+                _state.functions[key] = (label, copy)
+                fn.__code__ = stub
                 self._swapped.append((fn, original))
             sys.meta_path.insert(0, self._finder)
         except BaseException:
@@ -591,10 +590,27 @@ class Guard:
             sys.meta_path.remove(self._finder)
         _state.functions.clear()
         _state.allowed_codes = set()
-        _state.library_codes, _state.genuine_codes, _state.checked_codes = {}, {}, {}
-        _state.fingerprints, _state.shapes, _state.long_codes, _state.stub_codes = {}, {}, [], {}
-        _state.top_level_codes = set()
+        _state.checked_codes, _state.fingerprints, _state.shapes = {}, {}, {}  # the student's codes among them
         return False
+
+
+def _prepared(key, fn):
+    """(original code, label, unguarded copy, stub code) of the guarded function `fn`, made once and
+    kept while `fn` keeps its code: the library's code, registered, serves every later check."""
+    known = _state.prepared.get(key)
+    if known is not None and known[0] is fn and known[1] is fn.__code__:
+        return known[1:]
+    original, label = fn.__code__, _label(fn)
+    _register_library_code(original, label)
+    _state.top_level_codes.add(id(original))
+    copy = types.FunctionType(original, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    copy.__kwdefaults__ = fn.__kwdefaults__
+    stub = _stub_code(original)
+    consts = tuple(key if c == _KEY else c for c in stub.co_consts)
+    stub = stub.replace(co_consts=consts, co_name=original.co_name, co_qualname=original.co_qualname)
+    _state.stub_codes[id(stub)] = stub
+    _state.prepared[key] = (fn, original, label, copy, stub)
+    return original, label, copy, stub
 
 
 # -- the student's call, in a thread of its own --------------------------------------------------

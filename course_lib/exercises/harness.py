@@ -5,8 +5,9 @@ Every check takes any input (None, `...`, a string, NaN, a wrong shape, a functi
 or returns junk) and answers with a `Verdict`, "Not yet" with the reason, never a traceback.
 A wrong answer never shows the expected value: `check_function` says what is wrong with the
 first failing case (a shape, a flipped sign, which entry and by how much), on cases drawn fresh
-at each run from a seed it shows; while the student's function runs, the library and
-scikit-learn refuse to run (`guard`), and each call has a time limit.
+at each run from a seed it shows; while the student's function runs, the library, scikit-learn
+and scipy refuse to run (`guard`), and each call has a time limit (the call runs in a thread of its
+own, set aside past the limit).
 
     def cases(rng):
         return [dict(w=rng.normal(size=2), w0=rng.normal(), x=rng.normal(size=2)) for _ in range(20)]
