@@ -643,3 +643,50 @@ def test_scipy_imported_during_the_call_is_refused():
     from course_lib.exercises import multiclass
 
     assert_caught(multiclass.check_multi_vector, softmax_by_scipy, "write it yourself")
+
+
+def test_a_copy_of_the_library_run_by_a_thread_started_before_the_check_does_not_pass():
+    """A worker thread started before the check (fed by a queue, or a thread pool's) that runs the
+    library's source pasted under another name: the copy tracer watched only the student's
+    thread, and the worker's answer passed. Every thread started after the guard is imported
+    carries a tracer that reports a copy of the library run while a check runs."""
+    import concurrent.futures
+    import queue
+    import textwrap
+    import threading
+
+    from course_lib.exercises import viterbi as viterbi_exercises
+    from course_lib.structured import viterbi as viterbi_module
+
+    namespace = dict(vars(viterbi_module), check_chain_scores=lambda unary, pairwise: (unary, pairwise))
+    exec(textwrap.dedent(inspect.getsource(viterbi_module.viterbi)).replace("def viterbi(", "def pasted("), namespace)
+    pasted = namespace["pasted"]
+    jobs, answers = queue.Queue(), queue.Queue()
+
+    def work():
+        while True:
+            arguments = jobs.get()
+            try:
+                answers.put(pasted(**arguments, return_tables=True))
+            except BaseException as error:  # noqa: BLE001 -- what a student's worker writes
+                answers.put(error)
+
+    threading.Thread(target=work, daemon=True).start()
+    pool = concurrent.futures.ThreadPoolExecutor(1)
+    pool.submit(int).result()  # its worker thread is started now, before the check
+
+    def by_the_worker(unary, pairwise):
+        jobs.put(dict(unary=unary, pairwise=pairwise))
+        return answers.get(timeout=2)
+
+    def by_the_pool(unary, pairwise):
+        return pool.submit(pasted, unary, pairwise, return_tables=True).result()
+
+    assert np.array_equal(by_the_worker(np.eye(3), np.zeros((3, 3)))[0], [0, 1, 2])  # right outside a check
+    try:
+        for student, label in ((by_the_worker, "copy of course_lib.structured.viterbi.viterbi"),
+                               (by_the_pool, "concurrent")):
+            verdict = viterbi_exercises.check_viterbi_tables(student)
+            assert not verdict and "another thread" in verdict.why and label in verdict.why, verdict.why
+    finally:
+        pool.shutdown()

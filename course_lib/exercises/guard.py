@@ -301,6 +301,30 @@ def _copy_tracer(previous, call):
     return tracer
 
 
+def _other_thread_tracer(previous):
+    """The sys.settrace function of every thread started after this module is imported (set by
+    `threading.settrace`, before the thread runs): while a student's call runs in another thread,
+    it reports a copy of the library's code entered here (a worker thread or a pool started before
+    the check, fed by a queue) without raising, so that this thread keeps it; the check fails."""
+    def tracer(frame, event, arg):
+        student = _state.student_thread
+        if event == "call" and student is not None and student != threading.get_ident():
+            label = _copied_from(frame.f_code) or _entered_around_the_guard(frame)
+            if label is not None:
+                _state.refused.append(ELSEWHERE + COPY + label)
+        return previous(frame, event, arg) if previous is not None else None
+    return tracer
+
+
+def _watch_new_threads():
+    """Threads started from now on carry `_other_thread_tracer` (the hook there before, a debugger's
+    or coverage's, still sees every event)."""
+    if not getattr(threading.gettrace(), "_watches_copies", False):
+        hook = _other_thread_tracer(threading.gettrace())
+        hook._watches_copies = True
+        threading.settrace(hook)
+
+
 def _entered_around_the_guard(frame):
     """The label of the library's own code when `frame` runs it without the guard's leave: not
     from `_refuse_or_run`, from other library code or as an allowed function, but from a new
@@ -560,8 +584,9 @@ class Guard:
         (`_plain_data`). Past the limit, TimeLimit is raised here and the call is set aside
         (`_StudentCall.set_aside`), whatever it catches."""
         call = _StudentCall(fn, kwargs)
+        call.thread.start()
+        call.waiting.wait()  # in its function: threading has given it its tracer (sys.settrace)
         with _no_processes():  # restored after the call, or after it is set aside
-            call.thread.start()
             try:
                 _state.student_thread = call.thread.ident
                 call.go.set()
@@ -629,7 +654,7 @@ class _StudentCall:
 
     def __init__(self, fn, kwargs):
         self.fn, self.kwargs = fn, kwargs
-        self.go, self.done = threading.Event(), threading.Event()
+        self.waiting, self.go, self.done = threading.Event(), threading.Event(), threading.Event()
         self.result = self.error = self.tracer = None
         self.set_aside_now = False
         self.thread = threading.Thread(target=_in_the_students_thread, args=(self,), daemon=True,
@@ -647,6 +672,7 @@ class _StudentCall:
 
 
 def _in_the_students_thread(call):
+    call.waiting.set()
     call.go.wait()
     if call.set_aside_now:
         return
@@ -667,6 +693,7 @@ def _in_the_students_thread(call):
 
 
 _RUN = _in_the_students_thread.__code__
+_watch_new_threads()
 
 
 def _stop_if_set_aside(call, frame):
