@@ -690,3 +690,17 @@ def test_a_copy_of_the_library_run_by_a_thread_started_before_the_check_does_not
             assert not verdict and "another thread" in verdict.why and label in verdict.why, verdict.why
     finally:
         pool.shutdown()
+
+
+def test_the_guards_state_set_to_no_call_does_not_reach_the_library():
+    """12 ex 4: the student's function set the guard's record of the running call to None (and back
+    after), and the library's answer ran: the guard now reads from the stack whether a student's
+    call runs."""
+    def with_the_guard_told_no_call(s, r):
+        me, guard._state.student_thread = guard._state.student_thread, None
+        try:
+            return instantiations._reference_auc_pairs(s, r)
+        finally:
+            guard._state.student_thread = me
+
+    assert_caught(instantiations.check_auc_pairs, with_the_guard_told_no_call, "write it yourself")

@@ -284,7 +284,7 @@ def _copy_tracer(previous, call):
         if call.set_aside_now:
             _stop_if_set_aside(call, frame)
             return tracer
-        if event == "call" and _state.student_thread is not None:
+        if event == "call":  # (this tracer runs only in the student's thread, during the call)
             label = _copied_from(frame.f_code) or _entered_around_the_guard(frame)
             if label is not None:
                 _state.refused.append(COPY + label)
@@ -444,11 +444,23 @@ _state = _State()
 
 def _refuse_or_run(key, args, kwargs):
     label, original = _state.functions[key]
-    if _state.student_thread is not None and (_state.student_thread != threading.get_ident()
-                                              or not _inside_allowed()):
+    in_the_call = _in_a_students_call()
+    if (in_the_call or _state.student_thread is not None) and not (in_the_call and _inside_allowed()):
         _state.refused.append(label)
         raise WriteItYourself(label)
     return original(*args, **kwargs)
+
+
+def _in_a_students_call():
+    """Whether this thread runs a student's call: its stack holds `_in_the_students_thread`. Read
+    from the stack, which the student's code cannot change, and not from `_state.student_thread`,
+    which it can reach and set to None."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code is _RUN:
+            return True
+        frame = frame.f_back
+    return False
 
 
 _REFUSE_OR_RUN = _refuse_or_run.__code__
@@ -477,7 +489,7 @@ class _RefuseImports(importlib.abc.MetaPathFinder):
     """Refuses to import a library or scikit-learn module during the student's call."""
 
     def find_spec(self, name, path=None, target=None):
-        if _state.student_thread is not None and name.split(".")[0] in GUARDED_PACKAGES:
+        if (_state.student_thread is not None or _in_a_students_call()) and name.split(".")[0] in GUARDED_PACKAGES:
             _state.refused.append(f"import {name}")
             raise WriteItYourself(f"import {name}")
         return None
