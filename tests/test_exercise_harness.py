@@ -56,6 +56,15 @@ def test_a_correct_function_passes_and_a_wrong_one_shows_its_case_and_seed_not_t
     assert again.why == verdict.why  # the seed re-runs the same cases
 
 
+def test_the_seeds_are_too_many_to_harvest_every_seeds_cases():
+    """A table of every seed's cases and answers, computed beforehand with the library, would pass
+    any check by looking the cases up: at a millisecond a seed, the seeds take over 10,000 years."""
+    low, high = harness.SEEDS
+    assert (high - low) * 1e-3 / (3600 * 24 * 365) > 10_000
+    seeds = {harness.fresh_seed() for _ in range(1000)}
+    assert len(seeds) == 1000 and all(low <= seed < high for seed in seeds)
+
+
 def test_cases_are_fresh_at_each_run_and_a_replayed_seed_never_counts():
     seeds = {check_viterbi(lambda unary, pairwise: np.zeros(4, int) - 1).why.split(":")[0] for _ in range(5)}
     assert len(seeds) == 5
