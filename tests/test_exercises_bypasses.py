@@ -704,3 +704,65 @@ def test_the_guards_state_set_to_no_call_does_not_reach_the_library():
             guard._state.student_thread = me
 
     assert_caught(instantiations.check_auc_pairs, with_the_guard_told_no_call, "write it yourself")
+
+
+def _write_the_answer_into_got(phase, info):
+    """A gc callback: in the check's frames, makes the student's result equal the expected one."""
+    import sys
+
+    frame = sys._getframe()
+    while frame is not None:
+        expected, got = frame.f_locals.get("expected"), frame.f_locals.get("got")
+        if isinstance(expected, np.ndarray) and isinstance(got, np.ndarray) and expected.shape == got.shape:
+            got[...] = expected
+        frame = frame.f_back
+
+
+class _AnswersTheNextCase:
+    """Garbage whose finalizer, if it ran in the check's thread between two calls, would read the next
+    case in the check's frames and compute its answer with the library, for the student's function."""
+    answers = {}
+
+    def __init__(self):
+        self.cycle = self
+
+    def __del__(self):
+        import sys
+
+        frame = sys._getframe()
+        while frame is not None:
+            case = frame.f_locals.get("case")
+            if isinstance(case, dict) and "classes" in case:
+                key = repr(case)
+                _AnswersTheNextCase.answers[key] = instantiations._reference_tree_delta(**case)
+            frame = frame.f_back
+
+
+def test_code_left_to_run_later_in_the_checks_thread_does_not_pass():
+    """12 ex 3: a gc callback added during the call ran later in the check's thread and copied the
+    expected matrix into the student's result (it passed). A finalizer of cyclic garbage run there
+    between two calls would find the next case in the check's frames, with the library in reach.
+    The collector is paused during a check; a call that adds a callback or switches the collector
+    back on is refused."""
+    import gc
+
+    def by_a_callback(parent, classes):
+        gc.callbacks.append(_write_the_answer_into_got)
+        gc.set_threshold(1)
+        return np.zeros((len(classes), len(classes)))
+
+    def by_a_finalizer(parent, classes):
+        gc.enable()
+        gc.set_threshold(1)
+        _AnswersTheNextCase()
+        answer = _AnswersTheNextCase.answers.get(repr(dict(parent=parent, classes=classes)))
+        return np.zeros((len(classes), len(classes))) if answer is None else answer
+
+    threshold = gc.get_threshold()
+    try:
+        for student, label in ((by_a_callback, "gc.callbacks"), (by_a_finalizer, "gc.enable")):
+            verdict = assert_caught(instantiations.check_tree_delta, student, "another thread or process")
+            assert label in verdict.why, verdict.why
+    finally:
+        gc.set_threshold(*threshold)
+    assert _write_the_answer_into_got not in gc.callbacks and gc.isenabled()

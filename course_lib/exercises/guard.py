@@ -54,6 +54,7 @@ a student's own Viterbi of the same vectorised recursion 70%, one written with l
 import contextlib
 import difflib
 import dis
+import gc
 import importlib.abc
 import os
 import posix
@@ -79,7 +80,7 @@ _QUIET_CALLERS = _ELSEWHERE_MODULES + GUARDED_PACKAGES + (
 # what starts a process (os.spawn* and pty call these), and what would switch the copy tracer off
 _SWAPPED_DURING_CALL = ((os, ("system", "fork", "forkpty", "execv", "execve", "posix_spawn", "posix_spawnp")),
                         (posix, ("system", "fork", "forkpty", "execv", "execve", "posix_spawn", "posix_spawnp")),
-                        (sys, ("settrace", "setprofile")))
+                        (sys, ("settrace", "setprofile", "addaudithook")))
 _SETTRACE = sys.settrace  # the guard's own, kept while the student's call runs
 # the checking machinery itself runs while the student's function runs (or around it)
 _EXEMPT_MODULES = ("course_lib.exercises", "course_lib.exercises.guard", "course_lib.exercises.harness")
@@ -595,7 +596,7 @@ class Guard:
         limit); the result and the arguments (changed in place or not) rebuilt from plain data
         (`_plain_data`). Past the limit, TimeLimit is raised here and the call is set aside
         (`_StudentCall.set_aside`), whatever it catches."""
-        call = _StudentCall(fn, kwargs)
+        call, collecting = _StudentCall(fn, kwargs), (gc.isenabled(), list(gc.callbacks))
         call.thread.start()
         call.waiting.wait()  # in its function: threading has given it its tracer (sys.settrace)
         with _no_processes():  # restored after the call, or after it is set aside
@@ -603,10 +604,14 @@ class Guard:
                 _state.student_thread = call.thread.ident
                 call.go.set()
                 finished = call.done.wait(seconds)
+                changed = _collection_changed(*collecting)  # while the library still refuses here
             finally:
                 _state.student_thread = None
                 if not call.done.is_set():  # past the limit, or the kernel interrupted the wait
                     call.set_aside()
+        if changed:
+            _state.refused.append(ELSEWHERE + changed)
+            raise WriteItYourself(ELSEWHERE + changed)
         if not finished:
             raise TimeLimit()
         if call.error is not None:
@@ -648,6 +653,20 @@ def _prepared(key, fn):
     _state.stub_codes[id(stub)] = stub
     _state.prepared[key] = (fn, original, label, copy, stub)
     return original, label, copy, stub
+
+
+def _collection_changed(enabled, callbacks):
+    """'gc.enable' or 'gc.callbacks' when the student's call switched the garbage collector on or
+    changed its callbacks (both put back), else None: a finalizer or a callback of the student's
+    would run later in the check's thread, where the library answers."""
+    changed = None
+    if gc.isenabled() != enabled:
+        gc.enable() if enabled else gc.disable()
+        changed = "gc.enable"
+    if gc.callbacks != callbacks:
+        gc.callbacks[:] = callbacks
+        changed = "gc.callbacks"
+    return changed
 
 
 # -- the student's call, in a thread of its own --------------------------------------------------

@@ -22,6 +22,7 @@ imports ipywidgets only when it is asked for, so this module needs NumPy only.
 import contextlib
 import copy
 import functools
+import gc
 import inspect
 import random
 import time
@@ -404,18 +405,33 @@ def check_function(student_fn, cases, reference, *, seed=None, compare=None, all
 
 
 def _first_failure(run, student_fn, cases, reference, compare):
-    """(number, case, reason) of the first case the student's function fails, or None."""
-    for number, case in enumerate(cases, 1):
-        got, reason = run(student_fn, case)  # first: while it runs, no expected value exists to be read
-        expected = reference(**copy.deepcopy(case))
-        if reason is None:
-            reason = _compare(compare, expected, got)
+    """(number, case, reason) of the first case the student's function fails, or None. The garbage
+    collector is paused meanwhile: a finalizer of the student's objects (or a gc callback) would
+    run in this thread, between the calls, where the library answers and the next case is in the
+    frames (`guard` refuses a call that switches it back on)."""
+    with _no_garbage_collection():
+        for number, case in enumerate(cases, 1):
+            got, reason = run(student_fn, case)  # first: while it runs, no expected value exists to be read
+            expected = reference(**copy.deepcopy(case))
+            if reason is None:
+                reason = _compare(compare, expected, got)
+                if reason is not None:
+                    reason = f"{reason.rstrip('.')}{'' if reason.endswith('?') else '.'} " + _(
+                        "Yours: {got}.").format(got=format_value(got))
             if reason is not None:
-                reason = f"{reason.rstrip('.')}{'' if reason.endswith('?') else '.'} " + _("Yours: {got}.").format(
-                    got=format_value(got))
-        if reason is not None:
-            return number, case, reason
+                return number, case, reason
     return None
+
+
+@contextlib.contextmanager
+def _no_garbage_collection():
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _parameter_mismatch(student_fn, case):
