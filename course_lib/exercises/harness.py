@@ -416,8 +416,8 @@ def _first_failure(run, student_fn, cases, reference, compare):
             if reason is None:
                 reason = _compare(compare, expected, got)
                 if reason is not None:
-                    reason = f"{reason.rstrip('.')}{'' if reason.endswith('?') else '.'} " + _(
-                        "Yours: {got}.").format(got=format_value(got))
+                    reason = f"{reason.rstrip('.')}{'' if reason.endswith('?') else '.'} " + _("Yours: {got}.").format(
+                        got=format_value(got))
             if reason is not None:
                 return number, case, reason
     return None
@@ -425,6 +425,7 @@ def _first_failure(run, student_fn, cases, reference, compare):
 
 @contextlib.contextmanager
 def _no_garbage_collection():
+    """Automatic garbage collection off within the block (back as it was after)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
