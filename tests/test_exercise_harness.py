@@ -56,6 +56,15 @@ def test_a_correct_function_passes_and_a_wrong_one_shows_its_case_and_seed_not_t
     assert again.why == verdict.why  # the seed re-runs the same cases
 
 
+def test_the_seeds_are_too_many_to_harvest_every_seeds_cases():
+    """A table of every seed's cases and answers, computed beforehand with the library, would pass
+    any check by looking the cases up: at a millisecond a seed, the seeds take over 10,000 years."""
+    low, high = harness.SEEDS
+    assert (high - low) * 1e-3 / (3600 * 24 * 365) > 10_000
+    seeds = {harness.fresh_seed() for _ in range(1000)}
+    assert len(seeds) == 1000 and all(low <= seed < high for seed in seeds)
+
+
 def test_cases_are_fresh_at_each_run_and_a_replayed_seed_never_counts():
     seeds = {check_viterbi(lambda unary, pairwise: np.zeros(4, int) - 1).why.split(":")[0] for _ in range(5)}
     assert len(seeds) == 5
@@ -200,21 +209,52 @@ def test_a_function_that_never_returns_gets_not_yet_within_the_limit():
     assert time.perf_counter() - start < 10
 
 
-def test_a_loop_whose_bare_except_swallows_the_time_limit_still_stops():
-    """The time limit is raised again every 0.05 s while the call runs: one lands between the
-    loop's iterations, outside its `try`. (A loop that swallows it inside a C call, such as
-    time.sleep, can still catch every one.)"""
-    def retries_forever(unary, pairwise):
-        total = 0
-        while True:
-            try:
-                total += sum(range(100))
-            except:  # noqa: E722 -- what a student writes
-                pass
+def _swallows_while_sleeping(unary, pairwise):
+    while True:
+        try:
+            time.sleep(1)
+        except BaseException:  # what a student writes, catching the time limit too
+            pass
 
+
+def _swallows_in_two_loops(unary, pairwise):
+    while True:
+        try:
+            while True:
+                try:
+                    sum(range(100))
+                except:  # noqa: E722
+                    pass
+        except BaseException:
+            pass
+
+
+def _retries_the_library_until_it_answers(unary, pairwise):
+    while True:
+        try:
+            return viterbi(unary, pairwise)
+        except BaseException:
+            time.sleep(0.05)
+
+
+@pytest.mark.parametrize("student, verdict", [(_swallows_while_sleeping, "did not return within 0.5 s"),
+                                              (_swallows_in_two_loops, "did not return within 0.5 s"),
+                                              (_retries_the_library_until_it_answers, "write it yourself")])
+def test_a_function_that_catches_the_time_limit_still_stops_and_is_set_aside(student, verdict):
+    """The student's call runs in a thread of its own, which the check waits for at most the time
+    limit: whatever the function catches, the check answers in time, the call stops at its next
+    line (before the library, reachable again, can answer it) and takes no CPU afterwards, and the
+    next check runs as usual."""
     start = time.perf_counter()
-    assert_caught(check_viterbi, retries_forever, "did not return within")
-    assert time.perf_counter() - start < 20
+    assert_caught(check_viterbi, student, verdict)
+    assert time.perf_counter() - start < 5
+    time.sleep(0.3)  # a call set aside in time.sleep stops when it wakes
+    cpu = time.process_time()
+    time.sleep(0.5)
+    assert time.process_time() - cpu < 0.1, "a call set aside still runs"
+    assert_passes(check_viterbi, viterbi_by_hand)
+    assert not guard._state.functions and guard._state.student_thread is None
+    assert np.array_equal(viterbi(np.eye(3), np.zeros((3, 3))), [0, 1, 2])  # the library runs again
 
 
 def test_a_library_method_refuses_and_is_restored():

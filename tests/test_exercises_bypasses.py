@@ -18,7 +18,7 @@ import pytest
 
 import course_lib.exercises as exercises
 from course_lib import data
-from course_lib.exercises import guard, harness, linear
+from course_lib.exercises import guard, harness, instantiations, linear
 from course_lib.exercises.harness import is_the_data
 from exercise_testing import assert_caught, assert_passes
 
@@ -563,3 +563,206 @@ def test_student_code_called_back_from_an_allowed_function_cannot_call_the_libra
         return found[0]
 
     assert_caught(structured.check_margin_hinge, margin_hinge, "write it yourself")
+
+
+# -- scipy's answers ----------------------------------------------------------------------------
+
+def _auc_pairs_by_mann_whitney(s, r):
+    import scipy.stats
+
+    s, r = np.asarray(s, float), np.asarray(r)
+    u = scipy.stats.mannwhitneyu(s[r == 1], s[r == -1]).statistic  # the AUC times |P| |N|
+    gaps = s[r == 1][:, None] - s[r == -1][None, :]
+    return 1 - u / gaps.size, int((gaps < 0.5).sum())
+
+
+def _tree_delta_by_shortest_paths(parent, classes):
+    import scipy.sparse.csgraph
+
+    nodes = sorted(set(parent) | {p for p in parent.values() if p is not None} | set(classes))
+    index = {node: i for i, node in enumerate(nodes)}
+    adjacency = np.zeros((len(nodes), len(nodes)))
+    for child, up in parent.items():
+        if up is not None:
+            adjacency[index[child], index[up]] = adjacency[index[up], index[child]] = 1
+    distances = scipy.sparse.csgraph.shortest_path(adjacency, unweighted=True, directed=False)
+    return np.array([[distances[index[a], index[b]] / 2 for b in classes] for a in classes])
+
+
+def _two_point_svm_by_minimize(x_plus, x_minus):
+    import scipy.optimize
+
+    X, r = np.array([x_plus, x_minus], float), np.array([1.0, -1.0])
+    Q = (r[:, None] * X) @ (r[:, None] * X).T
+    alpha = scipy.optimize.minimize(lambda a: 0.5 * a @ Q @ a - a.sum(), np.zeros(2), bounds=[(0, None)] * 2,
+                                    constraints=[{"type": "eq", "fun": lambda a: a @ r}], tol=1e-14).x
+    w = (alpha * r) @ X
+    return alpha, w, 1 - w @ X[0]
+
+
+def _hinge_gradient_by_approx_fprime(alpha, w0, G, r, lam):
+    import scipy.optimize
+
+    def error(v):  # the student's own E_hinge, differentiated by scipy
+        h = G @ (v[:-1] * r) + v[-1]
+        return np.maximum(0, 1 - r * h).sum() + lam / 2 * (v[:-1] * r) @ G @ (v[:-1] * r)
+
+    g = scipy.optimize.approx_fprime(np.r_[alpha, w0], error, 1e-7)
+    return g[:-1], g[-1]
+
+
+def test_scipys_answers_are_refused(monkeypatch):
+    """scipy is out of reach like scikit-learn: the Mann-Whitney U statistic gave 12 ex 4's 1 - AUC,
+    csgraph's shortest paths 12 ex 3's tree Delta, optimize.minimize 02 ex 4's dual QP, approx_fprime
+    06 ex 1's gradient (of the student's own E_hinge); each is right outside a check."""
+    from course_lib.exercises import margins, svm_gradient
+
+    monkeypatch.setattr(harness, "DEFAULT_TIME_LIMIT", 3.0)
+    rng = np.random.default_rng(0)
+    query, tree = instantiations._auc_pairs_cases(rng)[1], instantiations._tree_cases(rng)[1]
+    two_points = margins._two_point_cases(rng)[0]
+    assert np.allclose(_auc_pairs_by_mann_whitney(**query), instantiations._reference_auc_pairs(**query))
+    assert np.allclose(_tree_delta_by_shortest_paths(**tree), instantiations._reference_tree_delta(**tree))
+    for got, expected in zip(_two_point_svm_by_minimize(**two_points), margins._two_point_reference(**two_points)):
+        assert np.allclose(got, expected, atol=1e-4)
+    attempts = ((instantiations.check_auc_pairs, _auc_pairs_by_mann_whitney, "mannwhitneyu"),
+                (instantiations.check_tree_delta, _tree_delta_by_shortest_paths, "scipy.sparse"),
+                (margins.check_two_point_svm, _two_point_svm_by_minimize, "scipy.optimize"),
+                (svm_gradient.check_hinge_gradient, _hinge_gradient_by_approx_fprime, "approx_fprime"))
+    for check, student, label in attempts:
+        verdict = assert_caught(check, student, "write it yourself")
+        assert label in verdict.why, verdict.why
+
+
+def test_scipy_imported_during_the_call_is_refused():
+    def softmax_by_scipy(x, y, k):
+        from scipy.special import logsumexp  # scipy.special may be loaded already: the function refuses
+
+        return np.exp(np.arange(k * len(x)) - logsumexp(np.arange(k * len(x))))
+
+    from course_lib.exercises import multiclass
+
+    assert_caught(multiclass.check_multi_vector, softmax_by_scipy, "write it yourself")
+
+
+def test_a_copy_of_the_library_run_by_a_thread_started_before_the_check_does_not_pass():
+    """A worker thread started before the check (fed by a queue, or a thread pool's) that runs the
+    library's source pasted under another name: the copy tracer watched only the student's
+    thread, and the worker's answer passed. Every thread started after the guard is imported
+    carries a tracer that reports a copy of the library run while a check runs."""
+    import concurrent.futures
+    import queue
+    import textwrap
+    import threading
+
+    from course_lib.exercises import viterbi as viterbi_exercises
+    from course_lib.structured import viterbi as viterbi_module
+
+    namespace = dict(vars(viterbi_module), check_chain_scores=lambda unary, pairwise: (unary, pairwise))
+    exec(textwrap.dedent(inspect.getsource(viterbi_module.viterbi)).replace("def viterbi(", "def pasted("), namespace)
+    pasted = namespace["pasted"]
+    jobs, answers = queue.Queue(), queue.Queue()
+
+    def work():
+        while True:
+            arguments = jobs.get()
+            try:
+                answers.put(pasted(**arguments, return_tables=True))
+            except BaseException as error:  # noqa: BLE001 -- what a student's worker writes
+                answers.put(error)
+
+    threading.Thread(target=work, daemon=True).start()
+    pool = concurrent.futures.ThreadPoolExecutor(1)
+    pool.submit(int).result()  # its worker thread is started now, before the check
+
+    def by_the_worker(unary, pairwise):
+        jobs.put(dict(unary=unary, pairwise=pairwise))
+        return answers.get(timeout=2)
+
+    def by_the_pool(unary, pairwise):
+        return pool.submit(pasted, unary, pairwise, return_tables=True).result()
+
+    assert np.array_equal(by_the_worker(np.eye(3), np.zeros((3, 3)))[0], [0, 1, 2])  # right outside a check
+    try:
+        for student, label in ((by_the_worker, "copy of course_lib.structured.viterbi.viterbi"),
+                               (by_the_pool, "concurrent")):
+            verdict = viterbi_exercises.check_viterbi_tables(student)
+            assert not verdict and "another thread" in verdict.why and label in verdict.why, verdict.why
+    finally:
+        pool.shutdown()
+
+
+def test_the_guards_state_set_to_no_call_does_not_reach_the_library():
+    """12 ex 4: the student's function set the guard's record of the running call to None (and back
+    after), and the library's answer ran: the guard now reads from the stack whether a student's
+    call runs."""
+    def with_the_guard_told_no_call(s, r):
+        me, guard._state.student_thread = guard._state.student_thread, None
+        try:
+            return instantiations._reference_auc_pairs(s, r)
+        finally:
+            guard._state.student_thread = me
+
+    assert_caught(instantiations.check_auc_pairs, with_the_guard_told_no_call, "write it yourself")
+
+
+def _write_the_answer_into_got(phase, info):
+    """A gc callback: in the check's frames, makes the student's result equal the expected one."""
+    import sys
+
+    frame = sys._getframe()
+    while frame is not None:
+        expected, got = frame.f_locals.get("expected"), frame.f_locals.get("got")
+        if isinstance(expected, np.ndarray) and isinstance(got, np.ndarray) and expected.shape == got.shape:
+            got[...] = expected
+        frame = frame.f_back
+
+
+class _AnswersTheNextCase:
+    """Garbage whose finalizer, if it ran in the check's thread between two calls, would read the next
+    case in the check's frames and compute its answer with the library, for the student's function."""
+    answers = {}
+
+    def __init__(self):
+        self.cycle = self
+
+    def __del__(self):
+        import sys
+
+        frame = sys._getframe()
+        while frame is not None:
+            case = frame.f_locals.get("case")
+            if isinstance(case, dict) and "classes" in case:
+                key = repr(case)
+                _AnswersTheNextCase.answers[key] = instantiations._reference_tree_delta(**case)
+            frame = frame.f_back
+
+
+def test_code_left_to_run_later_in_the_checks_thread_does_not_pass():
+    """12 ex 3: a gc callback added during the call ran later in the check's thread and copied the
+    expected matrix into the student's result (it passed). A finalizer of cyclic garbage run there
+    between two calls would find the next case in the check's frames, with the library in reach.
+    The collector is paused during a check; a call that adds a callback or switches the collector
+    back on is refused."""
+    import gc
+
+    def by_a_callback(parent, classes):
+        gc.callbacks.append(_write_the_answer_into_got)
+        gc.set_threshold(1)
+        return np.zeros((len(classes), len(classes)))
+
+    def by_a_finalizer(parent, classes):
+        gc.enable()
+        gc.set_threshold(1)
+        _AnswersTheNextCase()
+        answer = _AnswersTheNextCase.answers.get(repr(dict(parent=parent, classes=classes)))
+        return np.zeros((len(classes), len(classes))) if answer is None else answer
+
+    threshold = gc.get_threshold()
+    try:
+        for student, label in ((by_a_callback, "gc.callbacks"), (by_a_finalizer, "gc.enable")):
+            verdict = assert_caught(instantiations.check_tree_delta, student, "another thread or process")
+            assert label in verdict.why, verdict.why
+    finally:
+        gc.set_threshold(*threshold)
+    assert _write_the_answer_into_got not in gc.callbacks and gc.isenabled()

@@ -226,3 +226,30 @@ def test_a_short_honest_answer_is_as_close_to_the_library_as_an_edited_copy():
     honest = _shape(_solution("06", "hinge_gradient")["gradient"].__code__)
     assert len(library) < 50 and honest != library
     assert difflib.SequenceMatcher(None, honest, library, autojunk=False).ratio() > 0.95
+
+
+def _own_pair_count(s, r):
+    s, r = np.asarray(s, float), np.asarray(r)
+    return int((s[r == 1][:, None] - s[r == -1][None, :] < 0.5).sum())
+
+
+def test_chapter_12s_library_pasted_fails():
+    """12 ex 3 and 4 read the library's tree distance and AUC: pasted (tree_distance with its
+    helper _path_to_root; auc with its input checks replaced by np.asarray), they fail."""
+    from course_lib.structured import models, ranking
+
+    path_to_root = pasted(models._path_to_root, rename="path_to_root")
+    distance = pasted(models.tree_distance, rename="distance")
+    distance.__globals__["_path_to_root"] = path_to_root
+    area = pasted(ranking.auc, rename="area", edits=[("    r = _check_relevance(r)\n", "    r = np.asarray(r)\n"),
+                                                    ("    scores = _check_scores(scores, r.size)\n",
+                                                     "    scores = np.asarray(scores, float)\n")])
+    tree, query = instantiations._tree_cases(np.random.default_rng(0))[1], instantiations.AUC_EXERCISE
+    assert distance(tree["parent"], tree["classes"][0], tree["classes"][1]) > 0  # they work outside a check
+    assert area(query["r"], query["s"]) == ranking.auc(query["r"], query["s"])
+    students = ((instantiations.check_tree_delta,
+                 lambda parent, classes: np.array([[distance(parent, a, b) / 2 for b in classes] for a in classes])),
+                (instantiations.check_auc_pairs, lambda s, r: (1 - area(r, s), _own_pair_count(s, r))))
+    for check, student in students:
+        verdict, text = run(check, student)
+        assert not verdict.correct and "runs a copy of" in text, text

@@ -674,9 +674,6 @@ def test_course_lib_messages_group_thousands_in_the_language():
 RAISED_AS_IS = {
     ("exercises/harness.py", "module {} has no attribute {}"):
         "Python's own wording for a module's missing attribute (PEP 562 __getattr__), for code, not a student",
-    ("exercises/guard.py", "did not return within {} s"):
-        "raised by the alarm inside the student's function, where a call into course_lib is refused; the "
-        "harness catches it and writes its own message",
     ("smo.py", "epsilon must be in (0, 1] (a fraction of the data's diameter); got {}."):
         "smo.separable is called by SVM with arguments it has checked; no chapter calls it",
     ("smo.py", "r must hold the targets -1 and +1; got {}."):

@@ -1,12 +1,15 @@
 """What a student's function may not reach while a check runs it, and how long it may run.
 
-`Guard` makes every function of the library (`course_lib`, the checks' own modules included)
-and of scikit-learn refuse to run while the student's function runs: each function object
+`Guard` makes every function of the library (`course_lib`, the checks' own modules included),
+of scikit-learn and of scipy (its Mann-Whitney U is an AUC, `optimize.minimize` solves a dual,
+`csgraph` gives tree distances) refuse to run while the student's function runs (their Python
+functions; a compiled one, a ufunc such as `scipy.special.expit` or a private C routine, is not
+swapped, and reaches few answers: csgraph's checks its input in Python): each function object
 keeps its identity, so a reference taken earlier (`f = viterbi`, a dict, a closure, a default
 argument, a bound method) is refused as well. How: the function's code object is swapped for
 a small stub that calls `_refuse_or_run`, which raises `WriteItYourself` while the student's
 call is running (in any thread; in the student's own, outside the allowed functions), and otherwise runs the original code (the check's reference,
-the rest of the notebook). Importing a library or scikit-learn module that is not loaded yet
+the rest of the notebook). Importing a library, scikit-learn or scipy module that is not loaded yet
 is refused too. Everything is put back on exit, also after an exception or a time-out.
 The library's own code runs only through those stubs, as an allowed function or called by the
 library's code: a new function built on a library code object (`types.FunctionType(f.__code__,
@@ -29,9 +32,11 @@ changes in place are rebuilt the same way (the check's own objects in them are k
         got = guard.run(student_fn, kwargs, seconds=5.0)   # WriteItYourself, TimeLimit or the result
 
 `allowed`: functions the student is told to use (everything they call inside stays allowed).
-`time_limit(seconds)`: SIGALRM in the main thread (a Jupyter kernel runs cells there, and
-pytest its tests), raised again every 0.05 s while the student's call runs (a bare `except:` in
-a loop does not swallow them all); elsewhere the call runs without a limit.
+The time limit: the student's call runs in a thread of its own, which the check waits for at most
+`seconds`; past them, the check goes on with TimeLimit, and the call is set aside: it stops for
+good at the next line of the student's code it runs, whatever it catches (a loop whose `except`
+swallows every exception included), and takes no more CPU. Only a call that never comes back from
+one C function (`sum(itertools.count())`) keeps running, and the interpreter with it.
 
 A copy of the library's source (`inspect.getsource`, pasted or exec'd, renamed, without its
 docstring, with other variable names) is refused too: while the student's call runs, a trace
@@ -49,11 +54,12 @@ a student's own Viterbi of the same vectorised recursion 70%, one written with l
 import contextlib
 import difflib
 import dis
+import gc
 import importlib.abc
 import os
 import posix
-import signal
 import sys
+import sysconfig
 import threading
 import types
 
@@ -61,9 +67,9 @@ import numpy as np
 
 from course_lib.i18n import _
 
-__all__ = ["ELSEWHERE", "Guard", "StudentObject", "TimeLimit", "WriteItYourself", "time_limit"]
+__all__ = ["ELSEWHERE", "Guard", "StudentObject", "TimeLimit", "WriteItYourself"]
 
-GUARDED_PACKAGES = ("course_lib", "sklearn")
+GUARDED_PACKAGES = ("course_lib", "sklearn", "scipy")
 # where work escapes to another thread or process, out of the student's call
 _ELSEWHERE_MODULES = ("concurrent", "multiprocessing", "subprocess", "asyncio")
 _THREAD_START = threading.Thread.start.__code__  # (threading's locks stay usable: NumPy's generators take one)
@@ -74,7 +80,7 @@ _QUIET_CALLERS = _ELSEWHERE_MODULES + GUARDED_PACKAGES + (
 # what starts a process (os.spawn* and pty call these), and what would switch the copy tracer off
 _SWAPPED_DURING_CALL = ((os, ("system", "fork", "forkpty", "execv", "execve", "posix_spawn", "posix_spawnp")),
                         (posix, ("system", "fork", "forkpty", "execv", "execve", "posix_spawn", "posix_spawnp")),
-                        (sys, ("settrace", "setprofile")))
+                        (sys, ("settrace", "setprofile", "addaudithook")))
 _SETTRACE = sys.settrace  # the guard's own, kept while the student's call runs
 # the checking machinery itself runs while the student's function runs (or around it)
 _EXEMPT_MODULES = ("course_lib.exercises", "course_lib.exercises.guard", "course_lib.exercises.harness")
@@ -132,7 +138,8 @@ def _stub_code(original):
 
 class _State:
     """Which thread runs a student's call now, the guarded functions (key -> label, original
-    copy) and the code objects of the allowed functions."""
+    copy) and the code objects of the allowed functions; the library's code, registered once
+    (the tables of the student's code are emptied after each check)."""
 
     def __init__(self):
         self.student_thread = None
@@ -147,6 +154,7 @@ class _State:
         self.shapes = {}         # id -> (code, _shape(code)), computed when needed
         self.stub_codes = {}     # id -> the stub code objects swapped into the library's functions
         self.top_level_codes = set()  # ids of the code of each guarded function (not nested code)
+        self.prepared = {}       # id -> (function, code, label, copy, stub) of each guarded function
 
 
 _SAME_OPERATION = {"LOAD_METHOD": "LOAD_ATTR", "CACHE": None, "NOP": None, "PRECALL": None, "PUSH_NULL": None,
@@ -238,6 +246,8 @@ def _nested_codes(code):
 
 
 def _register_library_code(code, label):
+    if _state.genuine_codes.get(id(code), (None,))[0] is code:
+        return  # registered by an earlier check
     for nested in _nested_codes(code):
         _state.genuine_codes[id(nested)] = (nested, label)
         if len(nested.co_code) >= 2 * _MIN_VERBATIM_OPERATIONS:  # a cheap bound: two bytes an operation
@@ -266,12 +276,16 @@ def _copied_from(code):
     return label
 
 
-def _copy_tracer(previous):
+def _copy_tracer(previous, call):
     """A sys.settrace function that refuses to enter a copy of the library's code or a module
     that hands work to another thread or process, then hands the event to the tracer that was
-    there before (a debugger, coverage), if any."""
+    there before (a debugger, coverage), if any. Once `call` is set aside, it stops it
+    (`_stop_if_set_aside`) and sees every line."""
     def tracer(frame, event, arg):
-        if event == "call" and _state.student_thread is not None:
+        if call.set_aside_now:
+            _stop_if_set_aside(call, frame)
+            return tracer
+        if event == "call":  # (this tracer runs only in the student's thread, during the call)
             label = _copied_from(frame.f_code) or _entered_around_the_guard(frame)
             if label is not None:
                 _state.refused.append(COPY + label)
@@ -286,6 +300,30 @@ def _copy_tracer(previous):
                 raise WriteItYourself(ELSEWHERE + module)
         return previous(frame, event, arg) if previous is not None else None
     return tracer
+
+
+def _other_thread_tracer(previous):
+    """The sys.settrace function of every thread started after this module is imported (set by
+    `threading.settrace`, before the thread runs): while a student's call runs in another thread,
+    it reports a copy of the library's code entered here (a worker thread or a pool started before
+    the check, fed by a queue) without raising, so that this thread keeps it; the check fails."""
+    def tracer(frame, event, arg):
+        student = _state.student_thread
+        if event == "call" and student is not None and student != threading.get_ident():
+            label = _copied_from(frame.f_code) or _entered_around_the_guard(frame)
+            if label is not None:
+                _state.refused.append(ELSEWHERE + COPY + label)
+        return previous(frame, event, arg) if previous is not None else None
+    return tracer
+
+
+def _watch_new_threads():
+    """Threads started from now on carry `_other_thread_tracer` (the hook there before, a debugger's
+    or coverage's, still sees every event)."""
+    if not getattr(threading.gettrace(), "_watches_copies", False):
+        hook = _other_thread_tracer(threading.gettrace())
+        hook._watches_copies = True
+        threading.settrace(hook)
 
 
 def _entered_around_the_guard(frame):
@@ -407,11 +445,23 @@ _state = _State()
 
 def _refuse_or_run(key, args, kwargs):
     label, original = _state.functions[key]
-    if _state.student_thread is not None and (_state.student_thread != threading.get_ident()
-                                              or not _inside_allowed()):
+    in_the_call = _in_a_students_call()
+    if (in_the_call or _state.student_thread is not None) and not (in_the_call and _inside_allowed()):
         _state.refused.append(label)
         raise WriteItYourself(label)
     return original(*args, **kwargs)
+
+
+def _in_a_students_call():
+    """Whether this thread runs a student's call: its stack holds `_in_the_students_thread`. Read
+    from the stack, which the student's code cannot change, and not from `_state.student_thread`,
+    which it can reach and set to None."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code is _RUN:
+            return True
+        frame = frame.f_back
+    return False
 
 
 _REFUSE_OR_RUN = _refuse_or_run.__code__
@@ -440,7 +490,7 @@ class _RefuseImports(importlib.abc.MetaPathFinder):
     """Refuses to import a library or scikit-learn module during the student's call."""
 
     def find_spec(self, name, path=None, target=None):
-        if _state.student_thread is not None and name.split(".")[0] in GUARDED_PACKAGES:
+        if (_state.student_thread is not None or _in_a_students_call()) and name.split(".")[0] in GUARDED_PACKAGES:
             _state.refused.append(f"import {name}")
             raise WriteItYourself(f"import {name}")
         return None
@@ -531,17 +581,9 @@ class Guard:
             for key, fn in _functions_to_guard().items():
                 if key in allowed:
                     continue
-                original = fn.__code__
-                _register_library_code(original, _label(fn))
-                _state.top_level_codes.add(id(original))
-                copy = types.FunctionType(original, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
-                copy.__kwdefaults__ = fn.__kwdefaults__
-                stub = _stub_code(original)
-                consts = tuple(key if c == _KEY else c for c in stub.co_consts)
-                _state.functions[key] = (_label(fn), copy)
-                fn.__code__ = stub.replace(co_consts=consts, co_name=original.co_name,
-                                           co_qualname=original.co_qualname)
-                _state.stub_codes[id(fn.__code__)] = fn.__code__
+                original, label, copy, stub = _prepared(key, fn)
+                _state.functions[key] = (label, copy)
+                fn.__code__ = stub
                 self._swapped.append((fn, original))
             sys.meta_path.insert(0, self._finder)
         except BaseException:
@@ -550,25 +592,31 @@ class Guard:
         return self
 
     def run(self, fn, kwargs, seconds=None):
-        """fn(**kwargs) with the library refused, within `seconds` (None: no limit); the result
-        and the arguments (changed in place or not) rebuilt from plain data (`_plain_data`)."""
-        previous = sys.gettrace()
-        given = {id(value) for value in kwargs.values()}
-        tracer = _copy_tracer(previous)
-        running = lambda: _state.student_thread is not None  # noqa: E731
-        with _no_processes(), time_limit(seconds, again_while=running):  # restored outside the limit
-            _state.student_thread = threading.get_ident()
-            _SETTRACE(tracer)
+        """fn(**kwargs) with the library refused, in a thread of its own, within `seconds` (None: no
+        limit); the result and the arguments (changed in place or not) rebuilt from plain data
+        (`_plain_data`). Past the limit, TimeLimit is raised here and the call is set aside
+        (`_StudentCall.set_aside`), whatever it catches."""
+        call, collecting = _StudentCall(fn, kwargs), (gc.isenabled(), list(gc.callbacks))
+        call.thread.start()
+        call.waiting.wait()  # in its function: threading has given it its tracer (sys.settrace)
+        with _no_processes():  # restored after the call, or after it is set aside
             try:
-                result = _plain_data(fn(**kwargs))
-                kwargs.update({name: _plain_data(value, keep=given) for name, value in kwargs.items()})
-                if sys.gettrace() is not tracer:  # switched off by a reference to sys.settrace taken before
-                    _state.refused.append(ELSEWHERE + "sys.settrace")
-                    raise WriteItYourself(ELSEWHERE + "sys.settrace")
-                return result
+                _state.student_thread = call.thread.ident
+                call.go.set()
+                finished = call.done.wait(seconds)
+                changed = _collection_changed(*collecting)  # while the library still refuses here
             finally:
-                _state.student_thread = None  # first: no repeated alarm cuts the rest short
-                _SETTRACE(previous)
+                _state.student_thread = None
+                if not call.done.is_set():  # past the limit, or the kernel interrupted the wait
+                    call.set_aside()
+        if changed:
+            _state.refused.append(ELSEWHERE + changed)
+            raise WriteItYourself(ELSEWHERE + changed)
+        if not finished:
+            raise TimeLimit()
+        if call.error is not None:
+            raise call.error
+        return call.result
 
     @property
     def refused(self):
@@ -584,39 +632,107 @@ class Guard:
             sys.meta_path.remove(self._finder)
         _state.functions.clear()
         _state.allowed_codes = set()
-        _state.library_codes, _state.genuine_codes, _state.checked_codes = {}, {}, {}
-        _state.fingerprints, _state.shapes, _state.long_codes, _state.stub_codes = {}, {}, [], {}
-        _state.top_level_codes = set()
+        _state.checked_codes, _state.fingerprints, _state.shapes = {}, {}, {}  # the student's codes among them
         return False
 
 
-_RUN = Guard.run.__code__
+def _prepared(key, fn):
+    """(original code, label, unguarded copy, stub code) of the guarded function `fn`, made once and
+    kept while `fn` keeps its code: the library's code, registered, serves every later check."""
+    known = _state.prepared.get(key)
+    if known is not None and known[0] is fn and known[1] is fn.__code__:
+        return known[1:]
+    original, label = fn.__code__, _label(fn)
+    _register_library_code(original, label)
+    _state.top_level_codes.add(id(original))
+    copy = types.FunctionType(original, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    copy.__kwdefaults__ = fn.__kwdefaults__
+    stub = _stub_code(original)
+    consts = tuple(key if c == _KEY else c for c in stub.co_consts)
+    stub = stub.replace(co_consts=consts, co_name=original.co_name, co_qualname=original.co_qualname)
+    _state.stub_codes[id(stub)] = stub
+    _state.prepared[key] = (fn, original, label, copy, stub)
+    return original, label, copy, stub
 
 
-# -- the time limit -----------------------------------------------------------------------------
+def _collection_changed(enabled, callbacks):
+    """'gc.enable' or 'gc.callbacks' when the student's call switched the garbage collector on or
+    changed its callbacks (both put back), else None: a finalizer or a callback of the student's
+    would run later in the check's thread, where the library answers."""
+    changed = None
+    if gc.isenabled() != enabled:
+        gc.enable() if enabled else gc.disable()
+        changed = "gc.enable"
+    if gc.callbacks != callbacks:
+        gc.callbacks[:] = callbacks
+        changed = "gc.callbacks"
+    return changed
 
-@contextlib.contextmanager
-def time_limit(seconds, again_while=None):
-    """Raise TimeLimit in the block after `seconds` (SIGALRM, main thread only; None: no limit).
-    With `again_while`, raise it again every 0.05 s while again_while() is true: a loop whose bare
-    `except:` swallows the first one meets the next between its iterations, outside its `try`."""
-    usable = (seconds is not None and hasattr(signal, "setitimer")
-              and threading.current_thread() is threading.main_thread())
-    if not usable:
-        yield
+
+# -- the student's call, in a thread of its own --------------------------------------------------
+
+_SET_ASIDE = threading.Lock()
+_SET_ASIDE.acquire()  # never released: a call set aside waits on it for good
+_OTHERS_CODE = tuple(sorted({sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")}))
+
+
+class _StudentCall:
+    """fn(**kwargs) run in a daemon thread, so that the check's own thread (the kernel's) waits
+    for it at most the time limit, whatever the function does: a loop that catches every
+    exception cannot hold the check. A call past its limit is set aside: at the next line of the
+    student's own code it runs (at once for a loop, after a time.sleep), it stops for good, waiting
+    on a lock nobody releases, so that it takes no more CPU."""
+
+    def __init__(self, fn, kwargs):
+        self.fn, self.kwargs = fn, kwargs
+        self.waiting, self.go, self.done = threading.Event(), threading.Event(), threading.Event()
+        self.result = self.error = self.tracer = None
+        self.set_aside_now = False
+        self.thread = threading.Thread(target=_in_the_students_thread, args=(self,), daemon=True,
+                                       name="student's function")
+
+    def set_aside(self):
+        """Stop the call at the next line of the student's own code it runs (`_stop_if_set_aside`):
+        each of its frames gets the tracer, which then sees every line."""
+        self.set_aside_now = True
+        self.go.set()
+        frame = sys._current_frames().get(self.thread.ident)
+        while frame is not None and self.tracer is not None:
+            frame.f_trace = self.tracer
+            frame = frame.f_back
+
+
+def _in_the_students_thread(call):
+    call.waiting.set()
+    call.go.wait()
+    if call.set_aside_now:
         return
-
-    def alarm(signum, frame):
-        if again_while is not None:
-            if not again_while():
-                return
-            signal.setitimer(signal.ITIMER_REAL, 0.05)
-        raise TimeLimit(f"did not return within {seconds:g} s")
-
-    previous = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    given = {id(value) for value in call.kwargs.values()}
+    call.tracer = _copy_tracer(sys.gettrace(), call)
+    _SETTRACE(call.tracer)
     try:
-        yield
+        call.result = _plain_data(call.fn(**call.kwargs))
+        call.kwargs.update({name: _plain_data(value, keep=given) for name, value in call.kwargs.items()})
+        if sys.gettrace() is not call.tracer:  # switched off by a reference to sys.settrace taken before
+            _state.refused.append(ELSEWHERE + "sys.settrace")
+            raise WriteItYourself(ELSEWHERE + "sys.settrace")
+    except BaseException as error:  # the check's own thread raises it
+        call.error = error
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        _SETTRACE(None)
+        call.done.set()
+
+
+_RUN = _in_the_students_thread.__code__
+_watch_new_threads()
+
+
+def _stop_if_set_aside(call, frame):
+    """Within a call set aside, wait for good at a line of the student's own code (not the standard
+    library's, an installed package's or the library's: a lock they hold would stay held)."""
+    if not call.set_aside_now:
+        return
+    filename = frame.f_code.co_filename
+    module = (frame.f_globals.get("__name__") or "").split(".")[0]
+    if not (filename.startswith(_OTHERS_CODE) or filename.startswith("<frozen") or module in GUARDED_PACKAGES):
+        _SET_ASIDE.acquire()

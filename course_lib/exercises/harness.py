@@ -5,8 +5,9 @@ Every check takes any input (None, `...`, a string, NaN, a wrong shape, a functi
 or returns junk) and answers with a `Verdict`, "Not yet" with the reason, never a traceback.
 A wrong answer never shows the expected value: `check_function` says what is wrong with the
 first failing case (a shape, a flipped sign, which entry and by how much), on cases drawn fresh
-at each run from a seed it shows; while the student's function runs, the library and
-scikit-learn refuse to run (`guard`), and each call has a time limit.
+at each run from a seed it shows; while the student's function runs, the library, scikit-learn
+and scipy refuse to run (`guard`), and each call has a time limit (the call runs in a thread of its
+own, set aside past the limit).
 
     def cases(rng):
         return [dict(w=rng.normal(size=2), w0=rng.normal(), x=rng.normal(size=2)) for _ in range(20)]
@@ -21,6 +22,7 @@ imports ipywidgets only when it is asked for, so this module needs NumPy only.
 import contextlib
 import copy
 import functools
+import gc
 import inspect
 import random
 import time
@@ -194,9 +196,14 @@ def _numeric_sequence(value):
 DEFAULT_TIME_LIMIT = 5.0  # seconds per call of the student's function (tests lower it)
 
 
+SEEDS = (10**14, 10**15)  # the range of the fresh seeds: too many to compute every seed's answers in advance
+
+
 def fresh_seed():
-    """A seed for a check's cases, new at every run (the cases cannot be known in advance)."""
-    return random.SystemRandom().randrange(10_000, 1_000_000)
+    """A seed for a check's cases, new at every run (the cases cannot be known in advance). From
+    9 x 10^14 seeds: computing the answers of every seed's cases beforehand, to look them up during
+    the check, took 13 ms of CPU a seed for 12 ex 4, 3.6 hours for the 990,000 seeds of six digits."""
+    return random.SystemRandom().randrange(*SEEDS)
 
 
 def _unwrap(fn):
@@ -398,18 +405,34 @@ def check_function(student_fn, cases, reference, *, seed=None, compare=None, all
 
 
 def _first_failure(run, student_fn, cases, reference, compare):
-    """(number, case, reason) of the first case the student's function fails, or None."""
-    for number, case in enumerate(cases, 1):
-        got, reason = run(student_fn, case)  # first: while it runs, no expected value exists to be read
-        expected = reference(**copy.deepcopy(case))
-        if reason is None:
-            reason = _compare(compare, expected, got)
+    """(number, case, reason) of the first case the student's function fails, or None. The garbage
+    collector is paused meanwhile: a finalizer of the student's objects (or a gc callback) would
+    run in this thread, between the calls, where the library answers and the next case is in the
+    frames (`guard` refuses a call that switches it back on)."""
+    with _no_garbage_collection():
+        for number, case in enumerate(cases, 1):
+            got, reason = run(student_fn, case)  # first: while it runs, no expected value exists to be read
+            expected = reference(**copy.deepcopy(case))
+            if reason is None:
+                reason = _compare(compare, expected, got)
+                if reason is not None:
+                    reason = f"{reason.rstrip('.')}{'' if reason.endswith('?') else '.'} " + _("Yours: {got}.").format(
+                        got=format_value(got))
             if reason is not None:
-                reason = f"{reason.rstrip('.')}{'' if reason.endswith('?') else '.'} " + _("Yours: {got}.").format(
-                    got=format_value(got))
-        if reason is not None:
-            return number, case, reason
+                return number, case, reason
     return None
+
+
+@contextlib.contextmanager
+def _no_garbage_collection():
+    """Automatic garbage collection off within the block (back as it was after)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _parameter_mismatch(student_fn, case):
