@@ -22,7 +22,7 @@ from course_lib.structured.viterbi import viterbi
 
 @pytest.fixture(autouse=True)
 def short_time_limit(monkeypatch):
-    monkeypatch.setattr(harness, "DEFAULT_TIME_LIMIT", 0.5)
+    monkeypatch.setattr(harness, "DEFAULT_TIME_LIMIT", 2.0)  # short, yet long enough for a loaded machine
 
 
 def chain_cases(rng):
@@ -195,7 +195,7 @@ def test_everything_is_restored_even_when_the_student_raises_or_times_out():
             pass
 
     assert_caught(check_viterbi, raises_inside, "RuntimeError")
-    assert_caught(check_viterbi, never_returns, "did not return within 0.5 s")
+    assert_caught(check_viterbi, never_returns, "did not return within 2 s")
     assert all(getattr(vars(viterbi_module)[name], "__code__") is code for name, code in codes.items())
     assert not guard._state.functions and guard._RefuseImports not in map(type, sys.meta_path)
 
@@ -237,8 +237,8 @@ def _retries_the_library_until_it_answers(unary, pairwise):
             time.sleep(0.05)
 
 
-@pytest.mark.parametrize("student, verdict", [(_swallows_while_sleeping, "did not return within 0.5 s"),
-                                              (_swallows_in_two_loops, "did not return within 0.5 s"),
+@pytest.mark.parametrize("student, verdict", [(_swallows_while_sleeping, "did not return within 2 s"),
+                                              (_swallows_in_two_loops, "did not return within 2 s"),
                                               (_retries_the_library_until_it_answers, "write it yourself")])
 def test_a_function_that_catches_the_time_limit_still_stops_and_is_set_aside(student, verdict):
     """The student's call runs in a thread of its own, which the check waits for at most the time
