@@ -94,6 +94,9 @@ def _smo(K, r, C, tol, max_iter, alpha, E, alpha_sum_limit):
     # duplicate points)
     inverse_distance = _inverse_distance_rows(K)
     row = K.row if isinstance(K, KernelRows) else K.__getitem__  # K(x^k, .): row(k)
+    # rows on demand until SMO has computed those of a quarter of the points: then the problem is
+    # a hard one, and the whole Gram matrix, if it fits, costs less than the rows still to come
+    on_demand = K if isinstance(K, KernelRows) and K.whole_fits() else None
     positive = (r > 0).tolist()
     alpha_list = alpha.tolist()
     # membership of I_up / I_low as additive masks: 0 inside, -inf / +inf outside; in the two rows
@@ -130,6 +133,9 @@ def _smo(K, r, C, tol, max_iter, alpha, E, alpha_sum_limit):
                 if n_iter >= max_iter:
                     gap = _kkt_gap(E, alpha, r, C)
                     break
+        if on_demand is not None and on_demand.misses > n // 4:
+            K, on_demand = on_demand.whole(), None  # (the inverse distances stay by row)
+            row = K.__getitem__
         np.add(E, outside, out=E_sets)  # E_up and E_low
         # i: the most violating point of I_up (largest E); the gap: E^i - min_{I_low} E
         i = int(E_up.argmax())
@@ -338,7 +344,7 @@ def _polish(K, r, C, alpha, E, tol, total=0.0):
         rhs = np.empty(m + 1)
         rhs[:m] = E[free[solved]] + K_ff[solved] @ ((alpha[free] - base) * r[free])
         rhs[m] = free_sum - (base * r[free]).sum()
-        target = np.linalg.lstsq(system, rhs, rcond=None)[0][:m] * r[free[solved]]
+        target = _solve_square(system, rhs)[:m] * r[free[solved]]
         # L_d is concave and target is its maximum on this face: every point of the segment
         # from current gains; go as far as the box allows, and fix the multiplier that stops it
         direction = target - current[solved]
@@ -361,6 +367,16 @@ def _polish(K, r, C, alpha, E, tol, total=0.0):
     gap = _kkt_gap(E, candidate, r, C)
     return SMOResult(alpha=candidate, E=E, gap=gap, n_iter=0,
                      status="converged" if gap < tol else "not_converged")
+
+
+def _solve_square(A, b):
+    """x with A x = b: by LU (np.linalg.solve), or, when A is singular (duplicate points, a
+    multiplier whose row repeats another's), the least-squares solution of smallest norm."""
+    try:
+        x = np.linalg.solve(A, b)
+    except np.linalg.LinAlgError:
+        return np.linalg.lstsq(A, b, rcond=None)[0]
+    return x if np.all(np.isfinite(x)) else np.linalg.lstsq(A, b, rcond=None)[0]
 
 
 def _better_start(polished, alpha, E, r):
