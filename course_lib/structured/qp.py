@@ -45,11 +45,14 @@ def simplex_qp_gap(G: np.ndarray, b: np.ndarray, cap: float, alpha: np.ndarray):
 ROUNDING_SAFETY = 10.0
 
 
-def rounding_gap(G, b, cap):
+@finite_arguments(shapes={"G": "m m", "b": "m"})
+def rounding_gap(G: np.ndarray, b: np.ndarray, cap: float):
     """The smallest duality gap double precision can certify on this QP: each g_k = b_k - (G alpha)_k
     is computed with an error of about eps (max_k |b_k| + cap max_k G_kk) (|G_kl| <= max_k G_kk
     for a Gram matrix, and sum alpha <= cap), and the gap c max_k g_k - alpha.g adds up to 2 cap
     such errors; ROUNDING_SAFETY times that."""
+    if not (cap > 0 and np.isfinite(cap)):
+        raise ValueError(_("cap must be a positive finite number; got {cap!r}.").format(cap=cap))
     if len(b) == 0:
         return 0.0
     largest = float(np.max(np.abs(b))) + cap * float(np.max(np.diag(G)))
