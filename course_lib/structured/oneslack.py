@@ -22,7 +22,7 @@ also spare recomputing Psi for outputs the oracle has returned before.
 import numpy as np
 
 from course_lib._threads import one_blas_thread
-from course_lib.i18n import N_, _
+from course_lib.i18n import N_
 from course_lib._validation import (
     check_fitted,
     check_int,
@@ -31,7 +31,7 @@ from course_lib._validation import (
     check_tolerance,
     finite_hyperparameters,
 )
-from course_lib.structured.qp import dual_value, rounding_gap, solve_simplex_qp
+from course_lib.structured.qp import _check_resolvable, dual_value, rounding_gap, solve_simplex_qp
 from course_lib.structured.sparse_rows import SparseRows
 from course_lib.structured.ssvm_base import BaseSSVM, output_key
 
@@ -145,19 +145,6 @@ class OneSlackSSVM(BaseSSVM):
                 a, b = self.constraint(x, y, y_hat, self._psi_true[i])
                 slots[i] = self._cache.add(i, y_hat, a, b)
         return self._cache.aggregate(slots)
-
-
-def _check_resolvable(floor, C, tol):
-    """Refuse a C that double precision cannot train to tol on these features: the working-set
-    QP's gap cannot be certified below `floor` (qp.rounding_gap, growing as C^2 max ||a||^2),
-    and the stopping rule needs it well below C tol. Returns floor."""
-    if floor > 0.5 * C * tol:
-        raise ValueError(_(
-            "C={C:g} is too large for these features: with constraint vectors this long, double "
-            "precision cannot solve the working-set QP within {floor:.3g}, more than half of C tol = "
-            "{target:.3g}. Lower C, or scale the features down (for instance standardise x), or "
-            "raise tol.").format(C=C, floor=floor, target=C * tol))
-    return floor
 
 
 class _Cache:

@@ -59,6 +59,20 @@ def rounding_gap(G: np.ndarray, b: np.ndarray, cap: float):
     return ROUNDING_SAFETY * 2.0 * cap * np.finfo(float).eps * largest
 
 
+def _check_resolvable(floor, C, tol):
+    """For the cutting-plane learners: refuse a C that double precision cannot train to tol on
+    these features. The working-set QP's gap cannot be certified below `floor` (rounding_gap,
+    growing as C^2 max ||a||^2), and the learners' stopping rules need it well below C tol.
+    Returns floor."""
+    if floor > 0.5 * C * tol:
+        raise ValueError(_(
+            "C={C:g} is too large for these features: with constraint vectors this long, double "
+            "precision cannot solve the working-set QP within {floor:.3g}, more than half of C tol = "
+            "{target:.3g}. Lower C, or scale the features down (for instance standardise x), or "
+            "raise tol.").format(C=C, floor=floor, target=C * tol))
+    return floor
+
+
 @finite_arguments
 def solve_simplex_qp(G, b, cap: float, alpha=None, tol=1e-9, max_steps=100_000):
     """max_alpha b.alpha - 1/2 alpha^T G alpha  s.t. alpha >= 0, sum(alpha) <= cap.
