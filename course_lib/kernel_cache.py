@@ -5,7 +5,9 @@ SMO reads two rows K(x^i, .) and K(x^j, .) per step. For N points the whole Gram
 so computing rows when first asked and keeping the most recently used ones within `cache_mb`
 megabytes gives the same solution in bounded memory. `KernelRows` answers the few operations
 course_lib.smo asks of a Gram matrix: K[i] (a row), K[np.ix_(a, b)] (a block), K @ v, and
-np.diag(K) through `diagonal()`.
+np.diag(K) through `diagonal()`. When SMO has asked for the rows of many points and the whole
+matrix fits in `cache_mb` (with SMO's inverse distances, as many floats again), `whole()` computes
+it once: the rows still to come would cost more, one at a time, than all of them at once.
 """
 
 from collections import OrderedDict
@@ -31,6 +33,7 @@ class KernelRows:
         self.shape = (n, n)
         self.capacity = max(2, int(cache_mb * 1e6 // (8 * n)))  # rows that fit in cache_mb
         self._rows = OrderedDict()
+        self._whole = None
         with np.errstate(over="ignore"):  # an overflow is reported just below
             self._diagonal = kernels.kernel_diagonal(X, kernel, **params)
         if not np.all(np.isfinite(self._diagonal)):  # the largest |K(x, y)| is on the diagonal:
@@ -42,6 +45,17 @@ class KernelRows:
         """K(x^t, x^t) for every t."""
         return self._diagonal
 
+    def whole_fits(self):
+        """Whether the whole matrix and as many floats again fit in cache_mb."""
+        return 2 * self.shape[0] <= self.capacity
+
+    def whole(self):
+        """The whole Gram matrix, computed at the first call and then kept (read-only)."""
+        if self._whole is None:
+            self._whole = self._block(slice(None), slice(None))
+            self._whole.flags.writeable = False
+        return self._whole
+
     def _block(self, rows, columns):
         A, B = self.X[rows], self.X[columns]
         if A.shape[0] == 0 or B.shape[0] == 0:
@@ -50,6 +64,8 @@ class KernelRows:
 
     def row(self, i):
         """K(x^i, x^t) for every t: from the cache, else computed (evicting the oldest row)."""
+        if self._whole is not None:
+            return self._whole[i]
         row = self._rows.get(i)
         if row is not None:
             self._rows.move_to_end(i)
@@ -70,6 +86,8 @@ class KernelRows:
 
     def __getitem__(self, index):
         if isinstance(index, tuple):  # K[np.ix_(a, b)]: a block, computed directly
+            if self._whole is not None:
+                return self._whole[index]
             rows, columns = index
             return self._block(np.ravel(rows), np.ravel(columns))
         return self.row(int(index))

@@ -89,16 +89,22 @@ def smo(K, r, C, tol=1e-3, max_iter=None, alpha=None, alpha_sum_limit=np.inf):
 def _smo(K, r, C, tol, max_iter, alpha, E, alpha_sum_limit):
     """smo's steps from a feasible alpha and its error cache E (both checked by the caller)."""
     n = r.shape[0]
-    # row i of 1 / (K_ii + K_jj - 2 K_ij) = 1 / ||phi(x^i) - phi(x^j)||^2: the inverse curvature
-    # of L_d along each pair direction (kept >= TAU for non-PSD kernels and duplicate points)
-    inverse_curvature = _inverse_curvature_rows(K)
+    # row i of 1 / ||phi(x^i) - phi(x^j)|| = 1 / sqrt(K_ii + K_jj - 2 K_ij): its square is the
+    # inverse curvature of L_d along each pair direction (kept finite for non-PSD kernels and
+    # duplicate points)
+    inverse_distance = _inverse_distance_rows(K)
     row = K.row if isinstance(K, KernelRows) else K.__getitem__  # K(x^k, .): row(k)
-    # membership of I_up / I_low as additive masks: 0 inside, -inf / +inf outside
+    # rows on demand until SMO has computed those of a quarter of the points: then the problem is
+    # a hard one, and the whole Gram matrix, if it fits, costs less than the rows still to come
+    on_demand = K if isinstance(K, KernelRows) and K.whole_fits() else None
     positive = (r > 0).tolist()
     alpha_list = alpha.tolist()
-    outside_up = np.where(np.where(r > 0, alpha < C, alpha > 0), 0.0, -np.inf)
-    outside_low = np.where(np.where(r > 0, alpha > 0, alpha < C), 0.0, np.inf)
-    E_up, E_low, b, zeros = np.empty(n), np.empty(n), np.empty(n), np.zeros(n)
+    # membership of I_up / I_low as additive masks: 0 inside, -inf / +inf outside; in the two rows
+    # of one array, so that one addition gives both E_up = E + outside_up and E_low = E + outside_low
+    outside, E_sets = _set_masks(alpha, r, C), np.empty((2, n))
+    outside_up, outside_low = outside
+    E_up, E_low = E_sets
+    b, gain = np.empty(n), np.empty(n)
     alpha_sum, total = float(alpha.sum()), float(alpha @ r)  # SMO's steps keep sum alpha r
     gap = np.inf
     status = "max_iter"
@@ -123,31 +129,30 @@ def _smo(K, r, C, tol, max_iter, alpha, E, alpha_sum_limit):
                 next_polish = n_iter + POLISH_AGAIN
             if moved or shrunk is not None:
                 alpha_list, alpha_sum = alpha.tolist(), float(alpha.sum())
-                outside_up = np.where(np.where(r > 0, alpha < C, alpha > 0), 0.0, -np.inf)
-                outside_low = np.where(np.where(r > 0, alpha > 0, alpha < C), 0.0, np.inf)
+                outside[:] = _set_masks(alpha, r, C)
                 if n_iter >= max_iter:
                     gap = _kkt_gap(E, alpha, r, C)
                     break
-        # i: the most violating point of I_up (largest E)
-        np.add(E, outside_up, out=E_up)
+        if on_demand is not None and on_demand.misses > n // 4:
+            K, on_demand = on_demand.whole(), None  # (the inverse distances stay by row)
+            row = K.__getitem__
+        np.add(E, outside, out=E_sets)  # E_up and E_low
+        # i: the most violating point of I_up (largest E); the gap: E^i - min_{I_low} E
         i = int(E_up.argmax())
-        E_i = E_up[i]
-        # the gap: E^i - min_{I_low} E (argmin and indexing cost less than min on short vectors)
-        np.add(E, outside_low, out=E_low)
-        gap = float(E_i - E_low[E_low.argmin()])
+        E_i = E_up.item(i)
+        gap = E_i - E_low.item(int(E_low.argmin()))
         if gap < tol:
             status = "converged"
             break
-        # j: among I_low with E^j < E^i, the largest gain b^2 / (K_ii + K_jj - 2 K_ij) (WSS 3),
-        # b^t = max(E^i - E^t, 0) over I_low (0 outside)
+        # j: among I_low with E^j < E^i, the largest gain b^2 / ||phi(x^i) - phi(x^j)||^2 (WSS 3),
+        # b^t = E^i - E^t; the same j has the largest b / ||phi(x^i) - phi(x^j)|| (b > 0 somewhere
+        # since gap > 0, and b = -inf outside I_low)
         np.subtract(E_i, E_low, out=b)
-        np.maximum(b, zeros, out=b)
-        np.multiply(b, b, out=E_low)
-        inverse_curvature_i = inverse_curvature(i)
-        E_low *= inverse_curvature_i
-        j = int(E_low.argmax())
+        inverse_distance_i = inverse_distance(i)
+        np.multiply(b, inverse_distance_i, out=gain)
+        j = int(gain.argmax())
         # the step tau > 0 maximising L_d along (r^i, -r^j), clipped to the box
-        tau = float(b[j] * inverse_curvature_i[j])
+        tau = b.item(j) * inverse_distance_i.item(j) ** 2
         a_i, a_j = alpha_list[i], alpha_list[j]
         room_i = C - a_i if positive[i] else a_i
         room_j = a_j if positive[j] else C - a_j
@@ -204,9 +209,9 @@ def _solve_shrunk(K, r, C, tol, max_iter, alpha, E):
     return alpha, E, sub.n_iter
 
 
-def _inverse_curvature_rows(K):
-    """i -> the row 1 / max(K_ii + K_jj - 2 K_ij, TAU) over j: all rows computed at once for a
-    Gram matrix in memory; for KernelRows one row when first asked, from row K[i], the most
+def _inverse_distance_rows(K):
+    """i -> the row 1 / sqrt(max(K_ii + K_jj - 2 K_ij, TAU)) over j: all rows computed at once for
+    a Gram matrix in memory; for KernelRows one row when first asked, from row K[i], the most
     recently used kept within a quarter of its row budget (i is the most violating point, often
     the same for many steps)."""
     d = diagonal(K)
@@ -222,6 +227,7 @@ def _inverse_curvature_rows(K):
             inverse += d[i]
             inverse += d
             np.maximum(inverse, TAU, out=inverse)
+            np.sqrt(inverse, out=inverse)
             rows[i] = np.divide(1.0, inverse, out=inverse)
             if len(rows) > capacity:
                 rows.popitem(last=False)
@@ -231,6 +237,7 @@ def _inverse_curvature_rows(K):
     inverse += d[:, None]
     inverse += d[None, :]
     np.maximum(inverse, TAU, out=inverse)
+    np.sqrt(inverse, out=inverse)
     np.divide(1.0, inverse, out=inverse)
     return inverse.__getitem__
 
@@ -337,7 +344,7 @@ def _polish(K, r, C, alpha, E, tol, total=0.0):
         rhs = np.empty(m + 1)
         rhs[:m] = E[free[solved]] + K_ff[solved] @ ((alpha[free] - base) * r[free])
         rhs[m] = free_sum - (base * r[free]).sum()
-        target = np.linalg.lstsq(system, rhs, rcond=None)[0][:m] * r[free[solved]]
+        target = _solve_square(system, rhs)[:m] * r[free[solved]]
         # L_d is concave and target is its maximum on this face: every point of the segment
         # from current gains; go as far as the box allows, and fix the multiplier that stops it
         direction = target - current[solved]
@@ -362,6 +369,16 @@ def _polish(K, r, C, alpha, E, tol, total=0.0):
                      status="converged" if gap < tol else "not_converged")
 
 
+def _solve_square(A, b):
+    """x with A x = b: by LU (np.linalg.solve), or, when A is singular (duplicate points, a
+    multiplier whose row repeats another's), the least-squares solution of smallest norm."""
+    try:
+        x = np.linalg.solve(A, b)
+    except np.linalg.LinAlgError:
+        return np.linalg.lstsq(A, b, rcond=None)[0]
+    return x if np.all(np.isfinite(x)) else np.linalg.lstsq(A, b, rcond=None)[0]
+
+
 def _better_start(polished, alpha, E, r):
     """Whether SMO should go on from a polish that missed tol: feasible (sum alpha r unchanged to
     rounding; the solve may be singular) and higher on L_d than SMO's current point. With
@@ -381,6 +398,14 @@ def _check_C(C):
     if not C > 0:
         raise ValueError(_("C must be a positive number (np.inf allowed: the hard margin); got "
                            "{C!r}.").format(C=C))
+
+
+def _set_masks(alpha, r, C):
+    """The additive masks of I_up (row 0: 0 inside, -inf outside) and I_low (row 1: 0 inside,
+    +inf outside) for the multipliers alpha."""
+    positive = r > 0
+    return np.stack([np.where(np.where(positive, alpha < C, alpha > 0), 0.0, -np.inf),
+                     np.where(np.where(positive, alpha > 0, alpha < C), 0.0, np.inf)])
 
 
 def _update_sets(k, alpha_k, positive_k, C, outside_up, outside_low):

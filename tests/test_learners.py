@@ -429,3 +429,28 @@ def test_cutting_planes_handle_features_of_size_thousands(Learner):
     assert getattr(learner, "converged_", True)
     primal, dual = learner.history_["primal"][-1], learner.history_["dual"][-1]
     assert 0.0 <= primal - dual <= 1.1 * learner.C * learner.tol
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("Learner", [OneSlackSSVM, NSlackSSVM])
+def test_cutting_planes_with_a_large_C_on_features_of_size_thousands(Learner):
+    """C = 10^4 on features 1,000 times larger: the working-set QP is asked for no less than the
+    gap double precision resolves (it took a minute chasing rounding); still certified within
+    1.1 C tol."""
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 60)
+    X = 1000.0 * (rng.normal(size=(60, 4)) + y[:, None])
+    learner = Learner(Multiclass(3), C=1e4).fit(list(X), list(y))
+    assert getattr(learner, "converged_", True)
+    primal, dual = learner.history_["primal"][-1], learner.history_["dual"][-1]
+    assert 0.0 <= primal - dual <= 1.1 * learner.C * learner.tol
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("Learner", [OneSlackSSVM, NSlackSSVM])
+def test_cutting_planes_refuse_a_C_double_precision_cannot_resolve(Learner):
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 60)
+    X = 1000.0 * (rng.normal(size=(60, 4)) + y[:, None])
+    with pytest.raises(ValueError, match=r"C=1e\+06 is too large.*Lower C, or scale the features"):
+        Learner(Multiclass(3), C=1e6).fit(list(X), list(y))

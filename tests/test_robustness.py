@@ -499,6 +499,7 @@ VALID = {
     "structured.qp.simplex_qp_gap": A(np.eye(2), np.ones(2), 1.0, np.array([0.5, 0.5])),
     "structured.qp.solve_simplex_qp": A(np.eye(2), np.ones(2), 1.0),
     "structured.qp.dual_value": A(np.eye(2), np.ones(2), np.array([0.5, 0.5])),
+    "structured.qp.rounding_gap": A(np.eye(2), np.ones(2), 1.0),
     "structured.ranking.relevance_matrix": A(r), "structured.ranking.order_matrix": A(np.array([2, 0, 1])),
     "structured.ranking.rank_by_scores": A(np.array([0.3, 0.1, 0.2])),
     "structured.ranking.relevance_of": A(ranking.relevance_matrix(r)),

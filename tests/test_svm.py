@@ -306,6 +306,29 @@ def test_kernel_rows_answer_as_the_gram_matrix_within_their_cache(kernel, params
     np.testing.assert_allclose(rows.diagonal(), np.diag(K), rtol=1e-12)
 
 
+def test_smo_on_kernel_rows_takes_the_whole_matrix_when_many_rows_are_asked_for():
+    """Overlapping classes: SMO asks for the rows of more than a quarter of the points, then
+    computes the whole Gram matrix (it fits the cache) and goes on from it; the answer is that
+    of SMO on the Gram matrix itself, KKT gap below tol on E recomputed from scratch. With a
+    cache too small for the whole matrix, it stays on rows and gives the same answer."""
+    from course_lib.kernel_cache import KernelRows
+
+    rng = np.random.default_rng(1)
+    r = np.where(rng.random(400) < 0.5, 1.0, -1.0)
+    X = 0.4 * (rng.normal(size=(400, 3)) + 0.5 * r[:, None])
+    K = kernels.gram(X, "polynomial", degree=3)
+    dense = smo(K, r, 1.0, 1e-4)
+    for cache_mb, whole in [(200.0, True), (8 * 400 * 100 / 1e6, False)]:
+        rows = KernelRows(X, "polynomial", {"degree": 3}, cache_mb=cache_mb)
+        result = smo(rows, r, 1.0, 1e-4)
+        assert (rows._whole is not None) == whole
+        assert result.status == dense.status == "converged"
+        E = r - K @ (result.alpha * r)
+        assert kkt_gap(E, result.alpha, r, 1.0) < 1e-4
+        L = lambda a: a.sum() - 0.5 * (a * r) @ K @ (a * r)
+        assert L(result.alpha) == pytest.approx(L(dense.alpha), rel=1e-6)
+
+
 def test_shrinking_reaches_the_optimum_of_libsvm_and_the_kkt_conditions_on_every_point(monkeypatch):
     """Overlapping classes, polynomial kernel: most multipliers end at C, so SMO shrinks to the
     others and polishes on the shrunk problem; the result is checked on all points."""

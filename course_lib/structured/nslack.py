@@ -38,7 +38,7 @@ import numpy as np
 from course_lib._threads import one_blas_thread
 from course_lib.i18n import N_, _
 from course_lib._validation import check_int, check_positive, check_tolerance, finite_hyperparameters
-from course_lib.structured.qp import solve_simplex_qp
+from course_lib.structured.qp import _check_resolvable, rounding_gap, solve_simplex_qp
 from course_lib.structured.sparse_rows import SparseRows
 from course_lib.structured.ssvm_base import BaseSSVM, output_key
 
@@ -178,6 +178,7 @@ class NSlackSSVM(BaseSSVM):
             choice[examples] = hit[first]
             rows = choice[choice >= 0]
             planes.add(self._A.combination(np.full(len(rows), 1.0 / n), rows), b[rows].sum() / n, choice)
+            _check_resolvable(rounding_gap(planes.G, planes.c, C), C, self.tol)
             w = planes.solve(C, 0.1 * tol)
         self._alpha[:K] = alpha
         planes.stalled = False
@@ -224,6 +225,8 @@ class _Planes:
     def solve(self, C, tol):
         """beta of the planes' QP (warm-started); drops planes idle for `window` solves."""
         before = float(self.c @ self.beta - 0.5 * self.beta @ self.G @ self.beta)
+        # no tighter than the gap double precision resolves on these planes (qp.rounding_gap)
+        tol = max(tol, rounding_gap(self.G, self.c, C))
         self.beta, _ = solve_simplex_qp(self.G, self.c, C, self.beta, tol=tol)
         after = float(self.c @ self.beta - 0.5 * self.beta @ self.G @ self.beta)
         # a plane that cannot raise the dual any more: round-off has the last word

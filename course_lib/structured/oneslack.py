@@ -31,7 +31,7 @@ from course_lib._validation import (
     check_tolerance,
     finite_hyperparameters,
 )
-from course_lib.structured.qp import dual_value, solve_simplex_qp
+from course_lib.structured.qp import _check_resolvable, dual_value, rounding_gap, solve_simplex_qp
 from course_lib.structured.sparse_rows import SparseRows
 from course_lib.structured.ssvm_base import BaseSSVM, output_key
 
@@ -99,7 +99,10 @@ class OneSlackSSVM(BaseSSVM):
             outputs.append(self._cache.chosen)
             G[K, :K], G[:K, K], G[K, K] = column, column, a_new @ a_new
             K += 1
-            alpha, _ = solve_simplex_qp(G[:K, :K], b[:K], C, np.r_[alpha, 0.0], tol=self.qp_tol * C)
+            # qp_tol C, or the smallest gap double precision resolves on these planes if larger
+            floor = _check_resolvable(rounding_gap(G[:K, :K], b[:K], C), C, self.tol)
+            alpha, _ = solve_simplex_qp(G[:K, :K], b[:K], C, np.r_[alpha, 0.0],
+                                        tol=max(self.qp_tol * C, floor))
             w = alpha @ A[:K]
             dual = dual_value(G[:K, :K], b[:K], alpha)
             idle = np.where(alpha > 0, 0, np.r_[idle, 0] + 1)

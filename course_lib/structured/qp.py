@@ -23,7 +23,9 @@ alpha_k > 0, and lambda = 0 unless sum alpha = c. Two exact methods, used in tur
   turns the cap into an equality; each step moves mass t from one coordinate to another,
   t = (g_up - g_down) / ||a_up - a_down||^2 clipped to stay feasible.
 
-The duality gap c max(0, max_k g_k) - sum_k alpha_k g_k >= 0 certifies the accuracy.
+The duality gap c max(0, max_k g_k) - sum_k alpha_k g_k >= 0 certifies the accuracy, down to
+what double precision resolves (`rounding_gap`): with huge constraint vectors and a large cap that
+floor exceeds a tight tol, and asking for less than it only makes the solver chase rounding.
 """
 
 import numpy as np
@@ -37,6 +39,38 @@ def simplex_qp_gap(G: np.ndarray, b: np.ndarray, cap: float, alpha: np.ndarray):
     """Duality gap of the capped-simplex QP at a feasible alpha: c max(0, max_k g_k) - alpha.g."""
     g = b - G @ alpha
     return cap * max(0.0, float(g.max(initial=0.0))) - float(alpha @ g)
+
+
+# the gap's rounding error bound of rounding_gap is multiplied by this margin
+ROUNDING_SAFETY = 10.0
+
+
+@finite_arguments(shapes={"G": "m m", "b": "m"})
+def rounding_gap(G: np.ndarray, b: np.ndarray, cap: float):
+    """The smallest duality gap double precision can certify on this QP: each g_k = b_k - (G alpha)_k
+    is computed with an error of about eps (max_k |b_k| + cap max_k G_kk) (|G_kl| <= max_k G_kk
+    for a Gram matrix, and sum alpha <= cap), and the gap c max_k g_k - alpha.g adds up to 2 cap
+    such errors; ROUNDING_SAFETY times that."""
+    if not (cap > 0 and np.isfinite(cap)):
+        raise ValueError(_("cap must be a positive finite number; got {cap!r}.").format(cap=cap))
+    if len(b) == 0:
+        return 0.0
+    largest = float(np.max(np.abs(b))) + cap * float(np.max(np.diag(G)))
+    return ROUNDING_SAFETY * 2.0 * cap * np.finfo(float).eps * largest
+
+
+def _check_resolvable(floor, C, tol):
+    """For the cutting-plane learners: refuse a C that double precision cannot train to tol on
+    these features. The working-set QP's gap cannot be certified below `floor` (rounding_gap,
+    growing as C^2 max ||a||^2), and the learners' stopping rules need it well below C tol.
+    Returns floor."""
+    if floor > 0.5 * C * tol:
+        raise ValueError(_(
+            "C={C:g} is too large for these features: with constraint vectors this long, double "
+            "precision cannot solve the working-set QP within {floor:.3g}, more than half of C tol = "
+            "{target:.3g}. Lower C, or scale the features down (for instance standardise x), or "
+            "raise tol.").format(C=C, floor=floor, target=C * tol))
+    return floor
 
 
 @finite_arguments
@@ -135,8 +169,9 @@ def _active_set(G, b, cap, alpha, tol, max_rounds=None):
 
 class _SupportSystem:
     """The KKT equations on the support F, G_FF a_F + lambda 1 = b_F (+ 1.a_F = c if capped),
-    kept as the inverse of their matrix M = [[G_FF + ridge I, 1], [1^T, 0]] (the border only
-    when capped). The active set changes F by one coordinate per round; the inverse follows in
+    kept as the inverse of their matrix M = [[G_FF + ridge I, s 1], [s 1^T, 0]] (the border only
+    when capped; its row reads s 1.a_F = s c and its unknown is lambda / s, with s the largest
+    G_kk, so that the border is of the size of G's entries rather than 1: a better conditioned M). The active set changes F by one coordinate per round; the inverse follows in
     O(|F|^2) by the block (Schur complement) formulas instead of a new O(|F|^3) solve:
 
         adding a row and column (u, d):  s = d - u^T M^-1 u,  v = M^-1 u,
@@ -153,12 +188,13 @@ class _SupportSystem:
 
     def __init__(self, G, ridge, support, capped):
         self.G, self.ridge = G, ridge
+        self.border = max(1.0, float(np.max(np.diag(G)))) if G.size else 1.0
         self.support, self.capped = np.asarray(support, dtype=int), capped
         self._rebuild()
 
     def _matrix(self):
         F, m = self.support, len(self.support)
-        M = np.ones((m + self.capped, m + self.capped))
+        M = np.full((m + self.capped, m + self.capped), self.border)
         M[:m, :m] = self.G[F[:, None], F]
         M[np.arange(m), np.arange(m)] += self.ridge
         if self.capped:
@@ -206,7 +242,7 @@ class _SupportSystem:
         F, m = self.support, len(self.support)
         u = self.G[F, k].astype(float)
         if self.capped:
-            u = np.r_[u, 1.0]
+            u = np.r_[u, self.border]
         self.support = np.r_[F, k]
         self._after(self._grow(u, self.G[k, k] + self.ridge, m))
 
@@ -220,16 +256,21 @@ class _SupportSystem:
             return
         m = len(self.support)
         self.capped = capped
-        self._after(self._grow(np.ones(m), 0.0, m) if capped else self._shrink(m))
+        self._after(self._grow(np.full(m, self.border), 0.0, m) if capped else self._shrink(m))
 
     def solve(self, b, cap):
         """(a_F, lambda) solving the KKT equations (lambda = 0 when the cap is not active)."""
         m = len(self.support)
         if m == 0:
             return np.zeros(0), 0.0
-        rhs = np.r_[b[self.support], cap] if self.capped else b[self.support]
+        rhs = np.r_[b[self.support], cap * self.border] if self.capped else b[self.support]
         solution = self.inverse @ rhs
-        return solution[:m], float(solution[m]) if self.capped else 0.0
+        # the ridge biases the solution by about ridge * a_F: one step of iterative refinement
+        # against the equations without it, x += M^-1 (rhs - M_0 x), takes most of that out
+        residual = rhs - self._matrix() @ solution
+        residual[:m] += self.ridge * solution[:m]
+        solution += self.inverse @ residual
+        return solution[:m], float(solution[m]) * self.border if self.capped else 0.0
 
 
 def _smo(G, b, cap, alpha, tol, max_steps):
