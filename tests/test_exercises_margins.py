@@ -148,6 +148,16 @@ def _smo_step(alpha, i, j, K, r, C, sign=1.0, clip=True, swap=False):
     return new
 
 
+def test_a_wrong_smo_step_is_told_without_the_whole_gram_matrix():
+    """The case shows the two rows of K the step reads (Eⁱ, Eʲ and the curvature need no other),
+    so the reason is not pushed behind an N x N matrix."""
+    for seed in range(5):
+        text = repr(ex.check_smo_step(lambda alpha, i, j, K, r, C: alpha, seed=seed))
+        assert "K[i] = [" in text and "K[j] = [" in text and "[[" not in text, text
+        reason = text.index("]: ", text.index("K[j] = "))  # the case ends, the reason begins
+        assert reason - text.index("on case") < 320, text
+
+
 def test_smo_step():
     check = ex.check_smo_step
     assert_passes(check, _smo_step)

@@ -292,8 +292,9 @@ def _smo_step_cases(rng, n=30):
 
 
 def _show_smo(case):
-    return (f"α = {np.round(case['alpha'], 4).tolist()}, (i, j) = ({case['i']}, {case['j']}), "
-            f"r = {case['r'].astype(int).tolist()}, C = {case['C']:g}, K = {np.round(case['K'], 3).tolist()}")
+    i, j, K = case["i"], case["j"], np.round(case["K"], 3)  # the rows of K the step reads, not all N of them
+    return (f"α = {np.round(case['alpha'], 4).tolist()}, (i, j) = ({i}, {j}), "
+            f"r = {case['r'].astype(int).tolist()}, C = {case['C']:g}, K[i] = {K[i].tolist()}, K[j] = {K[j].tolist()}")
 
 
 def check_smo_step(student_fn, seed=None):
