@@ -158,4 +158,4 @@ def test_numeric_diagnoses():
 def test_wrong_gram_shows_the_case_but_not_the_solution_code():
     verdict = ex.check_gram(lambda X, kernel, sigma, degree: np.zeros((len(X), len(X))))
     text = repr(verdict)
-    assert "kernel = linear" in text and "x^t" in text
+    assert "kernel = linear" in text and "xᵗ" in text

@@ -49,7 +49,7 @@ def test_xor_plane_check():
 def test_rbf_value_check():
     answer = np.exp(-5 / 2)
     assert_passes(lambda a: ex.check_rbf_value(a, "B"), answer)
-    assert_caught(lambda a: ex.check_rbf_value(a, "B"), np.exp(-5), "2 s^2")
+    assert_caught(lambda a: ex.check_rbf_value(a, "B"), np.exp(-5), "2 s²")
     assert_caught(lambda a: ex.check_rbf_value(a, "B"), np.exp(-np.sqrt(5) / 2), "squared distance")
     assert_caught(lambda a: ex.check_rbf_value(a, "B"), -2.5, "exp")
     assert_junk_never_raises(ex.check_rbf_value)

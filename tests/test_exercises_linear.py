@@ -20,7 +20,7 @@ def test_signed_distance():
     check = ex.check_signed_distance
     assert_passes(check, 2.8)
     assert_caught(check, -2.8, "wrong sign")
-    assert_caught(check, 14.0, "divide it by ||w||")
+    assert_caught(check, 14.0, "divide it by ‖w‖")
     assert_caught(check, 0.4, "not it")
     assert_junk_never_raises(check)
     for wrong in (14.0, 0.4, -2.8):
@@ -32,7 +32,7 @@ def test_perceptron_update():
     assert_passes(check, ([-1.0, -2.0], -0.5))
     assert_caught(check, ([3.0, 0.0], 1.5), "sign is flipped")
     assert_caught(check, ([1.0, -1.0], 0.5), "starting point")
-    assert_caught(check, ([-1.0, -2.0], 0.5), "w0 is updated too")
+    assert_caught(check, ([-1.0, -2.0], 0.5), "w₀ is updated too")
     assert_caught(check, ([-1.0, -2.0, 0.0], -0.5), "yours 4")
     assert_junk_never_raises(check)
     assert_junk_never_raises(lambda a: ex.check_perceptron_update([-1.0, -2.0], a))
@@ -72,7 +72,7 @@ def test_perceptron_coding_exercise():
     assert_caught(check, scikit_learn, "write it yourself")
     assert_caught(check, lambda X, r, eta, n_epochs: ex._perceptron_reference(X, r, eta, n_epochs), "write it yourself")
     verdict = assert_caught(check, lambda X, r, eta, n_epochs: _perceptron(X, r, eta, n_epochs, sign=-1.0), "case 1")
-    assert "X = " in repr(verdict) and "eta = " in repr(verdict) and "seed" in repr(verdict)
+    assert "X = " in repr(verdict) and "η = " in repr(verdict) and "seed" in repr(verdict)
     assert_junk_never_raises(check)
     assert_stops_a_function_that_never_returns(check)
 

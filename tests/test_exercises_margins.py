@@ -22,9 +22,9 @@ def _pair(check, *reason):
 def test_canonical_scaling():
     check = _pair(ex.check_canonical_scaling, "D")
     assert_passes(check, ([1.0, 1 / 3], 0.0))
-    assert_caught(check, ([3.0, 1.0], 0.0), "given (w, w0)")
+    assert_caught(check, ([3.0, 1.0], 0.0), "given (w, w₀)")
     assert_caught(check, ([6.0, 2.0], 0.0), "not the canonical scale")
-    assert_caught(check, (np.array([3.0, 1.0]) / np.sqrt(10), 0.0), "not by ||w||")
+    assert_caught(check, (np.array([3.0, 1.0]) / np.sqrt(10), 0.0), "not by ‖w‖")
     assert_caught(check, ([-1.0, -1 / 3], 0.0), "not it")
     assert_junk_never_raises(check)
     assert_no_answer_leak(check, ([3.0, 1.0], 0.0), ["1/3", "0.333"])
@@ -46,7 +46,7 @@ def test_lagrange_against_a_scan_of_the_line():
     best = t[np.argmax(1 - (2 - 2 * t) ** 2 - t**2)]
     check = lambda a: ex.check_lagrange(*a, "B") if isinstance(a, tuple) and len(a) == 3 else ex.check_lagrange(a, 0, 0, "B")
     assert_passes(check, (2 - 2 * best, best, 2 * (2 - 2 * best)))
-    assert_caught(check, (0.4, 0.8, -0.8), "sign of lambda")
+    assert_caught(check, (0.4, 0.8, -0.8), "sign of λ")
     assert_caught(check, (0.4, 0.8, 1.0), "x is right")
     assert_caught(check, (0.0, 1.0, 1.0), "on the constraint but")
     assert_caught(check, (1.0, 1.0, 1.0), "not it")
@@ -129,7 +129,7 @@ def test_slacks_and_primal():
     assert_no_answer_leak(ex.check_slacks, [0.0, 1.5, 0.5, 0.0], ["0.5, 1.5", "(0, 0.5, 1.5, 0)"])
     assert_passes(ex.check_primal_objective, 4.5)
     assert_caught(ex.check_primal_objective, 2.5, "multiply the slacks by C")
-    assert_caught(ex.check_primal_objective, 5.0, "not ||w||^2")
+    assert_caught(ex.check_primal_objective, 5.0, "not ‖w‖²")
     assert_junk_never_raises(ex.check_primal_objective)
     assert_no_answer_leak(ex.check_primal_objective, 2.5, number_strings(4.5))
 
@@ -146,6 +146,16 @@ def _smo_step(alpha, i, j, K, r, C, sign=1.0, clip=True, swap=False):
     new[i] += sign * r[i] * tau
     new[j] -= sign * r[j] * tau
     return new
+
+
+def test_a_wrong_smo_step_is_told_without_the_whole_gram_matrix():
+    """The case shows the two rows of K the step reads (Eⁱ, Eʲ and the curvature need no other),
+    so the reason is not pushed behind an N x N matrix."""
+    for seed in range(5):
+        text = repr(ex.check_smo_step(lambda alpha, i, j, K, r, C: alpha, seed=seed))
+        assert "K[i] = [" in text and "K[j] = [" in text and "[[" not in text, text
+        reason = text.index("]: ", text.index("K[j] = "))  # the case ends, the reason begins
+        assert reason - text.index("on case") < 320, text
 
 
 def test_smo_step():

@@ -64,7 +64,7 @@ def test_hinge():
     assert ex.check_hinge(2.5, 3, "B")
     assert not ex.check_hinge(0.5, 2, "B")
     assert not ex.check_hinge(2.5, 3) and not ex.check_hinge(2.5, 3, "C")  # the library's numbers alone do not pass
-    assert "The hinge and y_hat are right" in ex.check_hinge(2.5, 3, "A").why
+    assert "The hinge and ŷ are right" in ex.check_hinge(2.5, 3, "A").why
     assert ex.check_hinge(2.5, 3, ...).why == ex.check_hinge(0.5, 2, ...).why  # no part tried alone
 
 

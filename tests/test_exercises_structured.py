@@ -286,7 +286,7 @@ def test_the_auc_cases_hold_ties_and_gaps_of_one_half():
 
 def test_the_auc_hint_states_what_a_swap_changes():
     """The hint of exercise 4: swapping one (relevant, irrelevant) pair adds 1/|P| to Delta and
-    takes 2 (s_i - s_j)/|P| from <w, Psi>, measured on the library's model."""
+    takes 2 (sᵢ - sⱼ)/|P| from ⟨w, Ψ⟩, measured on the library's model."""
     r, s = np.array([1, -1, 1, -1, -1]), np.array([2.0, 1.8, 0.5, 0.2, 1.0])
     model, mask = ix.RankingModel(), np.abs(ix.relevance_matrix(r))
     P = int(np.sum(ix.relevance_matrix(r) > 0))
@@ -295,4 +295,4 @@ def test_the_auc_hint_states_what_a_swap_changes():
     score = lambda Y: float(model.joint_feature(s[:, None], Y)[0])  # noqa: E731
     assert np.isclose(model.loss(r, after) - model.loss(r, before), 1 / P)
     assert np.isclose(score(before) - score(after), 2 * (s[0] - s[1]) / P)
-    assert "2 (s_i - s_j)/|P|" in ix.check_auc_pairs(lambda s, r: (0.0, 0)).hint().text
+    assert "2 (sᵢ - sⱼ)/|P|" in ix.check_auc_pairs(lambda s, r: (0.0, 0)).hint().text

@@ -39,8 +39,8 @@ def test_hinge_gradient_check():
         r_in = np.where(r * h < 0, r, 0.0)
         return -r * (G @ r_in) + lam * alpha, -r_in.sum()
 
-    assert_caught(ex.check_hinge_gradient, wrong_sign, "dE/dalpha")
-    assert_caught(ex.check_hinge_gradient, wrong_index, "dE/dalpha")
+    assert_caught(ex.check_hinge_gradient, wrong_sign, "dE/dα")
+    assert_caught(ex.check_hinge_gradient, wrong_index, "dE/dα")
     assert_caught(ex.check_hinge_gradient, forgets_lambda, "on case")
     assert_caught(ex.check_hinge_gradient, margin_le_zero, "on case")
     assert_caught(ex.check_hinge_gradient, lambda alpha, w0, G, r, lam: gradient(alpha, w0, G, r, lam)[0],
@@ -93,7 +93,7 @@ def test_first_step_check():
     assert (unclipped < 0).any()
     assert_caught(lambda a: ex.check_first_step(a, model.w0_, "D"), unclipped, "set to 0")
     assert_caught(lambda a: ex.check_first_step(a, -model.w0_, "D"), np.maximum(-unclipped, 0), "sign")
-    assert_caught(lambda a: ex.check_first_step(a, 0.0, "D"), model.alpha_, "w0 moves")
+    assert_caught(lambda a: ex.check_first_step(a, 0.0, "D"), model.alpha_, "w₀ moves")
     assert_junk_never_raises(lambda a: ex.check_first_step(a, model.w0_, "D"))
     assert_junk_never_raises(lambda w0: ex.check_first_step(model.alpha_, w0, "D"), extra=([1, 2],))
     leaks = [s for value in model.alpha_ for s in number_strings(value) if value > 0]

@@ -110,6 +110,19 @@ def test_remove_mode_removes_the_point_under_the_mouse_but_keeps_each_class(soft
         soft.reset()
 
 
+def test_the_note_and_the_class_buttons_follow_the_mode(soft):
+    if soft.events is None:
+        pytest.skip("ipyevents is not installed: the note asks for it")
+    assert "add a point" in soft.note.value and not soft.point_class.disabled
+    soft.mode.value = "remove"
+    try:
+        assert "remove it" in soft.note.value and "add" not in soft.note.value
+        assert soft.point_class.disabled  # a new point's class does nothing while a click removes
+    finally:
+        soft.mode.value = "add or drag"
+    assert "add a point" in soft.note.value and not soft.point_class.disabled
+
+
 def test_kernel_and_least_squares_demos_refit_on_edits():
     kernel = kernel_points_demo()
     assert kernel.controls["degree"].disabled and not kernel.controls["sigma"].disabled

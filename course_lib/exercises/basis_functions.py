@@ -26,10 +26,10 @@ def check_xor_map(phi, seed=None):
         basis.xor_map,
         seed=seed,
         show=lambda case: f"X = {case['X'].tolist()}",
-        hint=_("One row per point, three columns: x1, x2 and their product. "
+        hint=_("One row per point, three columns: x₁, x₂ and their product. "
         "`X[:, 0] * X[:, 1]` is the product for every row at once; `np.column_stack` joins columns."),
-        right=_("z = (x1, x2, x1 x2) for every row, on the slides' four points and on random "
-        "matrices. The slides' table of z is phi of the four XOR points."),
+        right=_("z = (x₁, x₂, x₁ x₂) for every row, on the slides' four points and on random "
+        "matrices. The slides' table of z is φ of the four XOR points."),
     )
 
 
@@ -48,25 +48,25 @@ def _three_and_one(w, w0):
         w = np.asarray(w, dtype=float).reshape(-1)
         w0 = np.asarray(w0, dtype=float).reshape(-1)
     except (TypeError, ValueError):
-        return None, None, _("w and w0 must be numbers: w three of them (one per z1, z2, z3), w0 one.")
+        return None, None, _("w and w₀ must be numbers: w three of them (one per z₁, z₂, z₃), w₀ one.")
     if w.size != 3 or w0.size != 1:
-        return None, None, _("w needs three numbers and w0 one; you gave {w} and {w0}.").format(w=w.size, w0=w0.size)
+        return None, None, _("w needs three numbers and w₀ one; you gave {w} and {w0}.").format(w=w.size, w0=w0.size)
     if not (np.all(np.isfinite(w)) and np.isfinite(w0[0])):
-        return None, None, _("your w or w0 contains NaN or infinity.")
+        return None, None, _("your w or w₀ contains NaN or infinity.")
     return w, float(w0[0]), None
 
 
 PLANE_REASONS = (
-    Choice("z3 = x1 x2 is the largest of the three coordinates, so it decides the sign", False,
-           "At the four corners z3 is 0 or 1, no larger than x1 or x2; what matters is that it is not a linear "
-           "function of x1 and x2."),
+    Choice("z₃ = x₁ x₂ is the largest of the three coordinates, so it decides the sign", False,
+           "At the four corners z₃ is 0 or 1, no larger than x₁ or x₂; what matters is that it is not a linear "
+           "function of x₁ and x₂."),
     Choice("The SVM puts a non-zero weight on every coordinate", False,
-           "Nothing forces that in general (a coordinate that does not help gets a weight near 0); here z3 is needed."),
-    Choice("With w3 = 0 the plane is w1 x1 + w2 x2 + w0 = 0, a line of the (x1, x2) plane, and no line separates XOR", True,
-           "A plane of R^3 with no weight on z3 = x1 x2 only sees (x1, x2): it is a line there, and the four XOR "
-           "points have none. The product x1 x2 is what phi adds."),
-    Choice("z3 is 0 for three of the four points, so it carries no information", False,
-           "Being 1 at x4 only is exactly what lets a negative weight push z4 back to the -1 side."),
+           "Nothing forces that in general (a coordinate that does not help gets a weight near 0); here z₃ is needed."),
+    Choice("With w₃ = 0 the plane is w₁ x₁ + w₂ x₂ + w₀ = 0, a line of the (x₁, x₂) plane, and no line separates XOR", True,
+           "A plane of R³ with no weight on z₃ = x₁ x₂ only sees (x₁, x₂): it is a line there, and the four XOR "
+           "points have none. The product x₁ x₂ is what φ adds."),
+    Choice("z₃ is 0 for three of the four points, so it carries no information", False,
+           "Being 1 at x₄ only is exactly what lets a negative weight push z₄ back to the -1 side."),
 )
 
 
@@ -77,13 +77,13 @@ def check_xor_plane(w, w0, reason=None):
     PLANE_REASONS saying why it needs a weight on z3 (the chapter's SVM prints a plane, not why)."""
     return value_and_reason(_check_xor_plane(w, w0), reason, PLANE_REASONS,
                             _("Your plane separates them. Your reason: {why}"),
-                            hint=_("What is left of the plane when w3 = 0?"))
+                            hint=_("What is left of the plane when w₃ = 0?"))
 
 
 def _check_xor_plane(w, w0):
-    hint = _("z3 = x1 x2 is 1 only at x4: a negative weight on z3 can push z4 back to the -1 side.")
+    hint = _("z₃ = x₁ x₂ is 1 only at x₄: a negative weight on z₃ can push z₄ back to the -1 side.")
     if w is Ellipsis or w0 is Ellipsis or w is None or w0 is None:
-        return Verdict(False, _("Replace both `...` with your w (three numbers) and w0."), hint)
+        return Verdict(False, _("Replace both `...` with your w (three numbers) and w₀."), hint)
     w, w0, reason = _three_and_one(w, w0)
     if reason:
         return Verdict(False, reason, hint)
@@ -92,7 +92,7 @@ def _check_xor_plane(w, w0):
     margins = r * (Z @ w + w0)
     if np.any(margins <= 0):
         wrong = ", ".join(f"z_{t + 1}" for t in np.flatnonzero(margins <= 0))
-        return Verdict(False, _("{wrong}: on the wrong side of your plane (or on it); r (w.z + w0) must be > 0.").format(
+        return Verdict(False, _("{wrong}: on the wrong side of your plane (or on it); r (w·z + w₀) must be > 0.").format(
             wrong=wrong), hint)
     X, rx = corner_points()
     h = basis.xor_map(X) @ w + w0
@@ -105,25 +105,25 @@ def _check_xor_plane(w, w0):
               "e.g. x = ({x1:.2f}, {x2:.2f}) with r = {r:+.0f} gets h = {h:.3f}.").format(
                 bad=bad.size, x1=X[t, 0], x2=X[t, 1], r=rx[t], h=h[t]),
             _("Your plane only just separates the four z: the boundary should pass half-way between the "
-            "classes, at x1 = 1/2 and x2 = 1/2."),
+            "classes, at x₁ = 1/2 and x₂ = 1/2."),
         )
     return Verdict(
         True,
-        _("r (w.z + w0) = {margins} on the slides' z, and the 200 points "
+        _("r (w·z + w₀) = {margins} on the slides' z, and the 200 points "
           "around the corners are all on their side too.").format(margins=np.round(margins, 3).tolist()),
     )
 
 
 RBF_REASONS = (
     Choice("x is on the wrong side of the boundary", False,
-           "phi(x) is a feature, computed before any boundary: it only compares x with the centre m."),
-    Choice("phi measures closeness to the centre on the scale s: ||x - m||^2 = 5 is 5 s^2, so x is far from m and "
+           "φ(x) is a feature, computed before any boundary: it only compares x with the centre m."),
+    Choice("φ measures closeness to the centre on the scale s: ‖x - m‖² = 5 is 5 s², so x is far from m and "
            "exp(-5/2) is small", True,
-           "phi(x) = 1 at the centre and falls with ||x - m|| / s: at 2.2 widths from m it is 0.08. Each RBF unit "
+           "φ(x) = 1 at the centre and falls with ‖x - m‖ / s: at 2.2 widths from m it is 0.08. Each RBF unit "
            "'responds' to the points near its centre only."),
-    Choice("phi is a probability density, and densities are small numbers", False,
-           "It is not a density: its integral is s sqrt(2 pi) (chapter 04 computes it), and it is 1 at the centre."),
-    Choice("s = 1 is a large width", False, "A larger s gives a larger phi(x) at the same x: exp(-5 / (2 s^2)) grows with s."),
+    Choice("φ is a probability density, and densities are small numbers", False,
+           "It is not a density: its integral is s √(2 π) (chapter 04 computes it), and it is 1 at the centre."),
+    Choice("s = 1 is a large width", False, "A larger s gives a larger φ(x) at the same x: exp(-5 / (2 s²)) grows with s."),
 )
 
 
@@ -133,8 +133,8 @@ def check_rbf_value(value, reason=None):
     of RBF_REASONS saying why it is small (basis.rbf_features, shown in the chapter, gives the
     number in one call, not why)."""
     return value_and_reason(_check_rbf_number(value), reason, RBF_REASONS,
-                            _("phi(x) is right. Your reason: {why}"),
-                            hint=_("Compare ||x - m|| with s."))
+                            _("φ(x) is right. Your reason: {why}"),
+                            hint=_("Compare ‖x - m‖ with s."))
 
 
 def _check_rbf_number(value):
@@ -146,13 +146,13 @@ def _check_rbf_number(value):
         atol=1e-4,
         rtol=1e-3,
         diagnoses=(
-            (np.exp(-d2 / s**2), _("the RBF of the slides divides by 2 s^2, not s^2 (s^2 alone is the "
-             "Gaussian kernel's sigma^2).")),
-            (np.exp(-np.sqrt(d2) / (2 * s**2)), _("use the squared distance ||x - m||^2, not the distance.")),
+            (np.exp(-d2 / s**2), _("the RBF of the slides divides by 2 s², not s² (s² alone is the "
+             "Gaussian kernel's σ²).")),
+            (np.exp(-np.sqrt(d2) / (2 * s**2)), _("use the squared distance ‖x - m‖², not the distance.")),
             (-d2 / (2 * s**2), _("that is the exponent: take exp of it.")),
         ),
-        hint=_("First ||x - m||^2 (a sum of two squares), then exp(-that / (2 s^2))."),
-        right=f"||x - m||^2 = {d2:g}, phi = exp(-{d2:g}/{2 * s**2:g}).",
+        hint=_("First ‖x - m‖² (a sum of two squares), then exp(-that / (2 s²))."),
+        right=f"‖x - m‖² = {d2:g}, φ = exp(-{d2:g}/{2 * s**2:g}).",
     )
 
 

@@ -29,21 +29,21 @@ def check_binary_ssvm(answer_y_hat, answer_hinge):
     score = float(w @ x)
     y_hat = 1.0 if score >= 0 else -1.0
     hinge = max(0.0, 1.0 - y * score)
-    first = check_number(answer_y_hat, y_hat, diagnoses=((-y_hat, _("Opposite sign: compare <w, Psi(x, +1)> = <w, x>/2 "
-                                                                    "with <w, Psi(x, -1)> = -<w, x>/2.")),),
-                         hint=_("Compute <w, x> first."))
+    first = check_number(answer_y_hat, y_hat, diagnoses=((-y_hat, _("Opposite sign: compare ⟨w, Ψ(x, +1)⟩ = ⟨w, x⟩/2 "
+                                                                    "with ⟨w, Ψ(x, -1)⟩ = -⟨w, x⟩/2.")),),
+                         hint=_("Compute ⟨w, x⟩ first."))
     if not first:
         return _prefixed(_("The prediction: "), first)
     second = check_number(answer_hinge, hinge,
-                          diagnoses=((max(0.0, 1.0 - y * score / 2), _("You kept the factor 1/2 of Psi: the difference "
-                                                                     "Psi(x, y) - Psi(x, -y) = y x has none.")),
-                                     (max(0.0, 1.0 + y * score), _("Sign slip: the hinge is max(0, 1 - y <w, x>).")),
-                                     (0.0, _("The prediction is right, but the margin y <w, x> is below 1: the hinge is not 0."))),
+                          diagnoses=((max(0.0, 1.0 - y * score / 2), _("You kept the factor 1/2 of Ψ: the difference "
+                                                                     "Ψ(x, y) - Ψ(x, -y) = y x has none.")),
+                                     (max(0.0, 1.0 + y * score), _("Sign slip: the hinge is max(0, 1 - y ⟨w, x⟩).")),
+                                     (0.0, _("The prediction is right, but the margin y ⟨w, x⟩ is below 1: the hinge is not 0."))),
                           hint=_("Write the two candidates y' = y (value 0) and y' = -y of the max and compare them."))
     if not second:
         return _prefixed(_("The hinge: "), second)
-    return Verdict(True, _("<w, x> = {score:g}, so y_hat = sign(<w, x>) = {y_hat:+.0f}; the max compares y' "
-                         "= y (0) with y' = -y (1 - y <w, x>), so the hinge is max(0, 1 - y <w, x>) = {hinge:g}: "
+    return Verdict(True, _("⟨w, x⟩ = {score:g}, so ŷ = sign(⟨w, x⟩) = {y_hat:+.0f}; the max compares y' "
+                         "= y (0) with y' = -y (1 - y ⟨w, x⟩), so the hinge is max(0, 1 - y ⟨w, x⟩) = {hinge:g}: "
                          "the SVM hinge (a correct prediction inside the margin still pays).").format(
                              score=score, y_hat=y_hat, hinge=hinge))
 
@@ -57,9 +57,9 @@ def check_two_class_crammer_singer(answer_w):
     return check_number(answer_w, expected,
                         diagnoses=((-expected, _("Opposite sign: label 1 (+1) must win when the binary score is positive.")),
                                    (np.asarray(w1, float) + np.asarray(w0, float), _("A sum: the rule compares the two scores."))),
-                        hint=_("Write the decision rule <w_1, x> >= <w_0, x> as one inner product."),
-                        right=_("argmax_y <w_y, x> is label 1 iff <w_1 - w_0, x> >= 0, and the Crammer-Singer hinge "
-                              "max(0, 1 - <w_y - w_other, x>) is the binary hinge of w_1 - w_0 = {w}.").format(
+                        hint=_("Write the decision rule ⟨w₁, x⟩ ≥ ⟨w₀, x⟩ as one inner product."),
+                        right=_("argmax over y of ⟨w[y], x⟩ is label 1 iff ⟨w₁ - w₀, x⟩ ≥ 0, and the Crammer-Singer hinge "
+                              "max(0, 1 - ⟨w[y] - w[other], x⟩) is the binary hinge of w₁ - w₀ = {w}.").format(
                                   w=expected.tolist()))
 
 
@@ -107,9 +107,9 @@ def check_tree_delta(student_delta_from_tree, seed=None):
     return check_function(
         student_delta_from_tree, _tree_cases, _reference_tree_delta, seed=seed, show=_show_tree,
         hint=_("Walk from a up to the root, noting how many steps each ancestor is from a; walk up from b "
-             "until you reach one of them, the lowest common ancestor: Delta = (steps from a + steps "
+             "until you reach one of them, the lowest common ancestor: Δ = (steps from a + steps "
              "from b) / 2."),
-        right=_("Your Delta agrees with half the tree distance on the exercise's tree (cat-dog 1, cat-bird 1.5, "
+        right=_("Your Δ agrees with half the tree distance on the exercise's tree (cat-dog 1, cat-bird 1.5, "
               "cat-car 2.5, car-bus 1) and on 19 fresh random trees."))
 
 
@@ -145,7 +145,7 @@ def _compare_auc_pairs(expected, got):
         return default_compare(expected, got)
     if not np.isclose(got_delta, delta):
         if np.isclose(got_delta, 1 - delta) and not np.isclose(delta, 0.5):
-            return _("1 - AUC: that is the AUC itself, Delta = 1 - AUC.")
+            return _("1 - AUC: that is the AUC itself, Δ = 1 - AUC.")
         return _("1 - AUC: {reason}").format(reason=default_compare(delta, got_delta))
     if got_swapped != swapped:
         return _("the pair count: {reason}").format(reason=default_compare(swapped, got_swapped))
@@ -166,12 +166,12 @@ def check_auc_pairs(student_auc_pairs, seed=None):
     return check_function(
         student_auc_pairs, _auc_pairs_cases, _reference_auc_pairs, seed=seed, compare=_compare_auc_pairs,
         show=_show_query,
-        hint=_("Swapping a pair (i, j) adds 1/|P| to Delta and takes 2 (s_i - s_j)/|P| from "
-               "<w, Psi> (Y_ij goes from +1 to -1): it is swapped iff s_i - s_j < 1/2."),
+        hint=_("Swapping a pair (i, j) adds 1/|P| to Δ and takes 2 (sᵢ - sⱼ)/|P| from "
+               "⟨w, Ψ⟩ (Yᵢⱼ goes from +1 to -1): it is swapped iff sᵢ - sⱼ < 1/2."),
         right=_("Your counts agree with the library on the exercise's items (1 - AUC = 2/6: the pairs (0.5, 1.8) "
                 "and (0.5, 1) are inverted; 4 pairs swapped: those two, (0.5, 0.2) and (2, 1.8), gaps below 1/2) "
                 "and on every fresh random query. The oracle swaps already-wrong pairs and right ones with a gap "
-                "below 1/2: it sorts s_i - 1/4 (relevant) against s_j + 1/4 (irrelevant)."))
+                "below 1/2: it sorts sᵢ - 1/4 (relevant) against sⱼ + 1/4 (irrelevant)."))
 
 
 # --- coding: the AUC loss-augmented sort ---------------------------------------------------------
@@ -206,7 +206,7 @@ def _compare_orders(expected, got):
         return _("return a permutation of the item indices (best first)")
     best, yours = _augmented_value(s, r, best_order), _augmented_value(s, r, order)
     if yours < best - 1e-9:
-        return (_("your ordering reaches Delta + <w, Psi> = {yours:.4f}, the "
+        return (_("your ordering reaches Δ + ⟨w, Ψ⟩ = {yours:.4f}, the "
                 "best ordering more: a pair is kept or swapped wrongly").format(yours=yours))
     return None
 
@@ -227,9 +227,9 @@ def check_auc_sort(student_auc_oracle, seed=None):
     return check_function(
         student_auc_oracle, _oracle_cases, _reference_order, seed=seed, compare=_compare_orders,
         show=_show_query,
-        hint=_("Shift the scores: s_i - 1/4 for relevant items, s_j + 1/4 for irrelevant ones, and sort by "
+        hint=_("Shift the scores: sᵢ - 1/4 for relevant items, sⱼ + 1/4 for irrelevant ones, and sort by "
              "decreasing shifted score (relevant first on ties)."),
-        right=_("Your sort reaches the optimum of 1 - AUC + <w, Psi> on all 25 fresh random queries: one sort of "
+        right=_("Your sort reaches the optimum of 1 - AUC + ⟨w, Ψ⟩ on all 25 fresh random queries: one sort of "
               "shifted scores, O(n log n), instead of n! orderings."))
 
 

@@ -28,15 +28,15 @@ def _close(answer, expected, atol=1e-4):
 
 POLYNOMIAL_REASONS = (
     Choice("Every kernel is the dot product of the inputs themselves", False,
-           "Here x.y = 1 and K(x, y) = 4: the kernel is a dot product in the feature space of phi, not of x and y."),
-    Choice("For q = 2 the map phi squares each coordinate: phi(x) = (x1^2, x2^2)", False,
-           "Then phi(x).phi(y) = x1^2 y1^2 + x2^2 y2^2 = 10 here, not 4: the constant and the cross terms of the "
+           "Here x·y = 1 and K(x, y) = 4: the kernel is a dot product in the feature space of φ, not of x and y."),
+    Choice("For q = 2 the map φ squares each coordinate: φ(x) = (x₁², x₂²)", False,
+           "Then φ(x)·φ(y) = x₁² y₁² + x₂² y₂² = 10 here, not 4: the constant and the cross terms of the "
            "expansion are missing."),
-    Choice("(x.y + 1)^2 expands into 1 + 2 x1 y1 + 2 x2 y2 + 2 x1 x2 y1 y2 + x1^2 y1^2 + x2^2 y2^2: six products "
+    Choice("(x·y + 1)² expands into 1 + 2 x₁ y₁ + 2 x₂ y₂ + 2 x₁ x₂ y₁ y₂ + x₁² y₁² + x₂² y₂²: six products "
            "of a term of x by the same term of y", True,
-           "Each product is phi_i(x) phi_i(y) for phi = (1, sqrt2 x1, sqrt2 x2, sqrt2 x1 x2, x1^2, x2^2): the kernel "
-           "is that dot product, computed from x.y alone, without forming phi."),
-    Choice("The polynomial kernel is the Gaussian kernel at a large sigma", False,
+           "Each product is φᵢ(x) φᵢ(y) for φ = (1, √2 x₁, √2 x₂, √2 x₁ x₂, x₁², x₂²): the kernel "
+           "is that dot product, computed from x·y alone, without forming φ."),
+    Choice("The polynomial kernel is the Gaussian kernel at a large σ", False,
            "They are different kernels; the Gaussian's feature space is infinite, the degree-2 polynomial's has six "
            "dimensions here."),
 )
@@ -50,23 +50,23 @@ def check_polynomial_kernel(value, reason=None):
     verdict = _check_polynomial_value(value, x, y, q)
     return value_and_reason(verdict, reason, POLYNOMIAL_REASONS,
                             _("The value is right. Your reason: {why}"),
-                            hint=_("Expand (x1 y1 + x2 y2 + 1)^2 and group the terms."))
+                            hint=_("Expand (x₁ y₁ + x₂ y₂ + 1)² and group the terms."))
 
 
 def _check_polynomial_value(value, x, y, q):
     X, Y = np.array([x], float), np.array([y], float)
     dot = float(X[0] @ Y[0])
     expected = (dot + 1.0) ** q
-    why = _("x.y = {dot:g}, so (x.y + 1)^{q} = {expected:g}").format(dot=dot, q=q, expected=expected)
+    why = _("x·y = {dot:g}, so (x·y + 1) to the power {q} = {expected:g}").format(dot=dot, q=q, expected=expected)
     if q == 2:
         explicit = float(
             (kernels.polynomial_map_degree2(X) @ kernels.polynomial_map_degree2(Y).T)[0, 0]
         )
-        why += _("; phi(x).phi(y) with the six-term map is {explicit:g} too").format(explicit=explicit)
+        why += _("; φ(x)·φ(y) with the six-term map is {explicit:g} too").format(explicit=explicit)
     return check_number(
         value, expected, atol=1e-4,
         diagnoses=[(dot**q, _("Do not forget the + 1 inside the power."))],
-        hint=_("Compute x.y = x1 y1 + x2 y2 first, then add 1 and raise to the power q."),
+        hint=_("Compute x·y = x₁ y₁ + x₂ y₂ first, then add 1 and raise to the power q."),
         right=why + ".",
     )
 
@@ -75,15 +75,15 @@ SIGMA_X = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 0.0], [1.0, 0.6], [3.0, 2.0]])
 
 
 SIGMA_MIN_REASONS = (
-    Choice("A duplicated point is at distance 0: with it, sigma_min would be 0 and the whole grid 0, 2 x 0, ..., 64 x 0, "
-           "a kernel exp(-||x - y||^2 / 0) with no width", True,
-           "Every sigma of the grid is a multiple of sigma_min: a zero would make all seven of them 0. The smallest "
+    Choice("A duplicated point is at distance 0: with it, σₘᵢₙ would be 0 and the whole grid 0, 2 × 0, ..., 64 × 0, "
+           "a kernel exp(-‖x - y‖² / 0) with no width", True,
+           "Every σ of the grid is a multiple of σₘᵢₙ: a zero would make all seven of them 0. The smallest "
            "distance between different points is the finest scale the data can tell apart."),
     Choice("Identical points are errors in the data and are removed before training", False,
            "They stay in the data (the SVM trains on all five points); only the rule for the grid skips their distance."),
     Choice("The Gaussian kernel of a point with itself is 0", False, "It is exp(0) = 1, its largest value."),
     Choice("Two identical points must have different labels", False,
-           "Nothing says so; and the labels play no part in sigma_min, which only looks at the x."),
+           "Nothing says so; and the labels play no part in σₘᵢₙ, which only looks at the x."),
 )
 
 
@@ -93,8 +93,8 @@ def check_sigma_min(value, reason=None):
     SIGMA_MIN_REASONS saying why the rule leaves out distances of 0 (model_selection.sigma_min,
     shown in the chapter, gives the number in one call, not why)."""
     return value_and_reason(_check_sigma_min_value(value), reason, SIGMA_MIN_REASONS,
-                            _("sigma_min is right. Your reason: {why}"),
-                            hint=_("What would the grid sigma_min x (1, 2, ..., 64) be with a distance of 0?"))
+                            _("σₘᵢₙ is right. Your reason: {why}"),
+                            hint=_("What would the grid σₘᵢₙ x (1, 2, ..., 64) be with a distance of 0?"))
 
 
 def _check_sigma_min_value(value):
@@ -107,7 +107,7 @@ def _check_sigma_min_value(value):
                    (expected**2, _("That is a squared distance: take the square root."))],
         hint=_("List the pairwise distances and take the smallest one that is not zero."),
         right=_("The duplicated point gives a distance 0, which the rule excludes; the smallest "
-        "non-zero distance is {expected:g}, so sigma in {expected:g} x (1, 2, ..., 64).").format(
+        "non-zero distance is {expected:g}, so σ in {expected:g} x (1, 2, ..., 64).").format(
             expected=expected),
     )
 
@@ -119,26 +119,26 @@ def check_gamma(gamma):
     expected = 1.0 / sigma**2
     return check_number(
         gamma, expected, atol=1e-6,
-        diagnoses=[(1.0 / (2 * sigma**2), _("That is gamma for exp(-||x-y||^2 / (2 sigma^2)); "
+        diagnoses=[(1.0 / (2 * sigma**2), _("That is γ for exp(-‖x-y‖² / (2 σ²)); "
                     "the slides' kernel has no factor 2.")),
-                   (sigma**2, _("Upside down: gamma multiplies ||x - y||^2, sigma^2 divides it.")),
-                   (1.0 / sigma, _("Mind the square on sigma."))],
-        hint=_("Match exp(-gamma ||x - y||^2) with exp(-||x - y||^2 / sigma^2)."),
-        right=_("exp(-||x-y||^2 / sigma^2) = exp(-gamma ||x-y||^2) "
-        "with gamma = 1/sigma^2 = {expected:g}.").format(expected=expected),
+                   (sigma**2, _("Upside down: γ multiplies ‖x - y‖², σ² divides it.")),
+                   (1.0 / sigma, _("Mind the square on σ."))],
+        hint=_("Match exp(-γ ‖x - y‖²) with exp(-‖x - y‖² / σ²)."),
+        right=_("exp(-‖x-y‖² / σ²) = exp(-γ ‖x-y‖²) "
+        "with γ = 1/σ² = {expected:g}.").format(expected=expected),
     )
 
 
 DISTANCE_REASONS = (
-    Choice("The Gaussian kernel only sees the points within distance sigma of each other", False,
-           "K(x, y) > 0 for every pair, however far: it only gets small. The bound holds for every sigma."),
+    Choice("The Gaussian kernel only sees the points within distance σ of each other", False,
+           "K(x, y) > 0 for every pair, however far: it only gets small. The bound holds for every σ."),
     Choice("The feature space has two dimensions, like the input space", False,
            "The Gaussian kernel's feature space has infinitely many dimensions; its distances are not the input's."),
-    Choice("Every phi(x) has length 1 (K(x, x) = 1) and K(x, y) > 0, so d^2 = 2 - 2 K(x, y) stays below 2", True,
-           "All the images phi(x) lie on the unit sphere, at angles below 90 degrees from each other: two points "
+    Choice("Every φ(x) has length 1 (K(x, x) = 1) and K(x, y) > 0, so d² = 2 - 2 K(x, y) stays below 2", True,
+           "All the images φ(x) lie on the unit sphere, at angles below 90 degrees from each other: two points "
            "far apart in the input space get K(x, y) near 0 and d near sqrt 2, never more."),
-    Choice("sigma = 1 caps every distance at 1", False,
-           "Your d is above 1 here, and the cap sqrt 2 does not depend on sigma: sigma only sets how fast d reaches it."),
+    Choice("σ = 1 caps every distance at 1", False,
+           "Your d is above 1 here, and the cap √2 does not depend on σ: σ only sets how fast d reaches it."),
 )
 
 
@@ -159,12 +159,12 @@ def _check_kernel_distance_value(value):
     euclidean = float(np.linalg.norm(np.asarray(x, float) - np.asarray(y, float)))
     return check_number(
         value, expected, atol=1e-4,
-        diagnoses=[(expected**2, _("That is d^2: take the square root.")),
+        diagnoses=[(expected**2, _("That is d²: take the square root.")),
                    (euclidean, _("That is the Euclidean distance in the input space, not in the "
                     "kernel's feature space.")),
                    (k, _("That is K(x, y), a similarity: turn it into a distance."))],
-        hint=_("Use d^2 = K(x, x) + K(y, y) - 2 K(x, y); with the Gaussian kernel K(x, x) = 1."),
-        right=_("K(x, x) = K(y, y) = 1 and K(x, y) = {k:.4f}, so d = sqrt(2 - 2 K(x, "
+        hint=_("Use d² = K(x, x) + K(y, y) - 2 K(x, y); with the Gaussian kernel K(x, x) = 1."),
+        right=_("K(x, x) = K(y, y) = 1 and K(x, y) = {k:.4f}, so d = √(2 - 2 K(x, "
         "y)) = {expected:.4f} (it never exceeds sqrt 2 with this kernel).").format(
             k=k, expected=expected),
     )
@@ -190,7 +190,7 @@ def _reference_gram(X, kernel, sigma, degree):
 def _show_gram_case(case):
     detail = {"gaussian": f", σ = {case['sigma']:g}", "polynomial": f", q = {case['degree']}"}
     return (_("kernel = {kernel}{parameter}, "
-            "X = {X} (rows x^t)").format(
+            "X = {X} (rows xᵗ)").format(
                 kernel=case['kernel'], parameter=detail.get(case['kernel'], ''), X=np.array2string(case['X'], separator=', ')))
 
 
@@ -200,8 +200,8 @@ def check_gram(student_fn, seed=None):
     return check_function(
         student_fn, _gram_cases, _reference_gram, seed=seed, show=_show_gram_case,
         hint=_("Loop over t and s (or broadcast X[:, None, :] against X[None, :, :]) and apply the "
-        "slide's formula of the kernel: x.y, (x.y + 1)^q, exp(-||x - y||^2 / sigma^2), "
-        "tanh(2 x.y + 1)."),
+        "slide's formula of the kernel: x·y, (x·y + 1) to the power q, exp(-‖x - y‖² / σ²), "
+        "tanh(2 x·y + 1)."),
         right=_("Your Gram matrices equal the library's on every case."),
     )
 
@@ -238,7 +238,7 @@ def check_is_psd(student_fn, seed=None):
     return check_function(
         student_fn, _psd_cases, lambda G: _reference_is_psd(G), seed=seed, compare=_compare_bool,
         show=lambda case: "G =\n" + np.array2string(case["G"], precision=3, separator=", "),
-        hint=_("A symmetric matrix is PSD when its smallest eigenvalue is >= 0 (np.linalg.eigvalsh "
+        hint=_("A symmetric matrix is PSD when its smallest eigenvalue is ≥ 0 (np.linalg.eigvalsh "
         "gives them in increasing order); allow a tiny negative value from rounding, relative to "
         "the largest one."),
         right=_("Right on every matrix, including those with zero eigenvalues up to rounding."),

@@ -51,11 +51,11 @@ def check_numbers(parts, expected, *, diagnoses=(), hint=None, right=None, atol=
 def check_signed_distance(answer):
     """The signed distance h(x)/||w|| of x = (4, 3) to the hyperplane w = (3, 4), w0 = -10."""
     return check_number(answer, 2.8, atol=1e-4, diagnoses=(
-        (14.0, _("That is h(x) itself: divide it by ||w|| to get a distance.")),
+        (14.0, _("That is h(x) itself: divide it by ‖w‖ to get a distance.")),
         (-2.8, _("Right size, wrong sign: the distance is signed, positive on the side w points to.")),
-        (0.56, _("You divided by ||w||^2: divide by ||w|| once.")),
-    ), hint=_("h(x) = w.x + w0, then divide by ||w|| = sqrt(3^2 + 4^2)."),
-        right=_("h(x) = 12 + 12 - 10 = 14 and ||w|| = 5, so the distance is 2.8."))
+        (0.56, _("You divided by ‖w‖²: divide by ‖w‖ once.")),
+    ), hint=_("h(x) = w·x + w₀, then divide by ‖w‖ = √(3² + 4²)."),
+        right=_("h(x) = 12 + 12 - 10 = 14 and ‖w‖ = 5, so the distance is 2.8."))
 
 
 # Exercise 2 [K2]
@@ -64,11 +64,11 @@ def check_signed_distance(answer):
 def check_perceptron_update(answer_w, answer_w0):
     """One perceptron step from w = (1, -1), w0 = 0.5 on x = (2, 1), r = -1, eta = 1."""
     return check_numbers((answer_w, answer_w0), (-1.0, -2.0, -0.5), diagnoses=(
-        ((3.0, 0.0, 1.5), _("The sign is flipped: the update adds eta r x (r = -1 here), pulling h(x) towards r.")),
-        ((1.0, -1.0, 0.5), _("That is the starting point. Compute r h(x) first: is it <= 0?")),
-        ((-1.0, -2.0, 0.5), _("w is right; w0 is updated too: w0 <- w0 + eta r.")),
-    ), hint=_("r h(x) = -(2 - 1 + 0.5): the point is misclassified, so w <- w + eta r x and w0 <- w0 + eta r."),
-        right="r h(x) = -1.5 <= 0, so w <- (1, -1) - (2, 1) = (-1, -2) and w0 <- 0.5 - 1 = -0.5.")
+        ((3.0, 0.0, 1.5), _("The sign is flipped: the update adds η r x (r = -1 here), pulling h(x) towards r.")),
+        ((1.0, -1.0, 0.5), _("That is the starting point. Compute r h(x) first: is it ≤ 0?")),
+        ((-1.0, -2.0, 0.5), _("w is right; w₀ is updated too: w₀ ← w₀ + η r.")),
+    ), hint=_("r h(x) = -(2 - 1 + 0.5): the point is misclassified, so w ← w + η r x and w₀ ← w₀ + η r."),
+        right="r h(x) = -1.5 ≤ 0, so w ← (1, -1) - (2, 1) = (-1, -2) and w₀ ← 0.5 - 1 = -0.5.")
 
 
 # Exercise 3 [K2]: the perceptron, written by the student
@@ -90,8 +90,8 @@ def _perceptron_cases(rng, n=25):
 
 
 def _show_perceptron(case):
-    return (f"X = {case['X'].tolist()}, r = {case['r'].astype(int).tolist()}, eta = {case['eta']:g}, "
-            f"n_epochs = {case['n_epochs']}")
+    return (f"X = {case['X'].tolist()}, r = {case['r'].astype(int).tolist()}, η = {case['eta']:g}, "
+            f"`n_epochs` = {case['n_epochs']}")
 
 
 def check_perceptron(student_fn, seed=None):
@@ -99,9 +99,9 @@ def check_perceptron(student_fn, seed=None):
     random problems drawn from `seed` (None: fresh ones)."""
     return check_function(
         student_fn, _perceptron_cases, _perceptron_reference, seed=seed, show=_show_perceptron, what="perceptron",
-        hint=_("Start from w = np.zeros(D), w0 = 0. For each epoch, for t in order: if r^t (w.x^t + w0) <= 0 "
-             "(<= and not <: at w = 0 every h is 0), w += eta r^t x^t and w0 += eta r^t. Return (w, w0)."),
-        right=_("Your perceptron gives the library's (w, w0) on all 25 random problems."))
+        hint=_("Start from w = np.zeros(D), w₀ = 0. For each epoch, for t in order: if rᵗ (w·xᵗ + w₀) ≤ 0 "
+             "(≤ and not <: at w = 0 every h is 0), w += η rᵗ xᵗ and w₀ += η rᵗ. Return (w, w₀)."),
+        right=_("Your perceptron gives the library's (w, w₀) on all 25 random problems."))
 
 
 # Exercise 4 [K3]
@@ -109,14 +109,14 @@ def check_perceptron(student_fn, seed=None):
 FAR_POINT_PREDICTIONS = (
     Choice("Nothing changes: x = 30 is on the right side, already classified right", False,
            "Least squares does not look at signs: r - h(x) at x = 30 is large, and the fit turns to shrink it."),
-    Choice("The boundary -w0/w moves right, past x = 1, which becomes an error", True,
+    Choice("The boundary -w₀/w moves right, past x = 1, which becomes an error", True,
            "The far point's residual r - h(x) is squared: the fit flattens w to shrink it, and the boundary moves "
            "from x = 1/4 to x = 7, beyond the positive point x = 1 (least squares 'met l'accent sur les données "
            "éloignées')."),
     Choice("The boundary moves left, towards the negative points", False,
            "It moves the other way: to x = 7 (compute it with the normal equations)."),
     Choice("The boundary stays at x = 1/4; only w gets smaller", False,
-           "w0 changes too: the boundary -w0/w moves to x = 7."),
+           "w₀ changes too: the boundary -w₀/w moves to x = 7."),
 )
 
 
@@ -126,7 +126,7 @@ def check_least_squares(answer_w, answer_w0, prediction=None):
     (a letter of FAR_POINT_PREDICTIONS) of what moving the point x = 3 to x = 30 does."""
     x, r = (-2.0, -1.0, 1.0, 3.0), (-1.0, -1.0, 1.0, 1.0)  # the exercise's numbers
     return value_and_reason(_check_least_squares_line(answer_w, answer_w0, x, r), prediction, FAR_POINT_PREDICTIONS,
-                            _("w and w0 are right. Your prediction: {why}"),
+                            _("w and w₀ are right. Your prediction: {why}"),
                             hint=_("Residuals are squared, whatever their sign."))
 
 
@@ -134,9 +134,9 @@ def _check_least_squares_line(answer_w, answer_w0, x, r):
     fit = LeastSquaresClassifier().fit(np.reshape(x, (-1, 1)), r)
     expected = (fit.w_[0], fit.w0_)
     return check_numbers((answer_w, answer_w0), expected, diagnoses=(
-        (expected[::-1], _("Those are the two numbers swapped: give w first, then w0.")),
-    ), hint=_("Write dE/dw = 0 and dE/dw0 = 0: two linear equations in (w, w0); sum x^2, sum x, sum x r, sum r are all you need."),
-        right=_("The normal equations [[15, 1], [1, 4]] (w, w0) = (7, 0) give w = 28/59 and w0 = -7/59."))
+        (expected[::-1], _("Those are the two numbers swapped: give w first, then w₀.")),
+    ), hint=_("Write dE/dw = 0 and dE/dw₀ = 0: two linear equations in (w, w₀); Σ x², Σ x, Σ x r, Σ r are all you need."),
+        right=_("The normal equations [[15, 1], [1, 4]] (w, w₀) = (7, 0) give w = 28/59 and w₀ = -7/59."))
 
 
 # Exercise 5 [K4]
@@ -156,12 +156,12 @@ def check_version_space_interval(answer_low, answer_high, X, r):
     p = X @ w
     unit_low, unit_high = version_space_offsets(X, r, w / np.linalg.norm(w))
     return check_numbers((answer_low, answer_high), (low, high), atol=1e-6, diagnoses=(
-        ((-low, -high), _("The signs are flipped: r^t (w.x^t + w0) > 0 gives w0 > -w.x^t for the positive points.")),
-        ((high, low), _("The two ends are swapped: give the smallest w0 first.")),
+        ((-low, -high), _("The signs are flipped: rᵗ (w·xᵗ + w₀) > 0 gives w₀ > -w·xᵗ for the positive points.")),
+        ((high, low), _("The two ends are swapped: give the smallest w₀ first.")),
         ((unit_low, unit_high), _("You normalised w: the exercise keeps w = (1, 1) as it is.")),
-        ((-p[r > 0].max(), -p[r < 0].min()), _("Wrong extremes: w0 must exceed -w.x for EVERY positive point (the "
-                                              "largest -w.x, i.e. the smallest w.x).")),
-    ), hint=_("For the positive points w0 > -w.x^t, for the negative ones w0 < -w.x^t: take the tightest of each."),
+        ((-p[r > 0].max(), -p[r < 0].min()), _("Wrong extremes: w₀ must exceed -w·x for EVERY positive point (the "
+                                              "largest -w·x, i.e. the smallest w·x).")),
+    ), hint=_("For the positive points w₀ > -w·xᵗ, for the negative ones w₀ < -w·xᵗ: take the tightest of each."),
         right=_("S touches the closest positive point, G the closest negative one."))
 
 

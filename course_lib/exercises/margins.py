@@ -24,17 +24,17 @@ GIVEN_W, GIVEN_W0 = np.array([3.0, 1.0]), 0.0
 
 CANONICAL_REASONS = (
     Choice("Dividing by 3 turns w towards the closest point, so the line moves until that point is at distance 1",
-           False, "w / 3 points the same way as w: {x : w.x + w0 = 0} is the same line for every positive factor."),
-    Choice("The margin is ||w||: a smaller w gives a narrower margin", False,
-           "The other way round: the margin is 1 / ||w|| in canonical form, so a smaller w gives a wider one."),
+           False, "w / 3 points the same way as w: {x : w·x + w₀ = 0} is the same line for every positive factor."),
+    Choice("The margin is ‖w‖: a smaller w gives a narrower margin", False,
+           "The other way round: the margin is 1 / ‖w‖ in canonical form, so a smaller w gives a wider one."),
     Choice("Every separating line has its closest point at distance 1", False,
-           "The closest point of this line is at distance 3 / sqrt(10) = 0.95; distances do not depend on the scale "
-           "of (w, w0), only r h(x) does."),
-    Choice("The distance of x to the line is r h(x) / ||w|| whatever the scale; at the scale where the closest point has "
-           "r h(x) = 1, its distance, the margin, is 1 / ||w||", True,
-           "Dividing (w, w0) by 3 divides h and ||w|| alike: the line and the distances stay, and the closest point's "
-           "r h(x) / ||w|| becomes 1 / ||w|| = 1 / ||(1, 1/3)|| = 0.95. That is why the SVM can maximise the margin by "
-           "minimising ||w||."),
+           "The closest point of this line is at distance 3 / √(10) = 0.95; distances do not depend on the scale "
+           "of (w, w₀), only r h(x) does."),
+    Choice("The distance of x to the line is r h(x) / ‖w‖ whatever the scale; at the scale where the closest point has "
+           "r h(x) = 1, its distance, the margin, is 1 / ‖w‖", True,
+           "Dividing (w, w₀) by 3 divides h and ‖w‖ alike: the line and the distances stay, and the closest point's "
+           "r h(x) / ‖w‖ becomes 1 / ‖w‖ = 1 / ‖(1, 1/3)‖ = 0.95. That is why the SVM can maximise the margin by "
+           "minimising ‖w‖."),
 )
 
 
@@ -44,18 +44,18 @@ def check_canonical_scaling(w, w0, reason=None):
     the letter of CANONICAL_REASONS saying why the margin is then 1 / ||w|| (the library's
     canonical_form, shown in the chapter, gives the numbers in one call, not why)."""
     return value_and_reason(_check_canonical_values(w, w0), reason, CANONICAL_REASONS,
-                            _("w and w0 are right. Your reason: {why}"),
-                            hint=_("What does dividing (w, w0) by a positive number do to h(x) and to ||w||?"))
+                            _("w and w₀ are right. Your reason: {why}"),
+                            hint=_("What does dividing (w, w₀) by a positive number do to h(x) and to ‖w‖?"))
 
 
 def _check_canonical_values(w, w0):
     expected_w, expected_w0 = margins.canonical_form(HARD_X, HARD_R, GIVEN_W, GIVEN_W0)
     unit = GIVEN_W / np.linalg.norm(GIVEN_W)
     verdict = check_numbers((w, w0), np.r_[expected_w, expected_w0], diagnoses=(
-        (np.r_[GIVEN_W, GIVEN_W0], _("That is the given (w, w0): rescale it so that the closest point has r h(x) = 1.")),
-        (np.r_[unit, 0.0], _("That is w / ||w||: the canonical form divides by min_t r^t h(x^t), not by ||w||.")),
-    ), hint=_("Compute r^t (w.x^t + w0) for the four points and divide (w, w0) by the smallest."),
-        right=_("min_t r^t h(x^t) = 3 for the given line; dividing by 3 gives w = (1, 1/3), w0 = 0."))
+        (np.r_[GIVEN_W, GIVEN_W0], _("That is the given (w, w₀): rescale it so that the closest point has r h(x) = 1.")),
+        (np.r_[unit, 0.0], _("That is w / ‖w‖: the canonical form divides by minₜ rᵗ h(xᵗ), not by ‖w‖.")),
+    ), hint=_("Compute rᵗ (w·xᵗ + w₀) for the four points and divide (w, w₀) by the smallest."),
+        right=_("minₜ rᵗ h(xᵗ) = 3 for the given line; dividing by 3 gives w = (1, 1/3), w₀ = 0."))
     array = answer_vector(w, w0)[0]
     if no_diagnosis(verdict) and array is not None and array.size == 3 and margins.same_hyperplane(GIVEN_W, GIVEN_W0, array[:2], array[2]):
         return Verdict(False, _("Same hyperplane, but not the canonical scale: the closest point must have r h(x) = 1."),
@@ -68,14 +68,14 @@ LAGRANGE_A, LAGRANGE_B = (1.0, 2.0), 2.0
 
 LAGRANGE_REASONS = (
     Choice("f is concave, so its gradient is 0 at the constrained maximum", False,
-           "Its gradient is 0 only at (0, 0), which is not on the line x1 + 2 x2 = 2; at (0.4, 0.8) it is "
+           "Its gradient is 0 only at (0, 0), which is not on the line x₁ + 2 x₂ = 2; at (0.4, 0.8) it is "
            "(-0.8, -1.6), not 0."),
     Choice("At the maximum, moving along the line cannot raise f: grad f has no component along the line, so it "
            "is perpendicular to it, as grad g is", True,
-           "grad f = (-0.8, -1.6) and grad g = (1, 2) are parallel at (0.4, 0.8): grad f + lambda grad g = 0 with "
-           "lambda = 0.8, the condition grad L = 0 writes."),
-    Choice("lambda is 0 at a maximum under an equality constraint", False,
-           "lambda = 0 would need grad f = 0 on the line; here lambda = 0.8."),
+           "grad f = (-0.8, -1.6) and grad g = (1, 2) are parallel at (0.4, 0.8): grad f + λ grad g = 0 with "
+           "λ = 0.8, the condition grad L = 0 writes."),
+    Choice("λ is 0 at a maximum under an equality constraint", False,
+           "λ = 0 would need grad f = 0 on the line; here λ = 0.8."),
     Choice("g is linear, so every point of the line gives the same f", False,
            "f changes along the line: (2, 0) gives f = -3, (0.4, 0.8) gives 0.2."),
 )
@@ -94,14 +94,14 @@ def check_lagrange(x1, x2, lam, reason=None):
 
 def _check_lagrange_values(x1, x2, lam):
     x, expected_lam = lagrange.solve_lagrange(a=np.array(LAGRANGE_A), b=LAGRANGE_B)
-    hint = _("grad L = 0 gives -2 x1 + lambda = 0, -2 x2 + 2 lambda = 0 and x1 + 2 x2 = 2: three linear equations.")
+    hint = _("grad L = 0 gives -2 x₁ + λ = 0, -2 x₂ + 2 λ = 0 and x₁ + 2 x₂ = 2: three linear equations.")
     verdict = check_numbers((x1, x2, lam), np.r_[x, expected_lam], diagnoses=(
-        (np.r_[x, -expected_lam], _("x is right; the sign of lambda is not: L = f + lambda g, so -2 x1 + lambda = 0.")),
-    ), hint=hint, right=_("x = lambda (1/2, 1) and 5 lambda / 2 = 2: lambda = 0.8, x = (0.4, 0.8)."))
+        (np.r_[x, -expected_lam], _("x is right; the sign of λ is not: L = f + λ g, so -2 x₁ + λ = 0.")),
+    ), hint=hint, right=_("x = λ (1/2, 1) and 5 λ / 2 = 2: λ = 0.8, x = (0.4, 0.8)."))
     array = answer_vector(x1, x2, lam)[0]
     if no_diagnosis(verdict) and array is not None and array.size == 3:
         if np.allclose(array[:2], x, atol=1e-4):
-            return Verdict(False, _("x is right; lambda comes from -2 x1 + lambda = 0."), hint)
+            return Verdict(False, _("x is right; λ comes from -2 x₁ + λ = 0."), hint)
         if abs(array[0] + 2 * array[1] - 2) < 1e-4:
             return Verdict(False, _("Your point is on the constraint but is not the best one: write dL/dx1 = 0 and "
                                   "dL/dx2 = 0."), hint)
@@ -110,13 +110,13 @@ def _check_lagrange_values(x1, x2, lam):
 
 REMOVAL_PREDICTIONS = (
     Choice("The line moves: every point pulls on it, as in least squares", False,
-           "That is least squares. A point beyond the margin has alpha = 0 and no say in w = sum alpha r x."),
+           "That is least squares. A point beyond the margin has α = 0 and no say in w = Σ α r x."),
     Choice("The margin gets wider, since there are fewer points to separate", False,
-           "The margin is set by the closest pair across the classes, x^1 and x^2; x^0 is not one of them."),
-    Choice("It depends on C", False, "The hard margin has no C (it is the limit C -> infinity)."),
-    Choice("Nothing changes: x^0 has alpha = 0, and w = sum alpha r x uses the support vectors only", True,
-           "The SVM depends on its support vectors alone: removing a point with alpha = 0 leaves the dual's "
-           "optimum, hence w and w0, as they are."),
+           "The margin is set by the closest pair across the classes, x¹ and x²; x⁰ is not one of them."),
+    Choice("It depends on C", False, "The hard margin has no C (it is the limit C → infinity)."),
+    Choice("Nothing changes: x⁰ has α = 0, and w = Σ α r x uses the support vectors only", True,
+           "The SVM depends on its support vectors alone: removing a point with α = 0 leaves the dual's "
+           "optimum, hence w and w₀, as they are."),
 )
 
 
@@ -125,8 +125,8 @@ def check_hard_margin(w, w0, support, prediction=None):
     """Exercise 3 [K8]: the hard-margin SVM on HARD_X, HARD_R: w, w0 and the support vectors, then
     the prediction (a letter of REMOVAL_PREDICTIONS) of what removing x^0 does."""
     return value_and_reason(_check_hard_margin(w, w0, support), prediction, REMOVAL_PREDICTIONS,
-                            _("w, w0 and the support vectors are right. Your prediction: {why}"),
-                            hint=_("Which points appear in w = sum alpha r x?"))
+                            _("w, w₀ and the support vectors are right. Your prediction: {why}"),
+                            hint=_("Which points appear in w = Σ α r x?"))
 
 
 def _check_hard_margin(w, w0, support):
@@ -142,13 +142,13 @@ def _check_hard_margin(w, w0, support):
     except (TypeError, ValueError):
         indices = np.array([np.nan])
     if isinstance(support, (str, bytes)) or not np.all(np.isfinite(indices)) or np.any(indices != np.round(indices)):
-        return Verdict(False, _("w and w0 are right; give the support vectors as a list of indices, like [0, 3]."), hint)
+        return Verdict(False, _("w and w₀ are right; give the support vectors as a list of indices, like [0, 3]."), hint)
     given = sorted(int(t) for t in indices)
     if given != svm.support_.tolist():
-        return Verdict(False, _("w and w0 are right; the support vectors are the points with r h(x) = 1 exactly "
+        return Verdict(False, _("w and w₀ are right; the support vectors are the points with r h(x) = 1 exactly "
                               "(indices from 0)."), hint)
-    return Verdict(True, _("x^1 = (-1, 0) and x^2 = (1, 0) are the closest across the classes: the line x1 = 0 with "
-                         "w = (1, 0), w0 = 0, and alpha = 0.5 on both (w = sum alpha r x)."), hint)
+    return Verdict(True, _("x¹ = (-1, 0) and x² = (1, 0) are the closest across the classes: the line x₁ = 0 with "
+                         "w = (1, 0), w₀ = 0, and α = 0.5 on both (w = Σ α r x)."), hint)
 
 
 def _two_point_reference(x_plus, x_minus):
@@ -172,10 +172,10 @@ def check_two_point_svm(student_fn, seed=None):
     x^1 = x_plus (r = +1) and x^2 = x_minus (r = -1), by solving the dual by hand."""
     return check_function(
         student_fn, _two_point_cases, _two_point_reference, seed=seed,
-        show=lambda c: f"x^1 = {c['x_plus'].tolist()} (r = +1), x^2 = {c['x_minus'].tolist()} (r = -1)",
-        hint=_("sum alpha r = 0 forces alpha^1 = alpha^2 = alpha. Then L_d(alpha) = 2 alpha - alpha^2 ||x^1 - x^2||^2 / 2: "
-             "maximise it, then w = alpha (x^1 - x^2) and r^1 h(x^1) = 1 gives w0."),
-        right=_("alpha = 2 / ||x^1 - x^2||^2, w = alpha (x^1 - x^2), w0 = 1 - w.x^1: the library agrees on all 20 pairs."))
+        show=lambda c: f"x¹ = {c['x_plus'].tolist()} (r = +1), x² = {c['x_minus'].tolist()} (r = -1)",
+        hint=_("Σ α r = 0 forces α¹ = α² = α. Then the dual is 2 α - α² ‖x¹ - x²‖² / 2: "
+             "maximise it, then w = α (x¹ - x²) and r¹ h(x¹) = 1 gives w₀."),
+        right=_("α = 2 / ‖x¹ - x²‖², w = α (x¹ - x²), w₀ = 1 - w·x¹: the library agrees on all 20 pairs."))
 
 
 QUIZ_MARGIN = (
@@ -241,12 +241,12 @@ def _soft_slacks():
 def check_slacks(xi):
     """Exercise 1 [K9]: the slacks xi^t of SOFT_X, SOFT_R for h(x) = x1 (w = (1, 0), w0 = 0)."""
     return check_numbers((xi,), _soft_slacks(), diagnoses=(
-        (1.0 - SOFT_R * (SOFT_X @ SOFT_W + SOFT_W0), "Slacks are never negative: xi^t = max(0, 1 - r^t h(x^t))."),
+        (1.0 - SOFT_R * (SOFT_X @ SOFT_W + SOFT_W0), "Slacks are never negative: ξᵗ = max(0, 1 - rᵗ h(xᵗ))."),
         (np.maximum(0.0, -SOFT_R * (SOFT_X @ SOFT_W)), _("That is how far each point is on the wrong side of h = 0; "
                                                         "the slack measures the shortfall from r h(x) = 1.")),
-    ), hint=_("Compute r^t h(x^t) for each point first; xi^t is how far it falls short of 1 (0 if it does not)."),
-        right=_("x^0 and x^3 are beyond the margin (xi = 0), x^1 inside it on the right side (0 < xi < 1), x^2 "
-              "misclassified (xi > 1)."))
+    ), hint=_("Compute rᵗ h(xᵗ) for each point first; ξᵗ is how far it falls short of 1 (0 if it does not)."),
+        right=_("x⁰ and x³ are beyond the margin (ξ = 0), x¹ inside it on the right side (0 < ξ < 1), x² "
+              "misclassified (ξ > 1)."))
 
 
 @limited_tries
@@ -257,10 +257,10 @@ def check_primal_objective(value):
     half = 0.5 * SOFT_W @ SOFT_W
     return check_numbers((value,), half + C * xi.sum(), diagnoses=(
         (half + xi.sum(), _("You forgot to multiply the slacks by C.")),
-        (SOFT_W @ SOFT_W + C * xi.sum(), _("The primal has 1/2 ||w||^2, not ||w||^2.")),
-        (C * xi.sum(), "Add 1/2 ||w||^2 too."),
-    ), hint=_("Add 1/2 ||w||^2 and C times the sum of the slacks of the previous exercise."),
-        right="1/2 ||w||^2 = 0.5 and C sum xi = 2 x 2 = 4: 4.5.")
+        (SOFT_W @ SOFT_W + C * xi.sum(), _("The primal has 1/2 ‖w‖², not ‖w‖².")),
+        (C * xi.sum(), "Add 1/2 ‖w‖² too."),
+    ), hint=_("Add 1/2 ‖w‖² and C times the sum of the slacks of the previous exercise."),
+        right="1/2 ‖w‖² = 0.5 and C sum ξ = 2 × 2 = 4: 4.5.")
 
 
 def _smo_step_reference(alpha, i, j, K, r, C):
@@ -292,8 +292,9 @@ def _smo_step_cases(rng, n=30):
 
 
 def _show_smo(case):
-    return (f"alpha = {np.round(case['alpha'], 4).tolist()}, (i, j) = ({case['i']}, {case['j']}), "
-            f"r = {case['r'].astype(int).tolist()}, C = {case['C']:g}, K = {np.round(case['K'], 3).tolist()}")
+    i, j, K = case["i"], case["j"], np.round(case["K"], 3)  # the rows of K the step reads, not all N of them
+    return (f"α = {np.round(case['alpha'], 4).tolist()}, (i, j) = ({i}, {j}), "
+            f"r = {case['r'].astype(int).tolist()}, C = {case['C']:g}, K[i] = {K[i].tolist()}, K[j] = {K[j].tolist()}")
 
 
 def check_smo_step(student_fn, seed=None):
@@ -302,9 +303,9 @@ def check_smo_step(student_fn, seed=None):
     return check_function(
         student_fn, _smo_step_cases, _smo_step_reference, seed=seed, show=_show_smo,
         compare=lambda expected, got: _compare_alpha(expected, got),
-        hint=_("E^t = r^t - sum_s alpha^s r^s K[s, t]; tau* = (E^i - E^j) / (K[i, i] + K[j, j] - 2 K[i, j]); the room "
-             "of i is C - alpha^i if r^i = +1 else alpha^i, the room of j is alpha^j if r^j = +1 else C - alpha^j; "
-             "tau = min(tau*, room_i, room_j). Do not change the alpha you were given: work on a copy."),
+        hint=_("Eᵗ = rᵗ - Σₛ αˢ rˢ K[s, t]; τ* = (Eⁱ - Eʲ) / (K[i, i] + K[j, j] - 2 K[i, j]); the room "
+             "of i is C - αⁱ if rⁱ = +1 else αⁱ, the room of j is αʲ if rʲ = +1 else C - αʲ; "
+             "τ = min(τ*, roomᵢ, roomⱼ). Do not change the α you were given: work on a copy."),
         right=_("Your step agrees with SMO's on all 30 cases, the clipped ones included."))
 
 

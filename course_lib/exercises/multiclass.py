@@ -54,10 +54,10 @@ def check_region_boundaries(low, high):
     winner = np.argmax(np.c_[x1, np.ones_like(x1)] @ SLIDES_W.T, axis=1)
     changes = x1[1:][np.diff(winner) != 0]
     ok = bool(np.allclose(np.asarray([low, high], dtype=float), changes, atol=1e-3))
-    why = (_("<w_2, x> = 1 beats <w_1, x> = (1 - x1)/sqrt2 when x1 > 1 - sqrt2 and <w_3, x> = (1 + "
-           "x1)/sqrt2 when x1 < sqrt2 - 1: the boundaries are x1 = {low:.4f} and {high:.4f}.").format(
+    why = (_("⟨w₂, x⟩ = 1 beats ⟨w₁, x⟩ = (1 - x₁)/√2 when x₁ > 1 - √2 and ⟨w₃, x⟩ = (1 + "
+           "x₁)/√2 when x₁ < √2 - 1: the boundaries are x₁ = {low:.4f} and {high:.4f}.").format(
                low=-edge, high=edge))
-    return _verdict(ok, why if ok else _("Write the three scores as functions of x1 (x2 = 1) and solve s_1 = s_2, s_2 = s_3."))
+    return _verdict(ok, why if ok else _("Write the three scores as functions of x₁ (x₂ = 1) and solve s₁ = s₂, s₂ = s₃."))
 
 
 PAIRWISE = {(1, 2): +1, (1, 3): -1, (1, 4): +1, (2, 3): -1, (2, 4): +1, (3, 4): -1}
@@ -66,13 +66,13 @@ VOTE_REASONS = (
     Choice("Class 1 wins more duels than any other class", False,
            "Count again: class 3 wins as many duels as class 1 (two each)."),
     Choice("The vote counts only the duels each class wins: classes 1 and 3 both win two, the tie goes to the "
-           "smallest index, and the duel between them (h_13 = -1, won by 3) is not looked at again", True,
-           "The vote formula adds up wins and nothing else: h_13 = -1 gave its one vote to class 3 like any "
+           "smallest index, and the duel between them (h₁₃ = -1, won by 3) is not looked at again", True,
+           "The vote formula adds up wins and nothing else: h₁₃ = -1 gave its one vote to class 3 like any "
            "other duel, and the two classes still tie; the rule's tie-break, not the duel, decides."),
-    Choice("h_13 = -1 is a vote for class 1", False,
-           "h_ij = -1 is a vote for j: h_13 = -1 votes for class 3."),
+    Choice("h₁₃ = -1 is a vote for class 1", False,
+           "hᵢⱼ = -1 is a vote for j: h₁₃ = -1 votes for class 3."),
     Choice("All pairs predicts the class with the largest decision value", False,
-           "The vote only sees the signs h_ij = +1 or -1, not the size of the decision values."),
+           "The vote only sees the signs hᵢⱼ = +1 or -1, not the size of the decision values."),
 )
 
 
@@ -92,11 +92,11 @@ def check_votes(votes, winner, reason=None):
         expected[(i if h > 0 else j) - 1] += 1
     best = int(np.argmax(expected)) + 1
     ok = list(votes) == expected.tolist() and winner == best
-    why = _("Each h_ij gives one vote, to i if +1 and to j if -1: votes {votes}, so class {best} wins.").format(
+    why = _("Each hᵢⱼ gives one vote, to i if +1 and to j if -1: votes {votes}, so class {best} wins.").format(
         votes=expected.tolist(), best=best)
     verdict = _verdict(ok, why if ok else _("Go through the six pairs and give one vote to the winner of each."))
     return value_and_reason(verdict, reason, VOTE_REASONS, _("The votes and the winner are right. Your reason: {why}"),
-                            hint=_("Which class does h_13 = -1 vote for, and how many votes does each of "
+                            hint=_("Which class does h₁₃ = -1 vote for, and how many votes does each of "
                                    "classes 1 and 3 get?"))
 
 
@@ -143,9 +143,9 @@ def check_multi_vector(student_multi_vector, seed=None):
         student_multi_vector, _psi_cases, _psi_reference, seed=seed,
         show=lambda c: f"x = {c['x'].tolist()}, y = {c['y']}, k = {c['k']}",
         hint=_("Start from np.zeros(len(x) * k) and put x in the slice of block y: entries y n to (y + 1) n - 1."),
-        right=_("Your Psi puts x in block y on every fresh case; for the exercise, Psi(x, 2) = (0, 0, 2, -1, 0, 0). So "
-              "<w, Psi(x, y)> = <w_y, x>: the block of w facing x is w_y, and argmax_y <w, Psi(x, y)> = "
-              "argmax_y (W x)_y, one linear score per class, in n|Y| weights."))
+        right=_("Your Ψ puts x in block y on every fresh case; for the exercise, Ψ(x, 2) = (0, 0, 2, -1, 0, 0). So "
+              "⟨w, Ψ(x, y)⟩ = ⟨w[y], x⟩: the block of w facing x is w[y], and the argmax over y of ⟨w, Ψ(x, y)⟩ = "
+              "the argmax over y of (W x)[y], one linear score per class, in n|Y| weights."))
 
 
 HINGE_EXAMPLE = dict(
@@ -157,16 +157,16 @@ HINGE_EXAMPLE = dict(
 
 
 HINGE_REASONS = (
-    Choice("The hinge is Delta plus the scores, so it is always Delta(y_hat, y) + 1", False,
-           "Not in general: the 1 of the binary hinge is Delta's job here, and the score difference can be anything."),
-    Choice("The hinge is Delta(y_hat, y) plus the score by which y_hat beats the true class; where the prediction "
-           "is wrong that difference is >= 0, so the hinge is at least the loss of the prediction", True,
-           "The maximum over y' is at least its value at the predicted class, Delta(y_pred, y) + score(y_pred) "
-           "- score(y) >= Delta(y_pred, y): the hinge bounds the task loss from above, the reason it is minimised."),
-    Choice("The loss-augmented y_hat differs from the prediction argmax <w_y', x>", False,
+    Choice("The hinge is Δ plus the scores, so it is always Δ(ŷ, y) + 1", False,
+           "Not in general: the 1 of the binary hinge is Δ's job here, and the score difference can be anything."),
+    Choice("The hinge is Δ(ŷ, y) plus the score by which ŷ beats the true class; where the prediction "
+           "is wrong that difference is ≥ 0, so the hinge is at least the loss of the prediction", True,
+           "The maximum over y' is at least its value at the predicted class, Δ(ŷ, y) + score(ŷ) "
+           "- score(y) ≥ Δ(ŷ, y): the hinge bounds the task loss from above, the reason it is minimised."),
+    Choice("The loss-augmented ŷ differs from the prediction, the argmax over y' of ⟨w[y'], x⟩", False,
            "Here both are class 3 (scores 1, 0.5, 1.5): the extra 0.5 comes from the scores, not from another class."),
-    Choice("The hinge adds lambda ||w||^2", False,
-           "The loss l(w, (x, y)) has no regulariser; lambda ||w||^2 is added once, in the SVM's objective."),
+    Choice("The hinge adds λ ‖w‖²", False,
+           "The loss l(w, (x, y)) has no regulariser; λ ‖w‖² is added once, in the SVM's objective."),
 )
 
 
@@ -185,11 +185,11 @@ def check_hinge(loss, y_hat, reason=None):
     expected = float(value[0]), int(best[0]) + 1
     ok = np.isclose(loss, expected[0]) and y_hat == expected[1]
     terms = Delta[:, e["y"] - 1] + scores[0] - scores[0, e["y"] - 1]
-    why = (_("Scores <w_y', x> = {scores}; Delta(y', y) + score(y') - score(y) = {terms}: "
-           "the maximum {loss:g} is reached at y_hat = {y_hat}.").format(
+    why = (_("Scores ⟨w[y'], x⟩ = {scores}; Δ(y', y) + score(y') - score(y) = {terms}: "
+           "the maximum {loss:g} is reached at ŷ = {y_hat}.").format(
                scores=scores[0].tolist(), terms=terms.tolist(), loss=expected[0], y_hat=expected[1]))
-    verdict = _verdict(ok, why if ok else _("For each y', add Delta(y', y) to the score difference, then take the largest."))
-    return value_and_reason(verdict, reason, HINGE_REASONS, _("The hinge and y_hat are right. Your reason: {why}"))
+    verdict = _verdict(ok, why if ok else _("For each y', add Δ(y', y) to the score difference, then take the largest."))
+    return value_and_reason(verdict, reason, HINGE_REASONS, _("The hinge and ŷ are right. Your reason: {why}"))
 
 
 @limited_tries
@@ -199,7 +199,7 @@ def check_first_sgd_step(answer):
     w^(1) = 0 (multi-vector map, costs of HINGE_EXAMPLE; ties go to the first class)."""
     lam = 0.5  # the exercise's numbers
     if _unanswered(answer):
-        return _verdict(False, _("Replace `...` with the six numbers of w^(2) as a list."))
+        return _verdict(False, _("Replace `...` with the six numbers of w⁽²⁾ as a list."))
     e = HINGE_EXAMPLE
     x, Delta, y = np.asarray(e["x"]), np.asarray(e["Delta"]), e["y"] - 1
     k = Delta.shape[0]
@@ -207,23 +207,23 @@ def check_first_sgd_step(answer):
     y_hat = int(np.argmax(Delta[:, y]))  # at w = 0 every score is 0
     expected = -(psi.psi(x, y_hat) - psi.psi(x, y)) / (2 * lam * 1)
     ok = np.allclose(np.asarray(answer, dtype=float).ravel(), expected) if np.size(answer) == expected.size else False
-    why = (_("At w = 0 the augmented scores are Delta(y', y) = {Delta}, so y_hat = {y_hat}; (1 "
-           "- 1/1) w = 0 and w^(2) = -(Psi(x, y_hat) - Psi(x, y)) / (2 lambda) = {w}.").format(
+    why = (_("At w = 0 the augmented scores are Δ(y', y) = {Delta}, so ŷ = {y_hat}; (1 "
+           "- 1/1) w = 0 and w⁽²⁾ = -(Ψ(x, ŷ) - Ψ(x, y)) / (2 λ) = {w}.").format(
                Delta=Delta[:, y].tolist(), y_hat=y_hat + 1, w=expected.tolist()))
     return _verdict(ok, why if ok else _("At t = 1 the factor (1 - 1/t) wipes w out; only the subgradient step remains."))
 
 
 PAC_REASONS = (
-    Choice("The corollary's T involves only B, rho and eps; the classes enter only through rho, the largest "
-           "||Psi(x, y)||, which the multi-vector map keeps at ||x||", True,
-           "Nothing in (B rho / eps)^2 counts the classes: this is the slide's point that the guarantees do not "
+    Choice("The corollary's T involves only B, ρ and eps; the classes enter only through ρ, the largest "
+           "‖Ψ(x, y)‖, which the multi-vector map keeps at ‖x‖", True,
+           "Nothing in (B ρ / eps)² counts the classes: this is the slide's point that the guarantees do not "
            "depend on |Y|, as long as an efficient loss-augmented argmax exists."),
     Choice("SGD visits every class equally often", False,
            "SGD draws examples, not classes, and the bound holds whatever the class frequencies."),
     Choice("The hinge is convex", False,
            "Convexity makes SGD's guarantee possible at all; it does not say why T ignores |Y|."),
     Choice("It does depend on |Y|: T grows like log |Y|", False,
-           "Look at the formula: (B rho / eps)^2 has no |Y| in it."),
+           "Look at the formula: (B ρ / eps)² has no |Y| in it."),
 )
 
 
@@ -235,18 +235,18 @@ def check_pac_sgd(T, eta, reason=None):
     PAC_REASONS) why T is the same for 3 classes and for 26."""
     B, rho, eps = 2.0, 1.0, 0.05  # the exercise's numbers
     if _unanswered(T, eta):
-        return _verdict(False, _("Replace the `...` of T and eta with numbers."))
+        return _verdict(False, _("Replace the `...` of T and η with numbers."))
     if any(isinstance(v, (str, bytes, bool, np.bool_)) or np.ndim(v) != 0 for v in (T, eta)):
-        return _verdict(False, _("T and eta are single numbers (no quotes)."))
+        return _verdict(False, _("T and η are single numbers (no quotes)."))
     expected_T = sgd_iterations(B, rho, eps)
     expected_eta = float(sgd_eta(B, rho, expected_T))
     if not (T == expected_T and np.isclose(eta, expected_eta)):
-        return _verdict(False, _("Plug B, rho and eps into the corollary's two formulas."))
+        return _verdict(False, _("Plug B, ρ and eps into the corollary's two formulas."))
     why = check_reason(reason, PAC_REASONS)
-    numbers = (_("(B rho / eps)^2 = ({B:g} x {rho:g} / {eps:g})^2 = {expected_T}, "
-               "and eta = B / (rho sqrt T) = {expected_eta:g}.").format(
+    numbers = (_("(B ρ / eps)² = ({B:g} x {rho:g} / {eps:g})² = {expected_T}, "
+               "and η = B / (ρ sqrt T) = {expected_eta:g}.").format(
                    B=B, rho=rho, eps=eps, expected_T=expected_T, expected_eta=expected_eta))
-    return _verdict(why.correct, f"{numbers} {why.why}" if why else _("T and eta are right. Your reason: {why}").format(
+    return _verdict(why.correct, f"{numbers} {why.why}" if why else _("T and η are right. Your reason: {why}").format(
         why=why.why))
 
 
@@ -276,7 +276,7 @@ def check_all_pairs_votes(student_fn, seed=None):
     return check_function(
         student_fn, _vote_cases, lambda decisions, k: pairwise_votes(decisions, k), seed=seed, show=_show_votes,
         hint=_("Loop over the pairs i < j in order (itertools.combinations(range(k), 2) gives them); "
-             "column c of decisions is h_ij: a decision >= 0 is a vote for i, < 0 a vote for j."))
+             "column c of decisions is hᵢⱼ: a decision ≥ 0 is a vote for i, < 0 a vote for j."))
 
 
 def _augmented_cases(rng, n_cases=15):
@@ -290,8 +290,8 @@ def _augmented_cases(rng, n_cases=15):
 
 
 def _show_augmented(case):
-    return (_("scores <w, Psi(x_i, y')> = {scores}, y = {y} "
-            "(class indices from 0), Delta = {Delta}").format(
+    return (_("scores ⟨w, Ψ(xᵢ, y')⟩ = {scores}, y = {y} "
+            "(class indices from 0), Δ = {Delta}").format(
                 scores=np.round(case['scores'], 2).tolist(), y=case['y'].tolist(), Delta=case['Delta'].tolist()))
 
 
@@ -301,8 +301,8 @@ def check_loss_augmented_argmax(student_fn, seed=None):
     return check_function(
         student_fn, _augmented_cases, lambda scores, y, Delta: loss_augmented_argmax(scores, y, Delta)[0],
         seed=seed, show=_show_augmented,
-        hint=_("Delta[:, y_i] is the column of costs for the truth y_i; add it to the row of scores, "
-             "subtract the score of y_i, and take np.argmax (it keeps the first of ties)."))
+        hint=_("Δ[:, yᵢ] is the column of costs for the truth yᵢ; add it to the row of scores, "
+             "subtract the score of yᵢ, and take np.argmax (it keeps the first of ties)."))
 
 
 def _sgd_step_cases(rng, n_cases=15):
@@ -327,8 +327,8 @@ def _sgd_step_reference(W, t, x, y, lam, Delta):
 
 
 def _show_sgd_step(case):
-    return (_("W = {W} (rows w_y', y' from 0), t = {t}, x = {x}, "
-            "y = {y}, lambda = {lam:g}, Delta = {Delta}").format(
+    return (_("W = {W} (rows w[y'], y' from 0), t = {t}, x = {x}, "
+            "y = {y}, λ = {lam:g}, Δ = {Delta}").format(
                 W=case['W'].tolist(), t=case['t'], x=case['x'].tolist(), y=case['y'], lam=case['lam'], Delta=case['Delta'].tolist()))
 
 
@@ -337,8 +337,8 @@ def check_sgd_step(student_fn, seed=None):
     W^(t+1) = (1 - 1/t) W^(t) - 1/(2 lambda t) [Psi(x, y_hat) - Psi(x, y)] written on the rows of W."""
     return check_function(
         student_fn, _sgd_step_cases, _sgd_step_reference, seed=seed, show=_show_sgd_step,
-        hint=_("Find y_hat with your loss-augmented argmax on the scores W @ x; Psi(x, y_hat) - Psi(x, y) "
-             "is +x in row y_hat and -x in row y (nothing when y_hat = y). Scale W by (1 - 1/t) first."))
+        hint=_("Find ŷ with your loss-augmented argmax on the scores W @ x; Ψ(x, ŷ) - Ψ(x, y) "
+             "is +x in row ŷ and -x in row y (nothing when ŷ = y). Scale W by (1 - 1/t) first."))
 
 
 # -- concept questions (shown by `quiz(name)` in the chapter) -----------------------------------

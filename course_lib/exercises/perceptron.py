@@ -55,12 +55,12 @@ def check_multiclass_update(answer):
     got = _as_dense(answer, labels, features)
     if np.array_equal(got, expected):
         shown = ", ".join(f"{label}: {s:g}" for label, s in zip(labels, scores))
-        return _verdict(True, _("Scores <w_y | x> = {shown}, so y* = {y_star} (the first of the "
+        return _verdict(True, _("Scores ⟨w[y], x⟩ = {shown}, so y* = {y_star} (the first of the "
                               "tied labels) while the gold label is {GOLD_EXERCISE}: x is added "
-                              "to w_{GOLD_EXERCISE} and subtracted from w_{y_star}.").format(
+                              "to w[{GOLD_EXERCISE}] and subtracted from w[{y_star}].").format(
                                   shown=shown, y_star=y_star, GOLD_EXERCISE=GOLD_EXERCISE))
     if np.array_equal(got, w):
-        return _verdict(False, _("Nothing changed: compute the three scores <w_y | x> first. Is the predicted "
+        return _verdict(False, _("Nothing changed: compute the three scores ⟨w[y], x⟩ first. Is the predicted "
                                "label the gold one?"))
     changed = [label for label, g, old in zip(labels, got, w) if not np.array_equal(g, old)]
     if len(changed) != 2 or GOLD_EXERCISE not in changed:
@@ -109,16 +109,16 @@ def _check_average_values(answer):
     last = _as_dense(Perceptron(n_epochs=1, shuffle=False).fit(X, y).weights_, labels, features)
     if np.array_equal(got, last):
         return _verdict(False, _("That is the last w (the plain perceptron). a adds up w after every example."))
-    return _verdict(False, _("Run Algorithm 1 by hand: predict (ties -> A), update w on errors, then a <- a + w."))
+    return _verdict(False, _("Run Algorithm 1 by hand: predict (ties → A), update w on errors, then a ← a + w."))
 
 
 CATCH_UP_REASONS = (
     Choice("a catches up once per error made since the stamp", False,
            "a adds w after every example, errors or not: the catch-up counts examples."),
-    Choice("w[y][f] has not changed since example last_update, so each of the n_examples - last_update sums the "
+    Choice("w[y][f] has not changed since example `last_update`, so each of the `n_examples - last_update` sums the "
            "lazy variant skipped would have added that same w[y][f]", True,
            "Only an error changes w[y][f], and every error stamps it: between two stamps it is constant, so the "
-           "skipped additions are one product (n_examples - last_update) w[y][f]."),
+           "skipped additions are one product (`n_examples - last_update`) w[y][f]."),
     Choice("The catch-up adds the average of w over the epoch", False,
            "It adds the sums a skipped, with the one value w[y][f] had since the stamp."),
     Choice("The catch-up adds w[y][f] once, for the current example", False,
@@ -144,7 +144,7 @@ def _check_catch_up_value(answer):
         answer, expected,
         diagnoses=((a_value + (n_examples - last_update + 1) * w_value,
                     _("One too many: the example being processed has not ended yet; its w is added later.")),
-                   (a_value + n_examples * w_value, _("Since the stamp, not since the start: count from last_update.")),
+                   (a_value + n_examples * w_value, _("Since the stamp, not since the start: count from `last_update`.")),
                    ((n_examples - last_update) * w_value, _("The catch-up adds to a: do not forget the old value of a."))),
         hint=_("w[y][f] has not changed since the stamp: it should have been added once per example seen since then."),
         right=f"a = {a_value:g} + ({n_examples} - {last_update}) x {w_value:g} = {expected:g}.")
@@ -231,8 +231,8 @@ def _off(expected, got):
 
 
 def _show_lazy(case):
-    return (_("x = {x}, gold = {gold}, pred = {pred}, n_examples = {n_examples}, "
-            "a = {a}, w = {w}, last_update = {last_update}").format(
+    return (_("x = {x}, gold = {gold}, pred = {pred}, `n_examples` = {n_examples}, "
+            "a = {a}, w = {w}, `last_update` = {last_update}").format(
                 x=case['x'], gold=case['gold'], pred=case['pred'], n_examples=case['n_examples'], a=case['a'], w=case['w'], last_update=case['last_update']))
 
 
@@ -245,14 +245,14 @@ def check_lazy_update(student_fn, seed=None):
         return a, w, last_update  # read by `_compare_lazy`, after the call
 
     if not callable(student_fn):
-        return _verdict(False, _("give the function itself (def my_update(a, w, last_update, x, gold, pred, "
-                               "n_examples): ...), not a value."))
+        return _verdict(False, _("give the function itself (`def my_update(a, w, last_update, x, gold, pred, "
+                               "n_examples): ...`), not a value."))
     run_student.__wrapped__ = student_fn  # the harness points at the student's lines in an error
     return check_function(run_student, _lazy_cases, _lazy_reference, seed=seed, compare=_compare_lazy,
                           show=_show_lazy,
                           hint=_("For each feature f of x and each of the labels gold and pred: add "
-                               "(n_examples - last_update.get((label, f), 0)) * w[label].get(f, 0) to a[label][f], "
-                               "stamp last_update[label, f] = n_examples; then w[gold][f] += x[f], w[pred][f] -= x[f]."))
+                               "`(n_examples - last_update.get((label, f), 0)) * w[label].get(f, 0)` to `a[label][f]`, "
+                               "stamp `last_update[label, f] = n_examples`; then `w[gold][f] += x[f]`, `w[pred][f] -= x[f]`."))
 
 
 # -- concept questions (shown by `quiz(name)` in the chapter) -----------------------------------

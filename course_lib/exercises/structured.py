@@ -49,7 +49,7 @@ def _hinge_cases(rng, n=30):
 
 def _show(case):
     return (_("x = {x}, y = {y}, w = {w} (4 classes cat, dog, "
-            "car, bus; Delta = half the tree distance)").format(
+            "car, bus; Δ = half the tree distance)").format(
                 x=np.round(case['x'], 3), y=case['y'], w=np.round(case['w'], 3)))
 
 
@@ -65,10 +65,10 @@ def check_margin_hinge(margin_hinge, seed=None):
     return check_function(
         margin_hinge, _hinge_cases, lambda **c: _reference_hinge(**c, rescaling="margin"), seed=seed,
         allowed=_allowed(hierarchy_model()), show=_show,
-        hint=_("Loop over y' in range(4), keep the largest model.loss(y, y') + w @ model.joint_feature(x, y'), "
-             "then subtract w @ model.joint_feature(x, y). y' = y is one of the candidates."),
-        right=_("Your hinge agrees with the definition on 30 fresh random (x, y, w). It is >= Delta(y, y_hat): "
-              "y' = y_hat is one candidate of the max, and <w, Psi(x, y_hat)> >= <w, Psi(x, y)>."))
+        hint=_("Loop over y' in range(4), keep the largest `model.loss(y, y') + w @ model.joint_feature(x, y')`, "
+             "then subtract `w @ model.joint_feature(x, y)`. y' = y is one of the candidates."),
+        right=_("Your hinge agrees with the definition on 30 fresh random (x, y, w). It is ≥ Δ(y, ŷ): "
+              "y' = ŷ is one candidate of the max, and ⟨w, Ψ(x, ŷ)⟩ ≥ ⟨w, Ψ(x, y)⟩."))
 
 
 def check_slack_hinge(slack_hinge, seed=None):
@@ -76,9 +76,9 @@ def check_slack_hinge(slack_hinge, seed=None):
     return check_function(
         slack_hinge, _hinge_cases, lambda **c: _reference_hinge(**c, rescaling="slack"), seed=seed,
         allowed=_allowed(hierarchy_model()), show=_show,
-        hint=_("The loss multiplies the whole bracket 1 + <w, Psi(x, y')> - <w, Psi(x, y)>; at y' = y the term is 0."),
-        right=_("Your slack-rescaled hinge agrees on 30 fresh random cases: at y' = y_hat its term is "
-              "Delta(y, y_hat) (1 + a non-negative gap) >= Delta(y, y_hat)."))
+        hint=_("The loss multiplies the whole bracket 1 + ⟨w, Ψ(x, y')⟩ - ⟨w, Ψ(x, y)⟩; at y' = y the term is 0."),
+        right=_("Your slack-rescaled hinge agrees on 30 fresh random cases: at y' = ŷ its term is "
+              "Δ(y, ŷ) (1 + a non-negative gap) ≥ Δ(y, ŷ)."))
 
 
 def _plane_cases(rng, n_cases=12):
@@ -110,10 +110,10 @@ def check_cutting_plane(student_cutting_plane, seed=None):
     return check_function(
         student_cutting_plane, _plane_cases, _reference_plane, seed=seed, allowed=_allowed(hierarchy_model()),
         show=_show_plane,
-        hint=_("For each example, y_bar_i maximises model.loss(y_i, c) + w @ model.joint_feature(x_i, c) over "
-             "c in range(4). a averages Psi(x_i, y_i) - Psi(x_i, y_bar_i) (truth minus oracle), b averages the losses."),
+        hint=_("For each example, ȳᵢ maximises `model.loss(y[i], c) + w @ model.joint_feature(x[i], c)` over "
+             "c in range(4). a averages Ψ(xᵢ, yᵢ) - Ψ(xᵢ, ȳᵢ) (truth minus oracle), b averages the losses."),
         right=_("Your plane agrees with the one-slack learner's on 12 fresh random problems: "
-              "b - <a, w> is the mean hinge at w, and b - <a, v> <= the mean hinge at every v."))
+              "b - ⟨a, w⟩ is the mean hinge at w, and b - ⟨a, v⟩ ≤ the mean hinge at every v."))
 
 
 # -- stochastic subgradient, the slides' Algorithm 2 ("en TME !") [S8] ---------------------------
@@ -137,7 +137,7 @@ def _reference_ssg(model, X, Y, C, n_epochs, seed):
 
 def _show_ssg(case):
     return (_("n = {n} examples, labels Y = {Y}, C = {C:g}, "
-            "n_epochs = {n_epochs}, seed = {seed}").format(
+            "`n_epochs` = {n_epochs}, seed = {seed}").format(
                 n=len(case['Y']), Y=case['Y'], C=case['C'], n_epochs=case['n_epochs'], seed=case['seed']))
 
 
@@ -149,7 +149,7 @@ def _compare_ssg(expected, got):
         return _("return a tuple of two values: (w, primal)")
     reason = default_compare(primal, got[1], atol=1e-8, rtol=1e-6)
     if reason:
-        return _("primal, the list P(w_0), P(w_1), ..., P(w_T) after each epoch: {reason}").format(
+        return _("primal, the list P(w₀), P(w₁), ..., P(w at epoch T) after each epoch: {reason}").format(
             reason=reason)
     reason = default_compare(w, got[0], atol=1e-8, rtol=1e-6)
     return _("the final w: {reason}").format(reason=reason) if reason else None
@@ -164,9 +164,9 @@ def check_stochastic_subgradient(student_ssg, seed=None):
     return check_function(
         student_ssg, _ssg_cases, _reference_ssg, seed=seed, compare=_compare_ssg, allowed=_allowed(hierarchy_model()),
         show=_show_ssg, what=N_("stochastic subgradient"),
-        hint=_("rng = np.random.default_rng(seed) once; w = np.zeros(model.size_joint_feature); t = 0. Each epoch: "
-             "for i in rng.permutation(n): y_bar = the loss-augmented argmax at w, g = Psi(x_i, y_bar) - Psi(x_i, y_i), "
-             "t += 1, w = w - (1 / t) * (w + C * g). P(w) = 1/2 ||w||^2 + C * mean of your margin_hinge: "
+        hint=_("`rng = np.random.default_rng(seed)` once; `w = np.zeros(model.size_joint_feature)`; t = 0. Each epoch: "
+             "for i in rng.permutation(n): ȳ = the loss-augmented argmax at w, g = Ψ(xᵢ, ȳ) - Ψ(xᵢ, yᵢ), "
+             "t += 1, w = w - (1 / t) * (w + C * g). P(w) = 1/2 ‖w‖² + C * mean of your `margin_hinge`: "
              "record it before the first epoch and after each one."),
         right=_("Your Algorithm 2 gives the library's w and P(w) on every fresh problem. P(w) alone does not say "
               "how far you are from the optimum: the next cell measures it against a certified lower bound."))
@@ -210,14 +210,14 @@ def check_certified_epochs(first_epoch, X, Y, C, seed, n_epochs):
     primal, lower = _certified_run()
     expected = int(np.flatnonzero(primal <= (1 + within) * lower)[0])
     if int(value) == expected:
-        return Verdict(True, _("Epoch {expected}: P(w) = {primal:.4f} <= {within:g} x {lower:.4f}. "
+        return Verdict(True, _("Epoch {expected}: P(w) = {primal:.4f} ≤ {within:g} x {lower:.4f}. "
                              "The bound certifies the gap without knowing P*; P(w) itself "
                              "goes up and down from one epoch to the next.").format(
                                  expected=expected, primal=primal[expected], within=1 + within, lower=lower))
     if int(value) > expected:
         return Verdict(False, _("An earlier epoch is already within the bound: find the first e with "
-                              "gap[e] <= 0.10."))
-    return Verdict(False, _("That epoch is not yet within the bound: compare P(w_e) with 1.1 times the lower bound."))
+                              "gap[e] ≤ 0.10."))
+    return Verdict(False, _("That epoch is not yet within the bound: compare P(wₑ) with 1.1 times the lower bound."))
 
 
 @limited_tries
@@ -227,18 +227,18 @@ def check_constraint_counts(log10_formulation_2, log10_formulation_3):
     n, pixels, labels = 30, 100, 3  # the exercise's numbers
     log_y = pixels * math.log10(labels)
     f2 = check_number(log10_formulation_2, math.log10(n) + log_y, atol=0.01, rtol=0,
-                      diagnoses=((pixels * math.log10(2) + math.log10(n), _("That is for 2 labels per pixel: |Y| = 3^100 here.")),
+                      diagnoses=((pixels * math.log10(2) + math.log10(n), _("That is for 2 labels per pixel: |Y| = 3¹⁰⁰ here.")),
                                  (log_y, _("That is |Y| alone: formulation 2 has one constraint per example *and* output."))),
-                      hint=_("|Y| = 3^100, so log10 |Y| = 100 log10 3; log10(n |Y|) = log10 n + log10 |Y|."))
+                      hint=_("|Y| = 3¹⁰⁰, so log10 |Y| = 100 log10 3; log10(n |Y|) = log10 n + log10 |Y|."))
     if not f2:
         return Verdict(False, _("Formulation 2: ") + f2.why, f2._hint)
     f3 = check_number(log10_formulation_3, n * log_y, atol=0.01, rtol=0,
-                      diagnoses=((n + log_y, _("You added the exponents (the slides' 10^177 slip): log10(|Y|^n) = n log10 |Y|.")),
-                                 (math.log10(n) + log_y, _("That is formulation 2 again: formulation 3 has |Y|^n constraints."))),
-                      hint=_("log10(|Y|^n) = n log10 |Y|."))
+                      diagnoses=((n + log_y, _("You added the exponents (the slides' 10¹⁷⁷ slip): log10(|Y|ⁿ) = n log10 |Y|.")),
+                                 (math.log10(n) + log_y, _("That is formulation 2 again: formulation 3 has |Y|ⁿ constraints."))),
+                      hint=_("log10(|Y|ⁿ) = n log10 |Y|."))
     if not f3:
         return Verdict(False, _("Formulation 3: ") + f3.why, f3._hint)
-    return Verdict(True, _("n |Y| = 10^{f2:.2f} and |Y|^n = 10^{f3:.2f}: only "
+    return Verdict(True, _("log10(n |Y|) = {f2:.2f} and log10(|Y|ⁿ) = {f3:.2f}: only "
                           "working sets make formulations 2 and 3 tractable.").format(
                               f2=math.log10(n) + log_y, f3=n * log_y))
 

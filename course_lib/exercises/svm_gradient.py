@@ -52,13 +52,13 @@ def _gradient_reference(alpha, w0, G, r, lam):
 
 
 def _show_case(case):
-    return (_("alpha = {alpha}, w0 = {w0}, r = {r}, "
-            "lambda = {lam}, G = K(x^s, x^t) = {G}").format(
+    return (_("α = {alpha}, w₀ = {w0}, r = {r}, "
+            "λ = {lam}, G = K(xˢ, xᵗ) = {G}").format(
                 alpha=case['alpha'].tolist(), w0=case['w0'], r=case['r'].tolist(), lam=case['lam'], G=case['G'].tolist()))
 
 
 def finite_differences(alpha, w0, G, r, lam, eps=1e-6):
-    """(dE/dalpha, dE/dw0) by central differences of E_hinge."""
+    """(dE/dα, dE/dw₀) by central differences of E_hinge."""
     step = np.eye(len(alpha)) * eps
     grad_alpha = np.array([(hinge_error(alpha + e, w0, G, r, lam) - hinge_error(alpha - e, w0, G, r, lam))
                            / (2 * eps) for e in step])
@@ -67,7 +67,7 @@ def finite_differences(alpha, w0, G, r, lam, eps=1e-6):
 
 
 def check_hinge_gradient(gradient, seed=None):
-    """Coding exercise [K19]: gradient(alpha, w0, G, r, lam) -> (dE/dalpha, dE/dw0) of E_hinge,
+    """Coding exercise [K19]: gradient(alpha, w0, G, r, lam) -> (dE/dα, dE/dw₀) of E_hinge,
     checked against the library on fresh random problems; a right answer is also compared with
     central finite differences of E on the same problems."""
     return check_function(
@@ -77,8 +77,8 @@ def check_hinge_gradient(gradient, seed=None):
         seed=seed,
         show=_show_case,
         compare=lambda expected, got: _compare_gradient(expected, got),
-        hint=_("First h = G (alpha * r) + w0 and the set Y = {t : r^t h(x^t) < 1}. Then "
-        "dE/dalpha^s = -r^s sum_{t in Y} r^t G[s, t] + lambda alpha^s and dE/dw0 = -sum_{t in Y} r^t. "
+        hint=_("First h = G (α * r) + w₀ and the set Y = {t : rᵗ h(xᵗ) < 1}. Then "
+        "dE/dαˢ = -rˢ Σ over t ∈ Y of rᵗ G[s, t] + λ αˢ and dE/dw₀ = -Σ over t ∈ Y of rᵗ. "
         "Return a tuple (array of N numbers, one number)."),
         what=N_("gradient"),
         right=_agrees_with_finite_differences,
@@ -92,18 +92,18 @@ def _agrees_with_finite_differences(cases):
         exact, numeric = hinge_gradient(**case), finite_differences(**case)
         worst = max(worst, np.max(np.abs(exact[0] - numeric[0])), abs(float(exact[1]) - numeric[1]))
     return (_("Your gradient agrees with the library on all {cases} fresh random problems; on the "
-            "same problems it agrees with central finite differences of E_hinge to {worst:.0e}.").format(
+            "same problems it agrees with central finite differences of the hinge objective E to {worst:.0e}.").format(
                 cases=len(cases), worst=worst))
 
 
 def _compare_gradient(reference, got):
     if not isinstance(got, (tuple, list)) or len(got) != 2:
-        return _("return a tuple of two values: (dE/dalpha, dE/dw0)")
+        return _("return a tuple of two values: (dE/dα, dE/dw₀)")
     if reference["on_margin"]:
         if _same_gradient(reference["wide"], got):
             return None
         if _same_gradient(reference["average"], got) and not _same_gradient(reference["strict"], got):
-            return _("a point sits exactly on the margin (r h = 1), where E_hinge has a kink: the subgradient counts "
+            return _("a point sits exactly on the margin (r h = 1), where the hinge objective E has a kink: the subgradient counts "
                      "it out of Y (r h < 1) or in it, and yours takes half of each, as finite differences do. "
                      "Derive the formula")
     return _compare_one_gradient(reference["strict"], got)
@@ -118,18 +118,18 @@ def _compare_one_gradient(expected, got):
 
     reason = default_compare(expected[0], got[0])
     if reason:
-        return _("dE/dalpha: {reason}").format(reason=reason)
+        return _("dE/dα: {reason}").format(reason=reason)
     reason = default_compare(np.float64(expected[1]), got[1])
-    return _("dE/dw0: {reason}").format(reason=reason) if reason else None
+    return _("dE/dw₀: {reason}").format(reason=reason) if reason else None
 
 
 HINGE_REASONS = (
-    Choice("It is inside the margin: the hinge asks for y r >= 1, not only for the right sign", True,
+    Choice("It is inside the margin: the hinge asks for y r ≥ 1, not only for the right sign", True,
            "The hinge max(1 - y r, 0) charges every point with y r < 1; the SVM wants a margin of 1, and a point "
            "at 0.5 is on the right side but too close to the boundary."),
     Choice("It is misclassified", False, "y r = 0.5 > 0: the point is on the right side of the boundary."),
     Choice("The hinge is a smoothed 0/1 loss, so it is never exactly 0", False,
-           "The hinge is exactly 0 for y r >= 1 (your losses at 1 and 2), and it is not smooth: it has a kink at 1."),
+           "The hinge is exactly 0 for y r ≥ 1 (your losses at 1 and 2), and it is not smooth: it has a kink at 1."),
     Choice("The loss of a point depends on the other points' margins", False,
            "The hinge of a point is a function of its own y r only; the other points enter through w, not the loss."),
 )
@@ -168,15 +168,15 @@ GD_R = np.array([-1.0, 1.0, 1.0])
 
 FIRST_STEP_REASONS = (
     Choice("The point (0, 0) is beyond the margin, so it is not in Y", False,
-           "At alpha = 0, w0 = 0 every h is 0: every point is inside the margin, in Y, the point (0, 0) too."),
-    Choice("lambda shrinks it to 0", False, "lambda's term of the gradient is lambda alpha = 0 at alpha = 0."),
-    Choice("A point of class -1 always keeps alpha = 0", False,
-           "Negative points get alphas too: alpha^s multiplies r^s in h, so alpha^s > 0 pushes h down around a "
+           "At α = 0, w₀ = 0 every h is 0: every point is inside the margin, in Y, the point (0, 0) too."),
+    Choice("λ shrinks it to 0", False, "λ's term of the gradient is λ α = 0 at α = 0."),
+    Choice("A point of class -1 always keeps α = 0", False,
+           "Negative points get alphas too: αˢ multiplies rˢ in h, so αˢ > 0 pushes h down around a "
            "negative point."),
-    Choice("Its gradient -r^1 sum_t r^t K(x^1, x^t) is positive, since both its neighbours are of the other class, so "
-           "the step would make alpha^1 negative, and the constraint alpha >= 0 clips it to 0", True,
-           "dE/dalpha^1 = -(-1)(-1 + 0.7788 + 0.3679) = 0.147 > 0: the step -eta dE/dalpha^1 is negative. The "
-           "point is outnumbered by the positive class around it, and a positive alpha would only help them."),
+    Choice("Its gradient -r¹ Σₜ rᵗ K(x¹, xᵗ) is positive, since both its neighbours are of the other class, so "
+           "the step would make α¹ negative, and the constraint α ≥ 0 clips it to 0", True,
+           "dE/dα¹ = -(-1)(-1 + 0.7788 + 0.3679) = 0.147 > 0: the step -η dE/dα¹ is negative. The "
+           "point is outnumbered by the positive class around it, and a positive α would only help them."),
 )
 
 
@@ -187,15 +187,15 @@ def check_first_step(alpha, w0, reason=None):
     chapter, gives the step in one call, not why)."""
     return value_and_reason(_check_first_step_values(alpha, w0), reason, FIRST_STEP_REASONS,
                             _("The step is right. Your reason: {why}"),
-                            hint=_("Which sign has dE/dalpha^1, and what does the clipping do?"))
+                            hint=_("Which sign has dE/dα¹, and what does the clipping do?"))
 
 
 def _check_first_step_values(alpha, w0):
     eta, sigma = 0.1, 1.0  # the exercise's numbers; lambda's term of the gradient is 0 at alpha = 0
-    hint = _("At alpha = 0, w0 = 0 every h is 0, so every point is in Y: dE/dalpha^s = -r^s sum_t r^t K(x^s, x^t), "
-            "dE/dw0 = -sum_t r^t. Step, then clip the negative alphas to 0.")
+    hint = _("At α = 0, w₀ = 0 every h is 0, so every point is in Y: dE/dαˢ = -rˢ Σₜ rᵗ K(xˢ, xᵗ), "
+            "dE/dw₀ = -Σₜ rᵗ. Step, then clip the negative alphas to 0.")
     if any(value is Ellipsis or value is None for value in (alpha, w0)):
-        return Verdict(False, _("Replace both `...` with the new alpha (three numbers) and w0."), hint)
+        return Verdict(False, _("Replace both `...` with the new α (three numbers) and w₀."), hint)
     try:
         answer = np.r_[np.asarray(alpha, dtype=float).reshape(-1), np.asarray(w0, dtype=float).reshape(-1)]
     except (TypeError, ValueError):
@@ -210,12 +210,12 @@ def _check_first_step_values(alpha, w0):
         atol=1e-4,
         rtol=1e-3,
         diagnoses=(
-            (np.r_[unclipped, step], _("apply the constraint: an alpha that would become negative is set to 0.")),
-            (np.r_[np.maximum(-unclipped, 0), -step], _("the sign of the step: Delta = -eta dE/d(.).")),
-            (np.r_[np.maximum(unclipped, 0), 0.0], _("w0 moves too: Delta w0 = -eta dE/dw0 = eta sum_t r^t.")),
+            (np.r_[unclipped, step], _("apply the constraint: an α that would become negative is set to 0.")),
+            (np.r_[np.maximum(-unclipped, 0), -step], _("the sign of the step: Δ = -η dE/d(.).")),
+            (np.r_[np.maximum(unclipped, 0), 0.0], _("w₀ moves too: Δ w₀ = -η dE/dw₀ = η Σₜ rᵗ.")),
         ),
         hint=hint,
-        right=_("Every point starts inside the margin; the step is eta r^s sum_t r^t K(x^s, x^t), and the "
+        right=_("Every point starts inside the margin; the step is η rˢ Σₜ rᵗ K(xˢ, xᵗ), and the "
         "negative one is clipped to 0."),
     )
 

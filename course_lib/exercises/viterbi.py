@@ -82,7 +82,7 @@ def _compare_tables(expected, got):
     except (TypeError, ValueError):
         return _("y, M and I must be arrays of numbers")
     if M_got.shape != (q, r):
-        transposed = _(" (transposed? one row per letter s, one column per position tau)") if M_got.shape == (r, q) else ""
+        transposed = _(" (transposed? one row per letter s, one column per position τ)") if M_got.shape == (r, q) else ""
         return _("M must have shape (q, r) = ({q}, {r}){transposed}, yours has shape {shape}").format(
             q=q, r=r, transposed=transposed, shape=M_got.shape)
     if I_got.shape != (q, r):
@@ -94,7 +94,7 @@ def _compare_tables(expected, got):
     if len(wrong):
         s, tau = (int(v) for v in wrong[np.argsort(wrong[:, 1], kind="stable")][0])
         where = _("M[s, 1] is the unary score of s at position 1") if tau == 0 else \
-            _("M[s, tau] = max over s' of M[s', tau-1] + pairwise[s', s], plus unary[tau, s]")
+            _("M[s, τ] = max over s' of M[s', τ-1] + pairwise[s', s], plus unary[τ, s]")
         gap = M_got[s, tau] - M[s, tau]
         return ((_("M[{s}, {tau}] is wrong: yours is {yours:.4g}, too high by {gap:.4g} ({where})") if gap > 0
                  else _("M[{s}, {tau}] is wrong: yours is {yours:.4g}, too low by {gap:.4g} ({where})"))
@@ -106,8 +106,8 @@ def _compare_tables(expected, got):
                 "is the s' reaching the max for M[{s}, {tau}]").format(
                     s=LETTERS[s], tau=tau + 2, yours=I_got[s, tau + 1]))
     if not np.array_equal(y_got, y):
-        return (_("M and I are right but the reading y is not: y_r = argmax_s M[s, r], then "
-                "y_(tau-1) = I[y_tau, tau] going back (letters as 0-based indices)"))
+        return (_("M and I are right but the reading y is not: yᵣ = argmaxₛ M[s, r], then "
+                "y at τ-1 = I[y at τ, τ] going back (letters as 0-based indices)"))
     return None
 
 
@@ -116,9 +116,9 @@ def check_viterbi_tables(student_fn, seed=None):
     checked on random chains against the library, without calling it."""
     return check_function(
         student_fn, _viterbi_cases, _viterbi_reference, seed=seed, compare=_compare_tables, show=_show_chain,
-        hint=_("Fill M column by column: M[:, 0] = unary[0]; for tau >= 1 the candidates "
-             "M[s', tau-1] + pairwise[s', s] form a q x q array (rows s', columns s); its max over "
-             "the rows plus unary[tau] is M[:, tau], its argmax I[:, tau]. Then back-track from the "
+        hint=_("Fill M column by column: M[:, 0] = unary[0]; for τ ≥ 1 the candidates "
+             "M[s', τ-1] + pairwise[s', s] form a q x q array (rows s', columns s); its max over "
+             "the rows plus unary[τ] is M[:, τ], its argmax I[:, τ]. Then back-track from the "
              "last column."),
         right=_("Your Viterbi gives the same readings and the same tables M and I as the library on "
               "all the random chains."))
@@ -136,8 +136,8 @@ def check_counts(n_sequences, n_candidates):
         return _verdict(False, _("Not yet: both answers must be whole numbers, e.g. 1000 or 26 ** 2."))
     sequences, candidates = q ** r, (r - 1) * q * q
     right = (n_sequences == sequences, n_candidates == candidates)
-    why = (_("q^r = {q}^{r} = {sequences} sequences; Viterbi forms q^2 = "
-           "{q2} candidates for each of the r - 1 = {r1} positions tau >= "
+    why = (_("qʳ = {q} to the power {r} = {sequences} sequences; Viterbi forms q² = "
+           "{q2} candidates for each of the r - 1 = {r1} positions τ ≥ "
            "2, so {candidates} (about {ratio:.1e} times fewer).").format(
                q=q, r=r, sequences=number(sequences), q2=q * q, r1=r - 1, candidates=number(candidates),
                ratio=sequences / candidates))
@@ -145,12 +145,12 @@ def check_counts(n_sequences, n_candidates):
         return _verdict(True, why)
     if not right[0]:
         if n_sequences == r ** q:
-            return _verdict(False, _("That is r^q: each of the r positions takes one of q letters, so q^r."))
+            return _verdict(False, _("That is r to the power q: each of the r positions takes one of q letters, so qʳ."))
         return _verdict(False, _("Each of the r positions independently takes one of q letters."))
     if n_candidates in (r * q * q, r * q):
         return _verdict(False, _("Close: the first position has no predecessor (M[s, 1] is direct), and for "
-                        "each tau >= 2 there are q values of s times q values of s'."))
-    return _verdict(False, _("For each tau >= 2 and each letter s, the max runs over the q letters s'."))
+                        "each τ ≥ 2 there are q values of s times q values of s'."))
+    return _verdict(False, _("For each τ ≥ 2 and each letter s, the max runs over the q letters s'."))
 
 
 M_REASONS = (
@@ -187,17 +187,17 @@ def _check_M_values(M, unary, pairwise):
     if M.shape != expected.shape:
         if M.shape == expected.T.shape:
             return _verdict(False, _("Transposed: the slides' M has one row per letter "
-                            "s and one column per position tau, shape {shape}.").format(
+                            "s and one column per position τ, shape {shape}.").format(
                                 shape=expected.shape))
         return _verdict(False, _("M must have shape {shape} (letters x positions).").format(
             shape=expected.shape))
     if np.allclose(M, expected):
-        return _verdict(True, _("M = {M}: the best score is max_s M[s, r] = {best:g}.").format(
+        return _verdict(True, _("M = {M}: the best score is maxₛ M[s, r] = {best:g}.").format(
             M=expected.tolist(), best=expected[:, -1].max()))
     wrong = np.argwhere(~np.isclose(M, expected))[0]
     s, tau = int(wrong[0]), int(wrong[1])
     if tau == 0:
-        return _verdict(False, _("The first column is the unary scores: M[s, 1] = <w, phi~(x, s)>."))
+        return _verdict(False, _("The first column is the unary scores: M[s, 1] = ⟨w, φ~(x, s)⟩."))
     return _verdict(False, _("Check M[{s}, {tau}]: max over s' of M[s', {previous}] + pairwise[s', "
                     "{s}], plus the unary score of {s} at position {tau}.").format(
                         s='ab'[s], tau=tau + 1, previous=tau))
@@ -215,7 +215,7 @@ BACKTRACK_REASONS = (
            "The letters alone read 'aba' (unary 6 in total), but with their transitions that reading scores "
            "6 - 2 + 0 = 4; 'bbb' loses one point of unary at position 1 and gains 2 + 2 from its transitions: 9."),
     Choice("After the first position Viterbi no longer uses the unary scores", False,
-           "Every M[s, tau] adds unary[tau, s]; the unary scores count at every position."),
+           "Every M[s, τ] adds unary[τ, s]; the unary scores count at every position."),
 )
 
 
@@ -239,13 +239,13 @@ def _check_backtrack_word(y, unary, pairwise):
         return _verdict(False, _("Not yet: write the reading as a string of {n} letters 'a' or 'b', e.g. 'aab'.").format(
             n=len(word)))
     if str(y) == word:
-        return _verdict(True, _("y_3 = argmax_s M[s, 3] = '{y3}', then y_2 = I[y_3, "
-                        "3] = '{y2}' and y_1 = I[y_2, 2] = '{y1}'.").format(
+        return _verdict(True, _("y₃ = argmaxₛ M[s, 3] = '{y3}', then y₂ = I[y₃, "
+                        "3] = '{y2}' and y₁ = I[y₂, 2] = '{y1}'.").format(
                             y3=word[2], y2=word[1], y1=word[0]))
     if str(y) == "".join("ab"[s] for s in np.argmax(M, axis=0)):
         return _verdict(False, _("That takes the best letter of each column of M separately: follow the "
-                        "back-pointers I from y_r = argmax_s M[s, r] instead."))
-    return _verdict(False, _("Start at y_r = argmax_s M[s, r], then y_{tau-1} = I[y_tau, tau]."))
+                        "back-pointers I from yᵣ = argmaxₛ M[s, r] instead."))
+    return _verdict(False, _("Start at yᵣ = argmaxₛ M[s, r], then y at τ-1 = I[y at τ, τ]."))
 
 
 AUGMENTED_REASONS = (
@@ -255,10 +255,10 @@ AUGMENTED_REASONS = (
     Choice("The loss is small next to the scores, so it hardly changes the best reading", False,
            "It can change it: the augmented reading differs from the plain one whenever a wrong letter is close."),
     Choice("Adding the same number to every unary score changes nothing", False,
-           "The table adds 1 only to the letters that differ from y_t; a constant added everywhere would change "
+           "The table adds 1 only to the letters that differ from yₜ; a constant added everywhere would change "
            "nothing, which is why it is not the loss."),
-    Choice("The Hamming loss is a sum over positions of 1[y'_t != y_t]: each term joins the unary score of its "
-           "position, and Delta + score keeps the chain's form of unary plus pairwise terms", True,
+    Choice("The Hamming loss is a sum over positions of 1[y'ₜ ≠ yₜ]: each term joins the unary score of its "
+           "position, and Δ + score keeps the chain's form of unary plus pairwise terms", True,
            "Viterbi maximises any sum of unary and pairwise terms along the chain; a loss that decomposes by "
            "position is one more unary term, so loss-augmented inference costs one more Viterbi."),
 )
@@ -273,7 +273,7 @@ def check_loss_augmented_unary(augmented, reason=None):
     verdict = _check_augmented_values(augmented)
     return value_and_reason(verdict, reason, AUGMENTED_REASONS,
                             _("The table is right. Your reason: {why}"),
-                            hint=_("Write Delta(y, y') as a sum over positions."))
+                            hint=_("Write Δ(y, y') as a sum over positions."))
 
 
 def _check_augmented_values(augmented):
@@ -285,11 +285,11 @@ def _check_augmented_values(augmented):
     if augmented is None:
         return _verdict(False, _("Not yet: write a 3 x 2 table of numbers."))
     if augmented.shape == expected.shape and np.allclose(augmented, expected):
-        return _verdict(True, _("Delta(y, y') = sum_t 1[y'_t != y_t] is a sum over positions, so it adds 1 to "
-                        "every unary score of a letter different from y_t; Viterbi then runs unchanged."))
+        return _verdict(True, _("Δ(y, y') = Σₜ 1[y'ₜ ≠ yₜ] is a sum over positions, so it adds 1 to "
+                        "every unary score of a letter different from yₜ; Viterbi then runs unchanged."))
     if augmented.shape == expected.shape and np.allclose(augmented, unary + 1 - _library.hamming_unary(np.asarray(y), 2)):
-        return _verdict(False, _("Reversed: the loss rewards the letters that *differ* from y_t."))
-    return _verdict(False, _("Add 1 to unary[t, s] for every letter s different from y_t; leave s = y_t as is."))
+        return _verdict(False, _("Reversed: the loss rewards the letters that *differ* from yₜ."))
+    return _verdict(False, _("Add 1 to unary[t, s] for every letter s different from yₜ; leave s = yₜ as is."))
 
 
 # -- concept questions (shown by `quiz(name)` in the chapter) -----------------------------------

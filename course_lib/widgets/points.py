@@ -85,13 +85,22 @@ class PointsDemo(Demo):
                                              "points on the figure.") + "</small>"
             self.events = None
             return
-        self.note.value = "<small>" + _("Click on the figure to add a point, drag a point to move it.") + "</small>"
+        self.mode.observe(lambda _: self._show_mode(), names="value")
+        self._show_mode()
         self.events = Event(source=self.image, watched_events=["mousedown", "mouseup", "mouseleave"],
                             prevent_default_action=True)
         self.moves = Event(source=self.image, watched_events=["mousemove"], wait=MOVE_WAIT_MS,
                            throttle_or_debounce="throttle", prevent_default_action=True)
         self.events.on_dom_event(self.handle)
         self.moves.on_dom_event(self.handle)
+
+    def _show_mode(self):
+        """The note says what a click does in the chosen mode; the class of a new point is
+        disabled while a click removes."""
+        removing = self.mode.value == "remove"
+        self.point_class.disabled = removing
+        self.note.value = "<small>" + (_("Click on a point to remove it.") if removing else
+                                       _("Click on the figure to add a point, drag a point to move it.")) + "</small>"
 
     def frame_key(self):
         """The control values and the points: a frame shows both."""

@@ -1,0 +1,95 @@
+"""The exercises write their math as math, as the concept questions do (tests/test_quiz_texts.py):
+a check's verdict, hint and reasons are plain text, so they write it in Unicode (αᵗ, xᵢ, ≤, ‖w‖,
+Σₜ, ⟨w, x⟩, w₀); the exercise cells of a chapter are markdown, so they write it as TeX between
+dollars. Never ASCII such as alpha^t, x_i, <=, ||w||, sum_t, <w, x>, w.x or w0."""
+
+import ast
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from test_quiz_texts import ASCII_MATH, GREEK
+
+ROOT = Path(__file__).resolve().parent.parent
+EXERCISES = ROOT / "course_lib" / "exercises"
+NOTEBOOKS = ROOT / "notebooks"
+# Beyond the concept questions' pattern: x1 (x₁), dE/dw0, dE/dalpha, a power of a bracket or a number.
+MORE_ASCII_MATH = re.compile(r"\b[wxyzh][0-9]\b|\bd(?:w0|alpha)|[)\]|0-9]\^|\bsum[_ₛₜ]")
+# A name of code (last_update, joint_feature, check_function) is not a subscript: one letter, a
+# Greek letter or an operator (sum, argmax, min) before the underscore is.
+CODE_NAME = re.compile(rf"^(?!(?:sum|argmax|argmin|max|min|{GREEK})_)[A-Za-z]{{2,}}_")
+
+
+def ascii_math(text):
+    """The ASCII math of `text` outside $math$, `code` and {format fields}."""
+    prose = re.sub(r"\$\$.*?\$\$", " ", text, flags=re.S)
+    prose = re.sub(r"\$[^$]*\$", " ", prose)
+    prose = re.sub(r"`[^`]*`", " ", prose)
+    prose = re.sub(r"\{[\w.:+\-!]*\}", " ", prose)
+    found = ASCII_MATH.findall(prose) + MORE_ASCII_MATH.findall(prose)
+    return [hit for hit in found if not CODE_NAME.match(hit)]
+
+
+def _docstrings(tree):
+    return {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and ast.get_docstring(node, clean=False)}
+
+
+def messages(path):
+    """{line: text} of the texts a module of course_lib/exercises/ can show: its string literals
+    holding a space (prose, not a name), f-strings' literal parts included, docstrings and the
+    source code the guard compiles and its HTML left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = _docstrings(tree)
+    found = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings \
+                and " " in node.value and "\n    " not in node.value and not node.value.startswith("<"):
+            found.setdefault(node.lineno, []).append(node.value)
+    return found
+
+
+def exercise_markdown(path):
+    """{cell id: source} of the markdown cells of a chapter's exercises (the cell tagged
+    'exercises' and every markdown cell after it)."""
+    cells, shown = {}, False
+    for cell in nbformat.read(path, as_version=4).cells:
+        shown = shown or "exercises" in cell.metadata.get("tags", [])
+        if shown and cell.cell_type == "markdown":
+            cells[cell.id] = cell.source
+    return cells
+
+
+MODULES = sorted(EXERCISES.glob("*.py"))
+CHAPTERS = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+
+
+def test_the_pattern_finds_the_ascii_math_of_the_old_messages():
+    for text in ("w0 <- w0 + eta r", "dE/dalpha^1 = 0.147", "||x - m||^2", "sum_t r^t", "(x.y + 1)^2",
+                 "z3 = x1 x2", "dE/dw0 = -1", "sumₛ αˢ", "w_y - w_other", "E_hinge", "n_epochs = 3", "<w_y | x>", "1[y'_t != y_t]", "y_(tau-1)", "sigma_min"):
+        assert ascii_math(text), text
+    for text in ("w₀ ← w₀ + η r", "dE/dα¹", "‖x - m‖²", "Σₜ rᵗ", "(x·y + 1)²", "z₃ = x₁ x₂", "⟨w[y], x⟩",
+                 "1[y′ₜ ≠ yₜ]", "σₘᵢₙ", "`w0` and `np.inf`", "last_update and model.joint_feature",
+                 "$\\alpha^t \\leq C$", "$$M_{s,\\tau} = \\max_{s'} M_{s',\\tau-1}$$", "{w0} and {y_hat:+.0f}"):
+        assert not ascii_math(text), text
+
+
+def test_every_module_and_chapter_is_read():
+    assert len(MODULES) >= 12 and len(CHAPTERS) == 12
+    assert sum(len(messages(path)) for path in MODULES) > 400
+    assert all(exercise_markdown(path) for path in CHAPTERS)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda path: path.name)
+def test_the_checks_write_math_in_unicode(path):
+    found = {f"{path.name}:{line}": hits for line, texts in messages(path).items()
+             for hits in [sum((ascii_math(text) for text in texts), [])] if hits}
+    assert not found, found
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda path: path.stem)
+def test_the_exercise_cells_write_math_as_tex(path):
+    found = {cell: ascii_math(source) for cell, source in exercise_markdown(path).items() if ascii_math(source)}
+    assert not found, found
