@@ -414,3 +414,12 @@ def test_quiz_output_carries_a_static_rendering_for_pages_without_widgets():
 def test_run_helper_reports_prints():
     verdict, text = run(lambda a: (print("printed 2.8"), Verdict(False, "no"))[1], None)
     assert "printed 2.8" in text
+
+
+@pytest.mark.parametrize("reason, sentence", [("your result is off", "Your result is off"),
+                                              ("votre résultat", "Votre résultat"),
+                                              ("w is right, w₀ is not", "w is right, w₀ is not"),
+                                              ("w₀ moves the wrong way", "w₀ moves the wrong way"),
+                                              ("αᵗ grows", "αᵗ grows"), ("`n_epochs` is 3", "`n_epochs` is 3")])
+def test_a_verdict_starts_with_a_capital_unless_it_starts_with_a_symbol(reason, sentence):
+    assert harness.as_sentence(reason) == sentence

@@ -25,6 +25,7 @@ import functools
 import gc
 import inspect
 import random
+import re
 import time
 import traceback
 import types
@@ -259,8 +260,18 @@ def _compare(compare, expected, got):
     return None if reason is None else str(reason)
 
 
+def as_sentence(reason):
+    """The reason with a capital first letter when it starts with a word ("your result" ->
+    "Your result"), left as it is when it starts with a symbol of the math ("w is right",
+    "w₀ moves", "αᵗ", "`n_epochs`"), whose case is part of its meaning."""
+    word = re.match(r"[^\W\d_]*", reason).group()
+    if len(word) >= 2 and word.islower() and all(ord(letter) < 0x370 for letter in word):  # Latin
+        return reason[:1].upper() + reason[1:]
+    return reason
+
+
 def _not_yet(reason, hint):
-    return Verdict(False, reason[:1].upper() + reason[1:], hint)
+    return Verdict(False, as_sentence(reason), hint)
 
 
 def robust(unreadable):

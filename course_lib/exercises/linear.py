@@ -10,7 +10,7 @@ import numpy as np
 
 from course_lib.exercises import Verdict
 from course_lib.data import linearly_separable
-from course_lib.exercises.harness import Choice, check_function, check_number, check_reason, is_the_data, limited_tries, value_and_reason
+from course_lib.exercises.harness import Choice, as_sentence, check_function, check_number, check_reason, is_the_data, limited_tries, value_and_reason
 from course_lib.i18n import N_, _
 from course_lib.linear import LeastSquaresClassifier, Perceptron, version_space_offsets
 
@@ -36,7 +36,7 @@ def check_numbers(parts, expected, *, diagnoses=(), hint=None, right=None, atol=
     """check_number on several answers at once (e.g. w and w0), robust to any input."""
     array, reason = answer_vector(*parts)
     if reason:
-        return Verdict(False, reason[:1].upper() + reason[1:], hint)
+        return Verdict(False, as_sentence(reason), hint)
     expected = np.asarray(expected, dtype=float).ravel()
     if array.shape != expected.shape:
         return Verdict(False, _("The answer has {expected} numbers in all, yours {size}.").format(
