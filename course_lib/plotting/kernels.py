@@ -527,7 +527,11 @@ def update_hinge_gd(axes, X, r, model, steps=70, bucket=1):
     if (low, high) != (ax.dataLim.y0, ax.dataLim.y1):  # else the limits stay those of the last frame
         ax.relim()
         ax.autoscale_view()
-    ax.legend(loc="upper left", fontsize=10)
+    legend = ax.get_legend()
+    if legend is None:
+        ax.legend(loc="upper left", fontsize=10)
+    else:  # the same entries: only the peak's label changes (the box is laid out when drawn)
+        legend.texts[0].set_text(peak.get_label())
 
 
 def alpha_peak_label(model):
