@@ -566,10 +566,12 @@ def draw_alpha_history(ax, model, free=None, bucket=1):
     (dashed) if given. Every epoch is drawn: subsampling would hide an oscillating step. With
     `bucket` > 1 each thin line keeps, of every `bucket` epochs, the smallest and the largest
     value (bucket_extremes): the live demo draws half the vertices, and an epoch's value stays on
-    its line within the run's width (under 2 pixels for bucket = 4 at 2,000 epochs)."""
+    its line within the run's width (under 2 pixels for bucket = 4 at 2,000 epochs), and the thin
+    lines are joined by bevels instead of round joins (the same pixels to the eye at 0.6 pt)."""
     epochs = np.arange(model.alpha_history_.shape[0])
     thin_epochs, thin = bucket_extremes(model.alpha_history_, bucket)
-    ax.plot(thin_epochs, thin, color=BLUE, lw=0.6, alpha=0.5)
+    join = "bevel" if bucket > 1 else "round"  # at 0.6 pt a join's shape is below a pixel; bevels cost less
+    ax.plot(thin_epochs, thin, color=BLUE, lw=0.6, alpha=0.5, solid_joinstyle=join)
     ax.plot(epochs, model.alpha_history_.max(axis=1), color=BLUE, lw=2.5, label=alpha_peak_label(model))
     if free is not None:
         ax.plot(

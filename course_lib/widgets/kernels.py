@@ -150,7 +150,7 @@ def hinge_gd_demo(X=None, r=None, lam=0.1, sigma=1.0, eta=0.05, n_epochs=2000):
     free = KernelHingeGD(sigma=sigma, lam=0.0, eta=eta, n_epochs=n_epochs).fit(
         X, r
     )  # the lambda = 0 reference
-    control = log_slider("lam", lam, *LAMBDA_RANGE, step=0.1, continuous_update=False)
+    control = log_slider("lam", lam, *LAMBDA_RANGE, step=0.1)
     grid = slider_grid(control)
     fits = hinge_gd_path(X, r, grid, sigma=sigma, eta=eta, n_epochs=n_epochs)
 
