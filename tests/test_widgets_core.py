@@ -164,14 +164,17 @@ def test_keeping_the_axes_between_frames_shows_what_clearing_them_shows(name):
 
 
 def test_the_png_of_a_frame_gives_back_the_canvas_pixels():
-    """encode_png is lossless: RGB for an opaque image, RGBA when a pixel is transparent."""
+    """encode_png is lossless (RGBA, its two halves deflated apart and joined), at every height
+    (one row, an odd number) and with transparent pixels."""
     demo = Demo(draw_line, {"C": log_slider("C", 1.0, -2, 2)}, width=3, height=2)
     rgba = np.asarray(demo.canvas.buffer_rgba())
-    shown = _pixels(demo.png)
-    assert shown.shape == (*rgba.shape[:2], 3) and np.array_equal(shown, rgba[..., :3])
+    assert np.array_equal(_pixels(demo.png), rgba)
     see_through = rgba.copy()
     see_through[0, :5, 3] = 0
     assert np.array_equal(_pixels(encode_png(see_through)), see_through)
+    for rows in (1, 2, 3, 101):
+        noise = np.random.default_rng(rows).integers(0, 256, size=(rows, 57, 4), dtype=np.uint8)
+        assert np.array_equal(_pixels(encode_png(noise)), noise), rows
     with pytest.raises(ValueError, match="rgba must be an \\(height, width, 4\\) uint8 array"):
         encode_png(rgba[..., :3])
 

@@ -88,7 +88,7 @@ def test_the_hinge_demo_updating_its_artists_shows_what_a_fresh_drawing_shows():
     X, r = data.overlapping(n=40, seed=0)
     free = KernelHingeGD(lam=0.0).fit(X, r)
     live = wk.hinge_gd_demo()
-    fresh = Demo(lambda axes, lam: draw_hinge_gd(axes, X, r, lam=lam, free=free),
+    fresh = Demo(lambda axes, lam: draw_hinge_gd(axes, X, r, lam=lam, free=free, bucket=wk.HISTORY_BUCKET),
                  {"lam": log_slider("lam", 0.1, -3, 2)}, ncols=2, width=5.5, height=4.8)
     for lam in (100.0, 10 ** -2.5):
         live.set(lam=lam)
@@ -138,3 +138,22 @@ def test_hinge_gd_frames_keep_the_limits_that_fitting_them_to_the_data_gives():
         ax.relim()
         ax.autoscale_view()
         assert ax.get_ylim() == shown, lam
+
+
+def test_the_alpha_lines_keep_every_runs_extremes_in_order():
+    """bucket_extremes keeps the first and last epochs and, in each run of `bucket` epochs, the
+    epochs of the smallest and largest value in order: a line through them reaches every value
+    of the run, and bucket = 1 keeps every epoch."""
+    from course_lib.plotting.kernels import bucket_extremes
+
+    history = np.random.default_rng(3).normal(size=(2001, 5))
+    epochs, values = bucket_extremes(history, 4)
+    assert epochs.shape == values.shape == (2 + 2 * 501, 5)
+    assert np.all(np.diff(epochs, axis=0) >= 0) and np.all(epochs[0] == 0) and np.all(epochs[-1] == 2000)
+    assert np.array_equal(values, np.take_along_axis(history, epochs, axis=0))
+    for run in range(501):
+        block = history[4 * run:4 * run + 4]
+        kept = values[1 + 2 * run:3 + 2 * run]
+        assert np.allclose(np.sort(kept, axis=0), [block.min(axis=0), block.max(axis=0)])
+    every, same = bucket_extremes(history, 1)
+    assert np.array_equal(same, history) and np.array_equal(every[:, 0], np.arange(2001))

@@ -4,6 +4,7 @@ axes were cleared, gets them built on first use."""
 
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.path import Path
 
 
 def kept(ax, key, make):
@@ -103,3 +104,29 @@ def region_edges(polygons, xlim, ylim):
             if not on_box and np.any(start != end):
                 edges.append(np.array([start, end]))
     return edges
+
+
+def cell_runs(region, xlim, ylim, values):
+    """The cells of an image of `region` (ny, nx) spread over the box xlim x ylim (row 0 at
+    ylim[0], as imshow with origin="lower") as one compound path per value of `values`: a
+    rectangle for every run of equal cells along a row. Returns a list of (vertices, codes),
+    the same cells as the image's pixels, drawn as a few filled paths instead of resampled."""
+    region = np.asarray(region)
+    ny, nx = region.shape
+    dx, dy = (xlim[1] - xlim[0]) / nx, (ylim[1] - ylim[0]) / ny
+    starts = np.ones((ny, nx), bool)
+    starts[:, 1:] = region[:, 1:] != region[:, :-1]
+    rows, first = np.nonzero(starts)
+    last = np.append(first[1:], nx)
+    last[np.append(rows[1:] != rows[:-1], True)] = nx  # a run ends where the next starts, or at the row's end
+    value = region[rows, first]
+    shape = np.array([Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY], dtype=Path.code_type)
+    paths = []
+    for v in values:
+        chosen = value == v
+        x0, x1 = xlim[0] + dx * first[chosen], xlim[0] + dx * last[chosen]
+        y0 = ylim[0] + dy * rows[chosen]
+        y1 = y0 + dy
+        corners = np.stack([np.c_[x0, y0], np.c_[x1, y0], np.c_[x1, y1], np.c_[x0, y1], np.c_[x0, y0]], axis=1)
+        paths.append((corners.reshape(-1, 2), np.tile(shape, len(x0))))
+    return paths

@@ -477,17 +477,18 @@ def draw_loss_criteria(ax=None):
 
 
 def draw_hinge_gd(axes, X, r, lam, sigma=1.0, eta=0.05, n_epochs=2000, steps=70, free=None,
-                  model=None):
+                  model=None, bucket=1):
     """Left: the regions of KernelHingeGD at lambda. Right: every alpha^t at every epoch, and
     the largest alpha without regularisation (lambda = 0, fitted here unless `free` is given).
-    `model`: the KernelHingeGD already fitted at lambda (fitted here if None)."""
+    `model`: the KernelHingeGD already fitted at lambda (fitted here if None). `bucket`: see
+    draw_alpha_history."""
     if model is None:
         model = KernelHingeGD(sigma=sigma, lam=lam, eta=eta, n_epochs=n_epochs).fit(X, r)
     if free is None:
         free = KernelHingeGD(sigma=sigma, lam=0.0, eta=eta, n_epochs=n_epochs).fit(X, r)
     draw_hinge_regions(axes[0], model, X, r, steps=steps)
     plot_points(axes[0], X, r)
-    draw_alpha_history(axes[1], model, free)
+    draw_alpha_history(axes[1], model, free, bucket=bucket)
     return model
 
 
@@ -505,17 +506,18 @@ def draw_hinge_regions(ax, model, X, r, steps=70):
     )
 
 
-def update_hinge_gd(axes, X, r, model, steps=70):
-    """Show `model` on axes drawn once by draw_hinge_gd (with the same X, r), updating its
-    artists: new regions, the same alpha lines given the new histories. The result looks as
-    draw_hinge_gd(axes, X, r, model=model) on cleared axes."""
+def update_hinge_gd(axes, X, r, model, steps=70, bucket=1):
+    """Show `model` on axes drawn once by draw_hinge_gd (with the same X, r and bucket),
+    updating its artists: new regions, the same alpha lines given the new histories. The result
+    looks as draw_hinge_gd(axes, X, r, model=model, bucket=bucket) on cleared axes."""
     for artist in [c for c in axes[0].collections if isinstance(c, ContourSet)]:
         artist.remove()
     draw_hinge_regions(axes[0], model, X, r, steps=steps)
     ax = axes[1]
     lines = ax.get_lines()
-    for line, column in zip(lines, model.alpha_history_.T):
-        line.set_ydata(column)
+    epochs, thin = bucket_extremes(model.alpha_history_, bucket)
+    for line, x, y in zip(lines, epochs.T, thin.T):
+        line.set_data(x, y)
     peak = lines[model.alpha_history_.shape[1]]
     peak.set_ydata(model.alpha_history_.max(axis=1))
     peak.set_label(alpha_peak_label(model))
@@ -525,18 +527,51 @@ def update_hinge_gd(axes, X, r, model, steps=70):
     if (low, high) != (ax.dataLim.y0, ax.dataLim.y1):  # else the limits stay those of the last frame
         ax.relim()
         ax.autoscale_view()
-    ax.legend(loc="upper left", fontsize=10)
+    legend = ax.get_legend()
+    if legend is None:
+        ax.legend(loc="upper left", fontsize=10)
+    else:  # the same entries: only the peak's label changes (the box is laid out when drawn)
+        legend.texts[0].set_text(peak.get_label())
 
 
 def alpha_peak_label(model):
     return _("max α, λ = {lam:.3g}").format(lam=model.lam)
 
 
-def draw_alpha_history(ax, model, free=None):
+def bucket_extremes(history, bucket=1):
+    """(epochs, values), both (P, m): for each column of `history` (epochs x m), its first and
+    last epochs and, in each run of `bucket` epochs, the epochs of its smallest and largest value
+    in the order they come. The line through them passes through every value of the run within
+    the run's width, so an oscillation keeps its whole height; it has about 2 / bucket of the
+    vertices (bucket = 1: every epoch)."""
+    history = np.asarray(history, dtype=float)
+    count = history.shape[0]
+    if bucket == 1:
+        epochs = np.broadcast_to(np.arange(count)[:, None], history.shape)
+        return epochs, history
+    runs = -(-count // bucket)
+    padded = np.concatenate([history, np.repeat(history[-1:], runs * bucket - count, axis=0)])
+    blocks = padded.reshape(runs, bucket, -1)
+    low, high = blocks.argmin(axis=1), blocks.argmax(axis=1)
+    start = bucket * np.arange(runs)[:, None]
+    picked = np.stack([start + np.minimum(low, high), start + np.maximum(low, high)], axis=1)
+    picked = np.minimum(picked.reshape(2 * runs, -1), count - 1)
+    ends = np.broadcast_to([[0], [count - 1]], (2, history.shape[1]))
+    epochs = np.concatenate([ends[:1], picked, ends[1:]])
+    return epochs, np.take_along_axis(history, epochs, axis=0)
+
+
+def draw_alpha_history(ax, model, free=None, bucket=1):
     """alpha^t at every epoch (thin lines), their maximum (thick), and the maximum at lambda = 0
-    (dashed) if given. Every epoch is drawn: subsampling would hide an oscillating step."""
+    (dashed) if given. Every epoch is drawn: subsampling would hide an oscillating step. With
+    `bucket` > 1 each thin line keeps, of every `bucket` epochs, the smallest and the largest
+    value (bucket_extremes): the live demo draws half the vertices, and an epoch's value stays on
+    its line within the run's width (under 2 pixels for bucket = 4 at 2,000 epochs), and the thin
+    lines are joined by bevels instead of round joins (the same pixels to the eye at 0.6 pt)."""
     epochs = np.arange(model.alpha_history_.shape[0])
-    ax.plot(epochs, model.alpha_history_, color=BLUE, lw=0.6, alpha=0.5)
+    thin_epochs, thin = bucket_extremes(model.alpha_history_, bucket)
+    join = "bevel" if bucket > 1 else "round"  # at 0.6 pt a join's shape is below a pixel; bevels cost less
+    ax.plot(thin_epochs, thin, color=BLUE, lw=0.6, alpha=0.5, solid_joinstyle=join)
     ax.plot(epochs, model.alpha_history_.max(axis=1), color=BLUE, lw=2.5, label=alpha_peak_label(model))
     if free is not None:
         ax.plot(

@@ -6,7 +6,7 @@ from functools import lru_cache
 
 import numpy as np
 from matplotlib.collections import LineCollection, PolyCollection
-from matplotlib.colors import ListedColormap, to_rgba
+from matplotlib.colors import to_rgba
 
 from course_lib.data import forty_twenty_forty, three_blobs
 from course_lib.i18n import N_, _
@@ -23,7 +23,7 @@ from course_lib.multiclass import (
 from course_lib._validation import check_random_state
 from course_lib.multiclass_svm import HingeRiskSGD, MulticlassSVM, sgd_excess_bound, sgd_iterations, svm_excess_bound
 from course_lib.plotting.artists import (
-    affine_scores, argmax_boundaries, argmax_polygons, kept, region_edges, replace,
+    affine_scores, argmax_boundaries, argmax_polygons, cell_runs, kept, region_edges, replace,
 )
 from course_lib.plotting.cache import cached
 from course_lib.plotting.registry import slide_figure
@@ -61,13 +61,21 @@ def _grid(xlim, ylim, steps):
     return xx, yy, np.c_[xx.ravel(), yy.ravel()]
 
 
-def draw_regions(ax, region_of, n_classes, xlim, ylim, steps=220):
+def draw_regions(ax, region_of, n_classes, xlim, ylim, steps=220, key=None):
     """Tint the regions of region_of(points): either a class index per point (-1: undecided, grey)
     or, for an argmax rule, the (n, k) matrix of scores. With scores, each boundary is drawn as the
     level 0 of s_k - max_{j != k} s_j, interpolated between grid points (straight for linear
     scores); with indices, as the contour of the index map (a staircase at the grid's step).
     Scores affine in x (a linear rule) get the exact polygons of the regions and their edges as
-    boundaries; others an image of the grid's regions."""
+    boundaries; others the grid's cells, filled as one path per region (cell_runs: the pixels
+    of an image of the cells, without resampling one). `key`: when given and the same as at the
+    last call on `ax` (a rule that does not change between a demo's frames), the regions drawn
+    then are kept as they are."""
+    store = ax.__dict__.setdefault("_course_kept", {})
+    if key is not None and store.get("regions key") == (key, n_classes, tuple(xlim), tuple(ylim), steps) \
+            and store.get("region polygons") in ax.get_children():
+        return
+    store["regions key"] = None
     xx, yy, points = _grid(tuple(xlim), tuple(ylim), steps)
     values = np.asarray(region_of(points))
     tints = [to_rgba(c, alpha=0.22) for c in PALETTE[:n_classes]] + [to_rgba(GREY, alpha=0.45)]
@@ -91,29 +99,31 @@ def draw_regions(ax, region_of, n_classes, xlim, ylim, steps=220):
     replace(ax, "boundaries", boundaries)
     polygons = kept(ax, "region polygons", lambda: ax.add_collection(
         PolyCollection([], zorder=0, linewidths=0), autolim=False))
-    shown = [(polygon, tints[k]) for k, polygon in enumerate(regions) if len(polygon)]
-    polygons.set_verts([polygon for polygon, _ in shown])
+    if affine is not None:
+        shown = [(polygon, tints[k]) for k, polygon in enumerate(regions) if len(polygon)]
+        polygons.set_verts([polygon for polygon, _ in shown])
+    else:  # the grid's cells, as an image would show them: -1 (undecided) is the grey after the classes
+        cells = cell_runs(np.where(region < 0, n_classes, region), xlim, ylim, range(n_classes + 1))
+        shown = [(cell, tints[k]) for k, cell in enumerate(cells) if len(cell[1])]
+        polygons.set_verts_and_codes([vertices for (vertices, _), _ in shown], [codes for (_, codes), _ in shown])
+    polygons.set_antialiased(affine is not None)  # cells meet edge to edge: no blended seams
     polygons.set_facecolor([tint for _, tint in shown])
-    image = kept(ax, "regions", lambda: ax.imshow(
-        np.zeros_like(region), extent=(*xlim, *ylim), origin="lower", aspect="auto", interpolation="nearest",
-        cmap=ListedColormap(tints), vmin=-0.5, vmax=n_classes + 0.5))
-    image.set_visible(affine is None)
-    if affine is None:
-        image.set_data(np.where(region < 0, n_classes, region))  # -1 (undecided): the grey after the classes
-        image.set_extent((*xlim, *ylim))
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
+    store["regions key"] = None if key is None else (key, n_classes, tuple(xlim), tuple(ylim), steps)
 
 
-def draw_vectors(ax, W, labels=None):
+def draw_vectors(ax, W, labels=None, shrink=2.0):
     """Arrows from the origin for the rows w_y of W (2-D), labelled w_1, w_2, ... on a white box
-    (readable over the points)."""
+    (readable over the points). `shrink`: the points left free at both ends of an arrow
+    (matplotlib's default 2; 0 spares the live demo the clipping of each arrow's path)."""
     for k, w in enumerate(np.asarray(W)):
         arrow, text = kept(ax, ("vector", k), lambda: (
             ax.annotate("", xy=(0, 0), xytext=(0, 0), zorder=4,
-                        arrowprops=dict(arrowstyle="-|>", color=PALETTE[k], lw=2.5, mutation_scale=18)),
+                        arrowprops=dict(arrowstyle="-|>", color=PALETTE[k], lw=2.5, mutation_scale=18,
+                                        shrinkA=shrink, shrinkB=shrink)),
             ax.text(0, 0, "", color=PALETTE[k], fontsize=13, ha="center", va="center", zorder=6,
                     bbox=dict(boxstyle="round,pad=0.15", facecolor="white", edgecolor="none", alpha=0.85))))
         arrow.xy = tuple(w)
@@ -144,27 +154,29 @@ def _ovr_halfspaces(share, seed):
     return OneVsRest(HalfspaceERM()).fit(X, y)
 
 
-def slides_argmax_panel(ax, share=0.2, seed=0):
-    """argmax_i <w_i, x> with the slides' w_1, w_2, w_3 on the 40/20/40 data; returns its error."""
+def slides_argmax_panel(ax, share=0.2, seed=0, shrink=2.0):
+    """argmax_i <w_i, x> with the slides' w_1, w_2, w_3 on the 40/20/40 data; returns its error.
+    `shrink`: see draw_vectors."""
     X, y = _forty_twenty_forty(share, seed)
     error = float(np.mean(np.argmax(X @ SLIDES_W.T, axis=1) + 1 != y))
-    draw_regions(ax, lambda P: P @ SLIDES_W.T, 3, **BOX)
-    draw_vectors(ax, SLIDES_W)
+    draw_regions(ax, lambda P: P @ SLIDES_W.T, 3, **BOX, key="slides' w")  # the same at every share
+    draw_vectors(ax, SLIDES_W, shrink=shrink)
     plot_classes(ax, X, y, [1, 2, 3])
     ax.set_title(_("argmax$_i \\langle w_i, x\\rangle$ (slides' $w$): error {error:.0%}").format(
         error=error), fontsize=12)
     return error
 
 
-def ovr_halfspace_panel(ax, share=0.2, seed=0):
+def ovr_halfspace_panel(ax, share=0.2, seed=0, shrink=2.0):
     """One-vs-rest around the best homogeneous halfspaces (exact 0-1 ERM) on the 40/20/40 data
-    with class 2 holding `share` of the points; errors crossed. Returns its error."""
+    with class 2 holding `share` of the points; errors crossed. Returns its error. `shrink`: see
+    draw_vectors."""
     X, y = _forty_twenty_forty(share, seed)
     ovr = _ovr_halfspaces(share, seed)
     wrong = ovr.predict(X) != y
     draw_regions(ax, ovr.decision_function, 3, **BOX)
     draw_vectors(ax, [e.w_ for e in ovr.estimators_], labels=[_("$w_{i}$ (ERM)").format(
-        i=i) for i in (1, 2, 3)])
+        i=i) for i in (1, 2, 3)], shrink=shrink)
     plot_classes(ax, X, y, [1, 2, 3])
     mark_errors(ax, X, wrong)
     rest = (1.0 - share) / 2
@@ -176,9 +188,10 @@ def ovr_halfspace_panel(ax, share=0.2, seed=0):
     return float(np.mean(wrong))
 
 
-def forty_twenty_forty_panels(axes, share=0.2, seed=0):
-    """Left: the slides' argmax; right: one-vs-rest. Returns both errors."""
-    return slides_argmax_panel(axes[0], share, seed), ovr_halfspace_panel(axes[1], share, seed)
+def forty_twenty_forty_panels(axes, share=0.2, seed=0, shrink=2.0):
+    """Left: the slides' argmax; right: one-vs-rest. Returns both errors. `shrink`: see
+    draw_vectors."""
+    return slides_argmax_panel(axes[0], share, seed, shrink), ovr_halfspace_panel(axes[1], share, seed, shrink)
 
 
 @slide_figure("M2_forty_twenty_forty", slide="L'utilité de la confiance de prédiction argmax_i <w_i, x>")

@@ -14,7 +14,7 @@ than that natural size, and shrunk without distortion to fit the page width and
 A demo's figure is drawn on one Agg canvas kept for its life, at the image's resolution, so
 a redraw reuses the renderer (its buffer, the sizes of the texts already measured and, see
 `plotting/canvas.py`, the glyphs already rasterized), and the canvas's pixels are encoded to
-PNG directly (`encode_png`: RGB, fastest deflate).
+PNG directly (`encode_png`: RGBA, Up filter, fastest deflate, two halves at once).
 
 Frames already shown are kept (`FRAME_CACHE_SIZE` of them, the least recently shown dropped
 first), keyed by the control values (`Demo.frame_key`; a PointsDemo adds its points): going back

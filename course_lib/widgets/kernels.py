@@ -19,6 +19,7 @@ from course_lib.widgets.core import Demo, log_slider
 C_RANGE = (-2, 2)  # C from 10^-2 to 10^2
 SIGMA_RANGE = (-1.3, 1)  # sigma from 0.05 to 10
 LAMBDA_RANGE = (-3, 2)  # lambda from 10^-3 to 10^2
+HISTORY_BUCKET = 4  # the alpha lines keep each 4 epochs' extremes: half the vertices, < 2 pixels apart
 
 
 def draw_soft_margin_panel(ax, C, X, r):
@@ -142,13 +143,14 @@ def hinge_gd_demo(X=None, r=None, lam=0.1, sigma=1.0, eta=0.05, n_epochs=2000):
     """A lambda slider (10^-3 .. 10^2) on the kernel SVM trained by gradient descent: left the
     decision regions, right the alphas at every epoch beside those of lambda = 0. The fits at
     every value of the slider are computed together when the demo is built (hinge_gd_path);
-    a new frame updates the figure's artists."""
+    a new frame updates the figure's artists; each alpha line keeps the smallest and largest
+    value of every HISTORY_BUCKET epochs (draw_alpha_history)."""
     if X is None:
         X, r = overlapping_data(n=40)
     free = KernelHingeGD(sigma=sigma, lam=0.0, eta=eta, n_epochs=n_epochs).fit(
         X, r
     )  # the lambda = 0 reference
-    control = log_slider("lam", lam, *LAMBDA_RANGE, step=0.1, continuous_update=False)
+    control = log_slider("lam", lam, *LAMBDA_RANGE, step=0.1)
     grid = slider_grid(control)
     fits = hinge_gd_path(X, r, grid, sigma=sigma, eta=eta, n_epochs=n_epochs)
 
@@ -162,8 +164,8 @@ def hinge_gd_demo(X=None, r=None, lam=0.1, sigma=1.0, eta=0.05, n_epochs=2000):
 
     def draw(axes, lam):
         if not axes[1].get_lines():  # the first frame draws; the next ones update its artists
-            draw_hinge_gd(axes, X, r, lam=lam, free=free, model=fitted(lam))
+            draw_hinge_gd(axes, X, r, lam=lam, free=free, model=fitted(lam), bucket=HISTORY_BUCKET)
         else:
-            update_hinge_gd(axes, X, r, fitted(lam))
+            update_hinge_gd(axes, X, r, fitted(lam), bucket=HISTORY_BUCKET)
 
     return Demo(draw, {"lam": control}, ncols=2, width=5.5, height=4.8, clear=False)

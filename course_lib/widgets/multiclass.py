@@ -66,8 +66,8 @@ def forty_twenty_forty_demo():
     controls = {"share": widgets.FloatSlider(value=0.2, min=0.05, max=0.6, step=0.05, description=_("share of class 2"),
                                              continuous_update=True, layout=LAYOUT, style=STYLE)}
 
-    def draw(axes, share):
-        forty_twenty_forty_panels(axes, share=share)
+    def draw(axes, share):  # arrows that run from the origin to w exactly: no clipping per frame
+        forty_twenty_forty_panels(axes, share=share, shrink=0.0)
 
     return Demo(draw, controls, ncols=2, width=5.4, height=4.2, clear=False)
 
