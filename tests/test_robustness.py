@@ -1034,6 +1034,7 @@ def test_estimator_input_gets_a_clear_error_or_a_right_answer(name, kind):
 
 from course_lib import kernel_cache, smoothed_newton  # noqa: E402
 from course_lib.structured import base, qp  # noqa: E402
+from course_lib.widgets import progress  # noqa: E402
 
 
 def _labels(**changes):
@@ -1071,6 +1072,9 @@ RECENT_HOSTILE = {
         (lambda: base.check_example_weights(np.array([1j, 1, 1]), 3), "weights"),
     ],
     "wrong type": [
+        (lambda: progress.progress(None), "items"),
+        (lambda: progress.progress(3), "items"),
+        (lambda: progress.progress(range(3), None), "description"),
         (lambda: _labels(texts=None), "texts"),
         (lambda: _labels(texts="ab"), "texts"),
         (lambda: _labels(note="a note"), "note"),
@@ -1138,6 +1142,8 @@ def test_recent_helpers_are_right_on_valid_edges():
     assert base.check_example_weights([], 0).shape == (0,)
     chain_model = _chain_model()
     np.testing.assert_array_equal(chain_model.batch_joint_feature([], []), np.zeros(chain_model.size_joint_feature))
+    # a progress bar over nothing, and over an iterator
+    assert list(progress.progress([])) == [] and list(progress.progress(iter("ab"), "splits")) == ["a", "b"]
     # labels: none to place, and a point with no size
     fig, ax = plt.subplots()
     try:
