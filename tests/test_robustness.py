@@ -1034,6 +1034,7 @@ def test_estimator_input_gets_a_clear_error_or_a_right_answer(name, kind):
 
 from course_lib import kernel_cache, smoothed_newton  # noqa: E402
 from course_lib.structured import base, qp  # noqa: E402
+from course_lib.i18n import number  # noqa: E402
 from course_lib.widgets import progress  # noqa: E402
 
 
@@ -1072,6 +1073,10 @@ RECENT_HOSTILE = {
         (lambda: base.check_example_weights(np.array([1j, 1, 1]), 3), "weights"),
     ],
     "wrong type": [
+        (lambda: number("20000"), "value"),
+        (lambda: number(None), "value"),
+        (lambda: number(1234.5, decimals=1.5), "decimals"),
+        (lambda: number(1234.5, decimals="2"), "decimals"),
         (lambda: progress.progress(None), "items"),
         (lambda: progress.progress(3), "items"),
         (lambda: progress.progress(range(3), None), "description"),
@@ -1086,6 +1091,7 @@ RECENT_HOSTILE = {
     "negative or zero where meaningless": [
         (lambda: _labels(half_sizes=-3.0), "half_sizes"),
         (lambda: _labels(fontsize=0), "fontsize"),
+        (lambda: number(1234.5, decimals=-1), "decimals"),
         (lambda: qp.rounding_gap(-np.eye(2), np.zeros(2), 1.0), "G"),
     ],
     "lengths that disagree": [
@@ -1142,6 +1148,9 @@ def test_recent_helpers_are_right_on_valid_edges():
     assert base.check_example_weights([], 0).shape == (0,)
     chain_model = _chain_model()
     np.testing.assert_array_equal(chain_model.batch_joint_feature([], []), np.zeros(chain_model.size_joint_feature))
+    # numbers of every NumPy kind written with their thousands grouped
+    assert [number(np.int64(20000)), number(np.float32(2.5), 1), number(np.float64(1234.5), np.int64(0))] == [
+        "20,000", "2.5", "1,234"]
     # a progress bar over nothing, and over an iterator
     assert list(progress.progress([])) == [] and list(progress.progress(iter("ab"), "splits")) == ["a", "b"]
     # labels: none to place, and a point with no size
