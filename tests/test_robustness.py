@@ -1035,6 +1035,7 @@ def test_estimator_input_gets_a_clear_error_or_a_right_answer(name, kind):
 from course_lib import kernel_cache, smoothed_newton  # noqa: E402
 from course_lib.structured import base, qp  # noqa: E402
 from course_lib.i18n import number  # noqa: E402
+from course_lib.plotting.multiclass import REDUCTIONS as REDUCTION_NAMES  # noqa: E402
 from course_lib.widgets import progress  # noqa: E402
 
 
@@ -1044,6 +1045,24 @@ def _labels(**changes):
     arguments = dict(anchors=[[0.0, 0.0], [1.0, 1.0]], texts=["a", "b"], colors=["k", "r"],
                      points=[[0.0, 0.0], [1.0, 1.0]], half_sizes=3.0)
     return PointLabels(**{**arguments, **changes})
+
+
+def _panel(**arguments):
+    import matplotlib.pyplot as plt
+
+    from course_lib.plotting.multiclass import reduction_panel
+
+    fig, ax = plt.subplots()
+    try:
+        return reduction_panel(ax, **arguments)
+    finally:
+        plt.close(fig)
+
+
+def _one_vs_rest():
+    from course_lib.plotting.multiclass import reduction_fit
+
+    return reduction_fit(seed=0)
 
 
 def _chain_model():
@@ -1073,6 +1092,9 @@ RECENT_HOSTILE = {
         (lambda: base.check_example_weights(np.array([1j, 1, 1]), 3), "weights"),
     ],
     "wrong type": [
+        (lambda: _panel(reduction="one-vs-one", fitted=_one_vs_rest()), "reduction"),
+        (lambda: _panel(reduction=REDUCTION_NAMES[2], fitted=_one_vs_rest()), "fitted"),
+        (lambda: _panel(fitted=_one_vs_rest()[:2]), "fitted"),
         (lambda: number("20000"), "value"),
         (lambda: number(None), "value"),
         (lambda: number(1234.5, decimals=1.5), "decimals"),
@@ -1151,6 +1173,8 @@ def test_recent_helpers_are_right_on_valid_edges():
     # numbers of every NumPy kind written with their thousands grouped
     assert [number(np.int64(20000)), number(np.float32(2.5), 1), number(np.float64(1234.5), np.int64(0))] == [
         "20,000", "2.5", "1,234"]
+    # the signs' panel drawn from the one-vs-rest fit it shares with the confidences' panel
+    assert _panel(reduction=REDUCTION_NAMES[1], fitted=_one_vs_rest()) == _panel(reduction=REDUCTION_NAMES[1])
     # a progress bar over nothing, and over an iterator
     assert list(progress.progress([])) == [] and list(progress.progress(iter("ab"), "splits")) == ["a", "b"]
     # labels: none to place, and a point with no size
