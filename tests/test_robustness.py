@@ -1059,6 +1059,19 @@ def _panel(**arguments):
         plt.close(fig)
 
 
+def _svm_drawing(**changes):
+    import matplotlib.pyplot as plt
+
+    from course_lib.plotting.margins import draw_svm
+
+    arguments = dict(svm=SVM(C=1.0).fit(X2, R2), X=X2, r=R2)
+    fig, ax = plt.subplots()
+    try:
+        return draw_svm(ax, **{**arguments, **changes})
+    finally:
+        plt.close(fig)
+
+
 def _one_vs_rest():
     from course_lib.plotting.multiclass import reduction_fit
 
@@ -1077,12 +1090,17 @@ RECENT_HOSTILE = {
         (lambda: _labels(points=[[np.inf, 0.0], [1.0, 1.0]]), "points"),
         (lambda: _labels(half_sizes=np.nan), "half_sizes"),
         (lambda: _labels(fontsize=np.nan), "fontsize"),
+        (lambda: _svm_drawing(X=np.where(np.eye(len(X2), 2) > 0, np.nan, X2)), "X"),
+        (lambda: _svm_drawing(xlim=(np.nan, 1.0), ylim=(0.0, 1.0)), "xlim"),
         (lambda: models.MulticlassModel(3).batch_joint_feature(X[:3], y[:3], [1.0, np.inf, 1.0]), "weights"),
     ],
     "wrong shape": [
         (lambda: _labels(anchors=[[0.0, 0.0, 1.0], [1.0, 1.0, 1.0]], texts=list("abc"), colors=list("kkk")), "anchors"),
         (lambda: _labels(points=[[0.0, 0.0, 1.0], [1.0, 1.0, 1.0]]), "points"),
         (lambda: _labels(anchors=None), "anchors"),
+        (lambda: _svm_drawing(X=X2[:1]), "X"),
+        (lambda: _svm_drawing(X=np.c_[X2, X2[:, 0]]), "X"),
+        (lambda: _svm_drawing(xlim=(-1.0, 1.0)), "ylim"),
         (lambda: _labels(half_sizes=[1.0, 2.0, 3.0]), "half_sizes"),
     ],
     "text where numbers are expected": [
@@ -1092,6 +1110,8 @@ RECENT_HOSTILE = {
         (lambda: base.check_example_weights(np.array([1j, 1, 1]), 3), "weights"),
     ],
     "wrong type": [
+        (lambda: _svm_drawing(svm="svm"), "svm"),
+        (lambda: _svm_drawing(steps=1.5), "steps"),
         (lambda: _panel(reduction="one-vs-one", fitted=_one_vs_rest()), "reduction"),
         (lambda: _panel(reduction=REDUCTION_NAMES[2], fitted=_one_vs_rest()), "fitted"),
         (lambda: _panel(fitted=_one_vs_rest()[:2]), "fitted"),
@@ -1113,6 +1133,7 @@ RECENT_HOSTILE = {
     "negative or zero where meaningless": [
         (lambda: _labels(half_sizes=-3.0), "half_sizes"),
         (lambda: _labels(fontsize=0), "fontsize"),
+        (lambda: _svm_drawing(steps=0), "steps"),
         (lambda: number(1234.5, decimals=-1), "decimals"),
         (lambda: qp.rounding_gap(-np.eye(2), np.zeros(2), 1.0), "G"),
     ],
@@ -1173,6 +1194,7 @@ def test_recent_helpers_are_right_on_valid_edges():
     # numbers of every NumPy kind written with their thousands grouped
     assert [number(np.int64(20000)), number(np.float32(2.5), 1), number(np.float64(1234.5), np.int64(0))] == [
         "20,000", "2.5", "1,234"]
+    _svm_drawing(X=X2.tolist(), xlim=(1.0, -1.0), ylim=[0, 1], steps=2)  # a list X, reversed limits
     # the signs' panel drawn from the one-vs-rest fit it shares with the confidences' panel
     assert _panel(reduction=REDUCTION_NAMES[1], fitted=_one_vs_rest()) == _panel(reduction=REDUCTION_NAMES[1])
     # a progress bar over nothing, and over an iterator
