@@ -13,6 +13,7 @@ Numbers printed for the reader go through `number(n)`: thousands grouped as the 
 """
 
 import gettext
+import numbers
 import os
 from pathlib import Path
 
@@ -53,6 +54,14 @@ def number(value, decimals=None):
     """`value` with its thousands grouped in the current language: 20,000 in English, 20 000 in
     French. decimals: the digits after the point (`f"{value:,.{decimals}f}"`); None writes `value`
     as `f"{value:,}"` does (an integer as it is)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(_("value must be a real number (an int or a float); got {value!r}.").format(value=value))
+    if decimals is not None:
+        message = _("decimals must be None or an integer >= 0 (the digits after the point); got {decimals!r}.")
+        if isinstance(decimals, bool) or not isinstance(decimals, numbers.Integral):
+            raise TypeError(message.format(decimals=decimals))
+        if decimals < 0:
+            raise ValueError(message.format(decimals=decimals))
     text = f"{value:,}" if decimals is None else f"{value:,.{decimals}f}"
     return text.replace(",", THOUSANDS_SEPARATOR[_language])
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from course_lib import kernels
 from course_lib._validation import check_matrix, check_positive
+from course_lib.i18n import _
 
 
 class KernelRows:
@@ -23,9 +24,13 @@ class KernelRows:
 
     def __init__(self, X, kernel, params, cache_mb=200.0):
         X = check_matrix(X, "X")
+        if params is not None and not isinstance(params, dict):
+            raise TypeError(_("params must be a dict of the kernel's parameters (as "
+                              "kernels.kernel_params gives it) or None; got {params!r}.").format(params=params))
         kernel = kernels.check_kernel(kernel, params)
+        params = kernels.kernel_params(kernel, **(params or {}))  # the defaults for those not given
         cache_mb = check_positive(cache_mb, "cache_mb")
-        self.X, self.kernel, self.params = X, kernel, params
+        self.X, self.kernel, self.params, self.cache_mb = X, kernel, params, cache_mb
         # the linear and polynomial rows are x^i^T X^T: one product with X^T stored contiguous
         # (several times faster than X x^i on short rows, where BLAS strides through X)
         self._XT = np.ascontiguousarray(X.T) if kernel in ("linear", "polynomial") else None
@@ -47,10 +52,16 @@ class KernelRows:
 
     def whole_fits(self):
         """Whether the whole matrix and as many floats again fit in cache_mb."""
-        return 2 * self.shape[0] <= self.capacity
+        return 16 * self.shape[0] ** 2 <= self.cache_mb * 1e6
 
     def whole(self):
-        """The whole Gram matrix, computed at the first call and then kept (read-only)."""
+        """The whole Gram matrix, computed at the first call and then kept (read-only); it must
+        fit in cache_mb."""
+        n = self.shape[0]
+        if self._whole is None and 8 * n * n > self.cache_mb * 1e6:
+            raise ValueError(_("The whole Gram matrix of {n} points takes {size:.4g} MB, more than "
+                               "cache_mb={cache_mb:g}: raise cache_mb, or read the matrix by rows "
+                               "(row(i)).").format(n=n, size=8 * n * n / 1e6, cache_mb=self.cache_mb))
         if self._whole is None:
             self._whole = self._block(slice(None), slice(None))
             self._whole.flags.writeable = False

@@ -31,7 +31,7 @@ tol ends the search, usually long before mu reaches tol / 4.
 
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from math import factorial
+from math import comb, factorial, prod
 
 import numpy as np
 
@@ -42,19 +42,22 @@ from course_lib._validation import (
     check_positive,
     finite_arguments,
 )
+from course_lib.i18n import _
 from course_lib.smo import SMOResult, _kkt_gap
 
 MU_START, MU_FACTOR = 2.0, 0.1
 # mu follows tol down to tol / 1000, but not below 1e-12: there the Newton system is singular in
 # float64, and a tol under the rounding of E (~1e-16) ends with status "max_iter" instead
 TOL_MU_MIN = 1e-9
+# polynomial_features builds N x C(d + q, q) features: at most this many numbers (800 MB of floats)
+MAX_FEATURE_ENTRIES = 10**8
 
 
 @finite_arguments
 def polynomial_feature_count(d, q):
     """The number of coordinates of polynomial_features: C(d + q, q)."""
     d, q = check_int(d, "d", 1), check_int(q, "q", 1)
-    return factorial(d + q) // (factorial(d) * factorial(q))
+    return comb(d + q, q)
 
 
 @finite_arguments
@@ -63,6 +66,13 @@ def polynomial_features(X, q):
     {k_1, ..., k_q} of indices of x', equal to sqrt(q! / prod_k m_k!) prod_j x'_{k_j} (m_k: how
     many times k appears), by the multinomial theorem."""
     X, q = check_matrix(X, "X"), check_int(q, "q", 1)
+    count = polynomial_feature_count(X.shape[1], q)
+    if count * (X.shape[0] + q) > MAX_FEATURE_ENTRIES:  # phi(X) and the table of multisets
+        raise ValueError(_(
+            "q={q} on d={d} features gives C(d + q, q) coordinates per point, more than memory holds for "
+            "{n} points (at most {limit:.0e} numbers): lower q, or use the kernel "
+            "(course_lib.kernels.polynomial) instead of explicit features.").format(
+                q=q, d=X.shape[1], n=X.shape[0], limit=MAX_FEATURE_ENTRIES))
     X1 = np.hstack([X, np.ones((X.shape[0], 1))])
     multisets, weights = _multisets(X1.shape[1], q)
     Z = X1[:, multisets[:, 0]] * weights
@@ -76,8 +86,9 @@ def _multisets(d, q):
     """The multisets {k_1, ..., k_q} of indices 0..d-1 (one row each, q columns) and the
     coordinates' weights sqrt(q! / prod_k m_k!)."""
     multisets = np.array(list(combinations_with_replacement(range(d), q)), dtype=np.intp)
-    weights = np.sqrt([factorial(q) / np.prod([factorial(int(m)) for m in np.bincount(k)])
-                       for k in multisets])
+    # q! / prod_k m_k! in exact integers (NumPy's int64 products overflow from q = 23 on)
+    coefficients = [factorial(q) // prod(factorial(int(m)) for m in np.bincount(k)) for k in multisets]
+    weights = np.sqrt([float(c) if c < 2**1023 else np.inf for c in coefficients])
     multisets.flags.writeable = weights.flags.writeable = False
     return multisets, weights
 

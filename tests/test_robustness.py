@@ -484,7 +484,8 @@ VALID = {
     "model_selection.grid_search": A(X, r, C_values=[1.0], sigma_values=[1.0]),
     "data.overlapping_curved_log_ratio": A(X), "data.letters_to_string": A([0, 1]),
     "structured.base.check_rescaling": A("margin"),
-    "structured.base.check_example_weights": A([1.0, 2.0, 0.5], 3),
+    "structured.base.check_example_weights": A(np.array([1.0, 2.0, 0.5]), 3),
+    "structured.base.check_same_length": A([np.eye(2), np.eye(3)], [np.zeros(2), np.zeros(3)]),
     "structured.base.augmented_score": A(models.BinaryModel(), X[0], 1, -1, w),
     "structured.base.exhaustive_argmax": A([1, 2, 3], lambda c: -abs(c - 2)),
     "structured.chain.fit_hmm": A(SEQ_X, SEQ_Y, n_labels=3),
@@ -1024,6 +1025,190 @@ def _fit_input_problems(name, kind):
 def test_estimator_input_gets_a_clear_error_or_a_right_answer(name, kind):
     problems = _fit_input_problems(name, kind)
     assert not problems, "\n".join(problems)
+
+
+# ------------------------------------------------------------------ methods and plot helpers outside the table
+#
+# Methods (dual_point, whole) and the label placer are not reached by the generated cases above:
+# their hostile input by class, then the valid edges they must get right.
+
+from course_lib import kernel_cache, smoothed_newton  # noqa: E402
+from course_lib.structured import base, qp  # noqa: E402
+from course_lib.i18n import number  # noqa: E402
+from course_lib.plotting.multiclass import REDUCTIONS as REDUCTION_NAMES  # noqa: E402
+from course_lib.widgets import progress  # noqa: E402
+
+
+def _labels(**changes):
+    from course_lib.plotting.labels import PointLabels
+
+    arguments = dict(anchors=[[0.0, 0.0], [1.0, 1.0]], texts=["a", "b"], colors=["k", "r"],
+                     points=[[0.0, 0.0], [1.0, 1.0]], half_sizes=3.0)
+    return PointLabels(**{**arguments, **changes})
+
+
+def _panel(**arguments):
+    import matplotlib.pyplot as plt
+
+    from course_lib.plotting.multiclass import reduction_panel
+
+    fig, ax = plt.subplots()
+    try:
+        return reduction_panel(ax, **arguments)
+    finally:
+        plt.close(fig)
+
+
+def _svm_drawing(**changes):
+    import matplotlib.pyplot as plt
+
+    from course_lib.plotting.margins import draw_svm
+
+    arguments = dict(svm=SVM(C=1.0).fit(X2, R2), X=X2, r=R2)
+    fig, ax = plt.subplots()
+    try:
+        return draw_svm(ax, **{**arguments, **changes})
+    finally:
+        plt.close(fig)
+
+
+def _one_vs_rest():
+    from course_lib.plotting.multiclass import reduction_fit
+
+    return reduction_fit(seed=0)
+
+
+def _chain_model():
+    model = chain.ChainModel(n_labels=3)
+    model.initialize(SEQ_X, SEQ_Y)
+    return model
+
+
+RECENT_HOSTILE = {
+    "NaN or inf": [
+        (lambda: _labels(anchors=[[np.nan, 0.0], [1.0, 1.0]]), "anchors"),
+        (lambda: _labels(points=[[np.inf, 0.0], [1.0, 1.0]]), "points"),
+        (lambda: _labels(half_sizes=np.nan), "half_sizes"),
+        (lambda: _labels(fontsize=np.nan), "fontsize"),
+        (lambda: _svm_drawing(X=np.where(np.eye(len(X2), 2) > 0, np.nan, X2)), "X"),
+        (lambda: _svm_drawing(xlim=(np.nan, 1.0), ylim=(0.0, 1.0)), "xlim"),
+        (lambda: models.MulticlassModel(3).batch_joint_feature(X[:3], y[:3], [1.0, np.inf, 1.0]), "weights"),
+    ],
+    "wrong shape": [
+        (lambda: _labels(anchors=[[0.0, 0.0, 1.0], [1.0, 1.0, 1.0]], texts=list("abc"), colors=list("kkk")), "anchors"),
+        (lambda: _labels(points=[[0.0, 0.0, 1.0], [1.0, 1.0, 1.0]]), "points"),
+        (lambda: _labels(anchors=None), "anchors"),
+        (lambda: _svm_drawing(X=X2[:1]), "X"),
+        (lambda: _svm_drawing(X=np.c_[X2, X2[:, 0]]), "X"),
+        (lambda: _svm_drawing(xlim=(-1.0, 1.0)), "ylim"),
+        (lambda: _labels(half_sizes=[1.0, 2.0, 3.0]), "half_sizes"),
+    ],
+    "text where numbers are expected": [
+        (lambda: _labels(anchors=[["a", "b"], ["c", "d"]]), "anchors"),
+        (lambda: _labels(half_sizes="3"), "half_sizes"),
+        (lambda: base.check_example_weights(["1", "2", "3"], 3), "weights"),
+        (lambda: base.check_example_weights(np.array([1j, 1, 1]), 3), "weights"),
+    ],
+    "wrong type": [
+        (lambda: _svm_drawing(svm="svm"), "svm"),
+        (lambda: _svm_drawing(steps=1.5), "steps"),
+        (lambda: _panel(reduction="one-vs-one", fitted=_one_vs_rest()), "reduction"),
+        (lambda: _panel(reduction=REDUCTION_NAMES[2], fitted=_one_vs_rest()), "fitted"),
+        (lambda: _panel(fitted=_one_vs_rest()[:2]), "fitted"),
+        (lambda: number("20000"), "value"),
+        (lambda: number(None), "value"),
+        (lambda: number(1234.5, decimals=1.5), "decimals"),
+        (lambda: number(1234.5, decimals="2"), "decimals"),
+        (lambda: progress.progress(None), "items"),
+        (lambda: progress.progress(3), "items"),
+        (lambda: progress.progress(range(3), None), "description"),
+        (lambda: _labels(texts=None), "texts"),
+        (lambda: _labels(texts="ab"), "texts"),
+        (lambda: _labels(note="a note"), "note"),
+        (lambda: _labels(left_out="left out"), "left_out"),
+        (lambda: kernel_cache.KernelRows(X, "gaussian", "sigma=1"), "params"),
+        (lambda: base.check_example_weights(None, 1.5), "n"),
+        (lambda: base.check_example_weights(None, -1), "n"),
+    ],
+    "negative or zero where meaningless": [
+        (lambda: _labels(half_sizes=-3.0), "half_sizes"),
+        (lambda: _labels(fontsize=0), "fontsize"),
+        (lambda: _svm_drawing(steps=0), "steps"),
+        (lambda: number(1234.5, decimals=-1), "decimals"),
+        (lambda: qp.rounding_gap(-np.eye(2), np.zeros(2), 1.0), "G"),
+    ],
+    "lengths that disagree": [
+        (lambda: models.MulticlassModel(3).batch_joint_feature(X[:3], y[:2]), "Y"),
+        (lambda: _chain_model().batch_joint_feature(SEQ_X, SEQ_Y[:1]), "Y"),
+    ],
+    "beyond memory": [  # the features' limit lowered to 10**4 numbers (below): no test allocates much
+        (lambda: smoothed_newton.polynomial_features(X, 50), "q"),
+        (lambda: smoothed_newton.polynomial_features(np.ones((3, 100)), 2), "q"),
+        (lambda: kernel_cache.KernelRows(np.zeros((200_000, 1)), "linear", {}, cache_mb=1.0).whole(), "cache_mb"),
+    ],
+}
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("kind", sorted(RECENT_HOSTILE))
+def test_recent_helpers_refuse_hostile_input_by_class(kind, monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    monkeypatch.setattr(smoothed_newton, "MAX_FEATURE_ENTRIES", 10**4)
+    for call, fragment in RECENT_HOSTILE[kind]:
+        assert_clear_error(call, fragment)
+
+
+def test_recent_helpers_are_right_on_valid_edges():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from course_lib.structured.oneslack import OneSlackSSVM
+
+    # explicit features of high degree (their weights once overflowed int64 from q = 23 on)
+    Xp = np.random.default_rng(0).uniform(0, 0.5, size=(5, 2))
+    for q in (23, 30):
+        Z = smoothed_newton.polynomial_features(Xp, q)
+        np.testing.assert_allclose(Z @ Z.T, (Xp @ Xp.T + 1) ** q, rtol=1e-9)
+    assert smoothed_newton.polynomial_feature_count(10**5, 10**5) > 10**60000
+    # the kernel's default parameters when none are given; whole() within cache_mb, its rows alike
+    rows = kernel_cache.KernelRows(X, "gaussian", {})
+    np.testing.assert_allclose(rows.whole(), kernels.gaussian(X, X, sigma=1.0))
+    tiny = kernel_cache.KernelRows(X[:1], "linear", {}, cache_mb=1e-9)
+    assert not tiny.whole_fits() and tiny.row(0)[0] == pytest.approx(X[0] @ X[0])
+    # dual_point: one dict per example even with no plane, and the C of fit after C changes
+    X3f, Y3f = data.three_blobs(30, seed=1)
+    tiny_losses = OneSlackSSVM(models.MulticlassModel(3, cost=1e-5 * (1 - np.eye(3)))).fit(X3f, Y3f)
+    assert tiny_losses.n_iter_ == 0 and tiny_losses.dual_point() == [{}] * 30
+    learner = OneSlackSSVM(models.MulticlassModel(3)).fit(X3f, Y3f)
+    before = learner.dual_point()
+    learner.C = 1e6
+    assert _same(learner.dual_point(), before)
+    # weights: none for no example; an empty chain batch is the zero vector
+    assert base.check_example_weights([], 0).shape == (0,)
+    chain_model = _chain_model()
+    np.testing.assert_array_equal(chain_model.batch_joint_feature([], []), np.zeros(chain_model.size_joint_feature))
+    # numbers of every NumPy kind written with their thousands grouped
+    assert [number(np.int64(20000)), number(np.float32(2.5), 1), number(np.float64(1234.5), np.int64(0))] == [
+        "20,000", "2.5", "1,234"]
+    _svm_drawing(X=X2.tolist(), xlim=(1.0, -1.0), ylim=[0, 1], steps=2)  # a list X, reversed limits
+    # the signs' panel drawn from the one-vs-rest fit it shares with the confidences' panel
+    assert _panel(reduction=REDUCTION_NAMES[1], fitted=_one_vs_rest()) == _panel(reduction=REDUCTION_NAMES[1])
+    # a progress bar over nothing, and over an iterator
+    assert list(progress.progress([])) == [] and list(progress.progress(iter("ab"), "splits")) == ["a", "b"]
+    # labels: none to place, and a point with no size
+    fig, ax = plt.subplots()
+    try:
+        empty = _labels(anchors=np.empty((0, 2)), texts=[], colors=[])
+        ax.add_artist(empty)
+        ax.add_artist(_labels(points=np.empty((0, 2)), half_sizes=0.0))
+        fig.canvas.draw()
+        assert empty.n_left_out == 0
+    finally:
+        plt.close(fig)
 
 
 # ------------------------------------------------------------------ errors in the student's language

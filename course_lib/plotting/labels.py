@@ -3,11 +3,14 @@ font sizes known) so that no label covers another label, a point or the axes' ot
 label with no free place around its point is left out, and the note drawn with the labels says
 how many were."""
 
+import numbers
+
 import numpy as np
 from matplotlib.artist import Artist, allow_rasterization
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox, IdentityTransform
 
+from course_lib._validation import as_numbers, check_matrix, check_positive
 from course_lib.i18n import _
 
 # Where a label may go around its point, in order of preference: above right (where a reader
@@ -29,9 +32,21 @@ class PointLabels(Artist):
     def __init__(self, anchors, texts, colors, points, half_sizes, note=None, left_out=None,
                  fontsize=12):
         super().__init__()
-        self.anchors = np.asarray(anchors, dtype=float).reshape(-1, 2)
-        self.points = np.asarray(points, dtype=float).reshape(-1, 2)
-        self.half_sizes = np.broadcast_to(np.asarray(half_sizes, dtype=float), len(self.points))
+        self.anchors = _positions(anchors, "anchors")
+        self.points = _positions(points, "points")
+        self.half_sizes = _half_sizes(half_sizes, len(self.points))
+        for name, value in (("texts", texts), ("colors", colors)):
+            if isinstance(value, str) or not hasattr(value, "__len__"):
+                raise TypeError(_("{name} must be a list with one entry per anchor; got {value!r}.").format(
+                    name=name, value=value))
+        if isinstance(fontsize, numbers.Real):  # else a size name ("large"), which matplotlib checks
+            check_positive(fontsize, "fontsize")
+        if note is not None and not isinstance(note, Text):
+            raise TypeError(_("note must be a matplotlib Text (as ax.text(...) returns) or None; got "
+                              "{value!r}.").format(value=note))
+        if left_out is not None and not callable(left_out):
+            raise TypeError(_("left_out must be a function of the number of labels left out that "
+                              "returns a line of text, or None; got {value!r}.").format(value=left_out))
         if len(texts) != len(self.anchors) or len(colors) != len(self.anchors):
             raise ValueError(_("texts and colors need one entry per anchor ({n}); got {n_texts} and "
                                "{n_colors}").format(n=len(self.anchors), n_texts=len(texts),
@@ -129,6 +144,32 @@ class PointLabels(Artist):
         for text in self.get_children():
             text.draw(renderer)
         self.stale = False
+
+
+def _positions(values, name):
+    """values as an (n, 2) array of finite positions (n = 0 allowed)."""
+    if values is not None and np.size(values) == 0:
+        return np.empty((0, 2))
+    values = check_matrix(values, name)
+    if values.shape[1] != 2:
+        raise ValueError(_("{name} must have shape (n, 2), one (x, y) position per row; got shape "
+                           "{shape}.").format(name=name, shape=values.shape))
+    return values
+
+
+def _half_sizes(half_sizes, n):
+    """The points' half sizes (points) as n finite numbers >= 0, from one number or n of them."""
+    if np.iscomplexobj(half_sizes):
+        raise TypeError(_("half_sizes holds complex numbers: pass one size >= 0 (in points) per "
+                          "point, or a single size."))
+    sizes = as_numbers(half_sizes, "half_sizes")
+    if sizes.ndim > 1 or (sizes.ndim == 1 and sizes.shape[0] != n):
+        raise ValueError(_("half_sizes must be one number or one per point ({n}); got shape "
+                           "{shape}.").format(n=n, shape=sizes.shape))
+    if not np.all(np.isfinite(sizes)) or np.any(sizes < 0):
+        raise ValueError(_("half_sizes must hold finite sizes >= 0 (in points); got {value}.").format(
+            value=sizes.tolist()))
+    return np.broadcast_to(sizes, n)
 
 
 def _nearest_is_own(box, centres, mine):

@@ -5,6 +5,7 @@ import numpy as np
 from matplotlib.text import Text
 
 from course_lib import data, lagrange, margins
+from course_lib._validation import as_numbers, check_fitted, check_int, check_matrix
 from course_lib.i18n import N_, _
 from course_lib.plotting.labels import PointLabels
 from course_lib.plotting.linear import shade_sides
@@ -310,6 +311,7 @@ def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None, le
     point (see PointLabels: a slack with no room is left out and counted). `shade`
     colours the two sides of a linear SVM. (The live demos pass legend=False: a legend costs a
     good part of a redraw.)"""
+    X, steps = _check_svm_drawing(svm, X, steps, xlim, ylim)
     if xlim is None:
         xlim, ylim = grid_limits(X, 0.6)
     if svm.kernel == "linear":
@@ -346,6 +348,27 @@ def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None, le
     ax.set_ylim(ylim)
     if legend:
         ax.legend(loc="upper left", fontsize=8)
+
+
+def _check_svm_drawing(svm, X, steps, xlim, ylim):
+    """draw_svm's arguments checked at the door: a fitted SVM, the X it was fitted on, a grid of at
+    least 2 x 2 steps, and xlim and ylim given together as finite pairs. Returns (X, steps)."""
+    if not isinstance(svm, SVM):
+        raise TypeError(_("svm must be a fitted course_lib SVM; got {kind}.").format(kind=type(svm).__name__))
+    check_fitted(svm, "n_features_in_")
+    X = check_matrix(X, "X", n_features=svm.n_features_in_)
+    if X.shape != svm.X_fit_.shape or not np.array_equal(X, svm.X_fit_):
+        raise ValueError(_("X must be the points svm was fitted on: its support vectors are circled "
+                           "by their index in X. Pass the X given to fit."))
+    steps = check_int(steps, "steps", 2)
+    if (xlim is None) != (ylim is None):
+        raise ValueError(_("xlim and ylim go together: give both (the window drawn) or neither (the "
+                           "window around X)."))
+    for name, limits in (("xlim", xlim), ("ylim", ylim)):
+        if limits is not None and (np.shape(limits) != (2,) or not np.all(np.isfinite(as_numbers(limits, name)))):
+            raise ValueError(_("{name} must be two finite numbers (low, high); got {value!r}.").format(
+                name=name, value=limits))
+    return X, steps
 
 
 @slide_figure("K8_support_vectors", slide="Illustration des vecteurs de support")

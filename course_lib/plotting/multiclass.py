@@ -208,16 +208,28 @@ def forty_twenty_forty_figure(share=0.2):
 def reduction_fit(reduction=REDUCTIONS[0], spread=1.3, seed=0, learner="least squares"):
     """(X, y, fitted model) of a reduction around a binary learner of LEARNERS on three_blobs,
     classes 1, 2, 3 as in the slides (both one-vs-rest reductions fit the same OneVsRest)."""
+    reduce = _reduction_class(reduction, learner)
+    X, y = three_blobs(n=150, seed=seed, spread=spread)
+    y = y + 1
+    return X, y, reduce(LEARNERS[learner]()).fit(X, y)
+
+
+def _described(fitted):
+    """'(X, y, OneVsRest)' for a triple, else the type's name: what reduction_panel was given."""
+    if isinstance(fitted, tuple) and len(fitted) == 3:
+        return f"(X, y, {type(fitted[2]).__name__})"
+    return type(fitted).__name__
+
+
+def _reduction_class(reduction, learner):
+    """The class that fits `reduction` (AllPairs or OneVsRest), once both names are checked."""
     if reduction not in REDUCTIONS:
         raise ValueError(_("reduction must be one of {reductions}; got {reduction!r}.").format(
                              reductions=', '.join(map(repr, REDUCTIONS)), reduction=reduction))
     if learner not in LEARNERS:
         raise ValueError(_("learner must be one of {learners}; got {learner!r}.").format(
                              learners=', '.join(map(repr, LEARNERS)), learner=learner))
-    X, y = three_blobs(n=150, seed=seed, spread=spread)
-    y = y + 1
-    reduce = AllPairs if reduction == REDUCTIONS[2] else OneVsRest
-    return X, y, reduce(LEARNERS[learner]()).fit(X, y)
+    return AllPairs if reduction == REDUCTIONS[2] else OneVsRest
 
 
 def reduction_panel(ax, reduction=REDUCTIONS[0], spread=1.3, seed=0, learner="least squares", fitted=None):
@@ -225,6 +237,12 @@ def reduction_panel(ax, reduction=REDUCTIONS[0], spread=1.3, seed=0, learner="le
     signs leave the class undecided) and the training accuracy in the title. Classes are 1, 2, 3 as
     in the slides. Returns that accuracy. `fitted`: reduction_fit's (X, y, model) for these
     arguments, when already computed (fitted here if None)."""
+    reduce = _reduction_class(reduction, learner)
+    if fitted is not None and not (isinstance(fitted, tuple) and len(fitted) == 3
+                                   and isinstance(fitted[2], reduce)):
+        raise TypeError(_("fitted must be what reduction_fit returns for these arguments, (X, y, "
+                          "model) with a fitted {kind} model, or None; got {value}.").format(
+                              kind=reduce.__name__, value=_described(fitted)))
     X, y, model = reduction_fit(reduction, spread, seed, learner) if fitted is None else fitted
     if reduction == REDUCTIONS[2]:
         def region_of(P):

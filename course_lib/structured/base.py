@@ -12,7 +12,7 @@ and `initialize(X, Y)`, which checks the data and sets `size_joint_feature` befo
 
 import numpy as np
 
-from course_lib._validation import finite_arguments
+from course_lib._validation import as_numbers, check_int, finite_arguments
 from course_lib.i18n import _
 
 RESCALINGS = ("margin", "slack")
@@ -24,9 +24,7 @@ class StructuredModel:
     size_joint_feature = None
 
     def initialize(self, X, Y):
-        if len(X) != len(Y):
-            raise ValueError(_("X has {n_x} inputs but Y has {n_y} outputs: lengths must match.").format(
-                                 n_x=len(X), n_y=len(Y)))
+        check_same_length(X, Y)
         if len(X) == 0:
             raise ValueError(_("X is empty: training needs at least one example."))
         return self
@@ -45,19 +43,32 @@ class StructuredModel:
 
     def batch_joint_feature(self, X, Y, weights=None):
         """sum_i weights_i Psi(x_i, y_i) (every weight 1 by default)."""
+        check_same_length(X, Y)
         weights = check_example_weights(weights, len(X))
         return sum((a * self.joint_feature(x, y) for x, y, a in zip(X, Y, weights)), np.zeros(self.size_joint_feature))
 
 
 def check_example_weights(weights, n):
     """The weights a_i of n examples as a float array (None: all 1), refused unless n finite numbers."""
+    n = check_int(n, "n", 0)
     if weights is None:
         return np.ones(n)
-    weights = np.asarray(weights, dtype=float)
-    if weights.shape != (n,) or not np.all(np.isfinite(weights)):
+    if np.iscomplexobj(weights):
+        raise TypeError(_("weights holds complex numbers: pass one real weight per example."))
+    weights = as_numbers(weights, "weights")
+    if weights.shape != (n,):
         raise ValueError(_("weights must hold {n} finite numbers, one per example; got shape {shape}.").format(
             n=n, shape=weights.shape))
+    if not np.all(np.isfinite(weights)):
+        raise ValueError(_("weights contains NaN or inf: pass one finite weight per example."))
     return weights
+
+
+def check_same_length(X, Y):
+    """Refuse inputs X and outputs Y of different lengths (zip would drop the extra ones)."""
+    if len(X) != len(Y):
+        raise ValueError(_("X has {n_x} inputs but Y has {n_y} outputs: lengths must match.").format(
+                             n_x=len(X), n_y=len(Y)))
 
 
 def check_rescaling(rescaling):

@@ -25,7 +25,12 @@ import numpy as np
 from course_lib._validation import check_int, check_positive, finite_arguments
 from course_lib.data import read_checked
 from course_lib.i18n import _
-from course_lib.structured.base import StructuredModel, check_rescaling, check_example_weights
+from course_lib.structured.base import (
+    StructuredModel,
+    check_example_weights,
+    check_rescaling,
+    check_same_length,
+)
 from course_lib.structured.viterbi import (
     _hamming_unary, check_sequence, slack_rescaled_viterbi, viterbi, viterbi_batch,
 )
@@ -138,6 +143,9 @@ class ChainModel(StructuredModel):
         """sum_i weights_i Psi(x_i, y_i) (every weight 1 by default), with one scatter-add over all
         the letters of all the words."""
         q = self._q()
+        check_same_length(X, Y)
+        if len(X) == 0:  # an empty sum
+            return super().batch_joint_feature(X, Y, weights)
         scale = [a / len(x) if self.normalize else a for x, a in zip(X, check_example_weights(weights, len(X)))]
         x_all = np.concatenate([self._check_x(x) * s for x, s in zip(X, scale)])
         y_all = np.concatenate([check_sequence(y, len(x), q) for x, y in zip(X, Y)])

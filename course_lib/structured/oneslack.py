@@ -119,16 +119,17 @@ class OneSlackSSVM(BaseSSVM):
         self.constraints_ = (A[:K].copy(), b[:K].copy())
         self.alpha_ = alpha
         self.plane_outputs_ = outputs
+        self._fit_n, self._fit_C = n, C  # dual_point's scale, whatever C is set to later
         del self._cache, self._psi_true
         return self
 
     def dual_point(self):
         """The n-slack dual point of the final working set: per example, a dict {output_key: (output,
-        alpha_i(output))} with alpha_i(y) = sum_k alpha_k [plane k took y for example i] / C; the
-        remaining 1 - sum_y alpha_i(y) sits on y_i."""
+        alpha_i(output))} with alpha_i(y) = sum_k alpha_k [plane k took y for example i] / C (the C
+        of fit); the remaining 1 - sum_y alpha_i(y) sits on y_i."""
         check_fitted(self, "plane_outputs_")
-        point = [{} for _ in range(len(self.plane_outputs_[0]) if self.plane_outputs_ else 0)]
-        for alpha_k, outputs in zip(self.alpha_ / float(self.C), self.plane_outputs_):
+        point = [{} for _ in range(self._fit_n)]  # no plane: every example's weight on y_i
+        for alpha_k, outputs in zip(self.alpha_ / self._fit_C, self.plane_outputs_):
             for i, y in enumerate(outputs):
                 if y is not None and alpha_k > 0:
                     y_old, weight = point[i].get(output_key(y), (y, 0.0))

@@ -55,6 +55,9 @@ def rounding_gap(G: np.ndarray, b: np.ndarray, cap: float):
         raise ValueError(_("cap must be a positive finite number; got {cap!r}.").format(cap=cap))
     if len(b) == 0:
         return 0.0
+    if np.any(np.diag(G) < 0):  # G_kk = ||a_k||^2
+        raise ValueError(_("G must be a Gram matrix (G_kl = <a_k, a_l>): its diagonal holds squared "
+                           "norms ||a_k||^2 >= 0; got {value:g}.").format(value=float(np.min(np.diag(G)))))
     largest = float(np.max(np.abs(b))) + cap * float(np.max(np.diag(G)))
     return ROUNDING_SAFETY * 2.0 * cap * np.finfo(float).eps * largest
 

@@ -20,7 +20,18 @@ def progress(items, description=""):
     The bar is shown as a widget view only, without the text that stands in for it where
     widgets are not rendered: the cell's saved outputs, which nbval compares, stay those of
     its computation."""
-    items = list(items)
+    if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
+        raise TypeError(_("items must be a sequence of the things to compute (e.g. range(3)); got "
+                          "{value!r}.").format(value=items))
+    if not isinstance(description, str):
+        raise TypeError(_("description must be a str (the word written beside the bar); got "
+                          "{value!r}.").format(value=description))
+    return _counted(list(items), description)
+
+
+def _counted(items, description):
+    """progress's generator: the arguments are checked when progress is called, not when the
+    first item is asked for."""
     bar = widgets.IntProgress(value=0, min=0, max=len(items), description=_(description),
                               style={"description_width": "initial"})
     if getattr(get_ipython(), "kernel", None) is not None:  # in a Jupyter kernel: a front end shows it
