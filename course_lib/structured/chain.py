@@ -140,24 +140,50 @@ class ChainModel(StructuredModel):
         return psi / len(y) if self.normalize else psi
 
     def batch_joint_feature(self, X, Y, weights=None):
-        """sum_i weights_i Psi(x_i, y_i) (every weight 1 by default), with one scatter-add over all
-        the letters of all the words."""
+        """sum_i weights_i Psi(x_i, y_i) (every weight 1 by default), as two weighted counts. A word
+        given several times (the same array, as in a dual point's readings of one word) is checked
+        and multiplied once: with c[l, j] the total weight of label j at letter l of the distinct
+        words, the unary part is c^T [their letters], the pair part the weighted count of each
+        transition (a, b)."""
         q = self._q()
         check_same_length(X, Y)
         if len(X) == 0:  # an empty sum
             return super().batch_joint_feature(X, Y, weights)
-        scale = [a / len(x) if self.normalize else a for x, a in zip(X, check_example_weights(weights, len(X)))]
-        x_all = np.concatenate([self._check_x(x) * s for x, s in zip(X, scale)])
-        y_all = np.concatenate([check_sequence(y, len(x), q) for x, y in zip(X, Y)])
-        unary = np.zeros((q, x_all.shape[1]))
-        np.add.at(unary, y_all, x_all)
-        prev = np.concatenate([y[:-1] for y in Y]).astype(np.int64)
-        cur = np.concatenate([y[1:] for y in Y]).astype(np.int64)
-        weight = np.concatenate([np.full(len(y) - 1, s) for y, s in zip(Y, scale)])
-        pair = np.zeros((q, q) if self.transitions else 0)
-        if self.transitions:
-            np.add.at(pair, (prev, cur), weight)
-        return np.concatenate([unary.ravel(), pair.ravel()])
+        weights = check_example_weights(weights, len(X))
+        position, words = {}, []
+        for x in X:
+            if id(x) not in position:
+                position[id(x)] = len(words)
+                words.append(self._check_x(x))
+        starts = np.cumsum([0] + [len(x) for x in words])
+        word_of = np.array([position[id(x)] for x in X])
+        lengths = starts[word_of + 1] - starts[word_of]
+        y_all = self._labels_of(Y, lengths, q)
+        scale = weights / lengths if self.normalize else weights
+        first = np.cumsum(lengths) - lengths  # where each example's letters begin in y_all
+        letter = np.arange(lengths.sum()) + np.repeat(starts[word_of] - first, lengths)
+        letter_weight = np.repeat(scale, lengths)
+        counts = np.bincount(letter * q + y_all, weights=letter_weight, minlength=starts[-1] * q)
+        unary = counts.reshape(starts[-1], q).T @ np.concatenate(words)
+        if not self.transitions:
+            return unary.ravel()
+        follows = np.ones(len(y_all) - 1, dtype=bool)  # y_all[t + 1] follows y_all[t] in one example
+        follows[(first + lengths - 1)[:-1]] = False
+        pair = np.bincount(y_all[:-1][follows] * q + y_all[1:][follows], weights=letter_weight[:-1][follows],
+                           minlength=q * q)
+        return np.concatenate([unary.ravel(), pair])
+
+    @staticmethod
+    def _labels_of(Y, lengths, q):
+        """The label sequences of Y end to end, each checked against its word's length: at once
+        when every one is an integer vector of the right length, else one by one (the message
+        then names the sequence's fault)."""
+        if all(isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind in "iu" for y in Y) and \
+                np.array_equal([len(y) for y in Y], lengths):
+            y_all = np.concatenate(Y).astype(np.int64)
+            if y_all.min() >= 0 and y_all.max() < q:
+                return y_all
+        return np.concatenate([check_sequence(y, n, q) for y, n in zip(Y, lengths)])
 
     def loss(self, y, y_hat):
         """Delta(y, y_hat) = sum_t 1[y_t != y_hat_t] (divided by r if normalize_loss)."""
