@@ -23,6 +23,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 # The project's Jupyter settings and templates, in the layout of an installation prefix:
 # etc/jupyter/labconfig/default_setting_overrides.json (JupyterLab: no news, no update check),
+# etc/jupyter/voila.json (the class mode shuts down the kernel of a page that was left),
 # share/jupyter/voila/templates/course/ (the class mode), share/jupyter/labextensions/course-companion/
 # (in JupyterLab: sliders named for screen readers, links in the text underlined). Added to
 # Jupyter's search paths, so a user's own settings still apply; an image (repo2docker) can copy
