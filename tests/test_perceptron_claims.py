@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 
+from course_lib.multiclass import TfIdfMap, term_counts
+from course_lib.multiclass_svm import MulticlassSVM
 from course_lib.perceptron import AveragedPerceptron, Perceptron, accuracy_by_epoch
 from course_lib.plotting import perceptron as plots
 from course_lib.text import bag_of_words, load_stdlib_docstrings, split_docstrings
@@ -43,9 +45,12 @@ def test_09_ocr_test_gain_with_max_epoch_chosen_on_held_out(ocr_curves, seed):
     assert np.mean(averaged_model.predict(X_test) == y_test) > np.mean(plain_model.predict(X_test) == y_test) + 0.05
 
 
-def test_09_text_averaging_gains_little_over_ten_splits():
+@pytest.fixture(scope="module")
+def text_test_accuracies():
+    """Test accuracies on ten splits of the docstrings: plain and averaged perceptron with MAX_EPOCH
+    chosen on the held-out documents, and chapter 08's TF-IDF multiclass SVM with lambda chosen there."""
     documents, topics, _, sources = load_stdlib_docstrings(return_names=True)
-    gains = []
+    rows = []
     for seed in SEEDS:
         train, held, test = split_docstrings(sources, seed=seed)
         X, vocabulary = bag_of_words([documents[i] for i in train], min_df=2)
@@ -54,6 +59,21 @@ def test_09_text_averaging_gains_little_over_ten_splits():
         plain, averaged = accuracy_by_epoch(X, topics[train], X_held, topics[held], max_epoch=15, seed=0)
         plain_model = Perceptron(n_epochs=int(np.argmax(plain)) + 1, seed=0).fit(X, topics[train])
         averaged_model = AveragedPerceptron(n_epochs=int(np.argmax(averaged)) + 1, seed=0).fit(X, topics[train])
-        gains.append(np.mean(averaged_model.predict(X_test) == topics[test])
-                     - np.mean(plain_model.predict(X_test) == topics[test]))
+        svms = [MulticlassSVM(lam=lam, n_iter=10_000, seed=0, feature_map=TfIdfMap()).fit(
+            term_counts(X, vocabulary), topics[train]) for lam in (1e-3, 1e-2, 1e-1)]
+        svm = max(svms, key=lambda s: np.mean(s.predict(term_counts(X_held, vocabulary)) == topics[held]))
+        rows.append([np.mean(model.predict(X_test) == topics[test]) for model in (plain_model, averaged_model)]
+                    + [np.mean(svm.predict(term_counts(X_test, vocabulary)) == topics[test])])
+    return np.array(rows)
+
+
+def test_09_text_averaging_gains_little_over_ten_splits(text_test_accuracies):
+    plain, averaged, _ = text_test_accuracies.T
+    gains = averaged - plain
     assert np.all(np.abs(gains) < 0.05) and abs(np.mean(gains)) < 0.01, f"gains {np.round(gains, 3)}"
+
+
+def test_09_text_svm_beats_both_perceptrons_over_ten_splits(text_test_accuracies):
+    plain, averaged, svm = text_test_accuracies.T
+    lead = svm - np.maximum(plain, averaged)
+    assert np.all(lead > 0), f"SVM's lead over the better perceptron {np.round(lead, 3)}"
