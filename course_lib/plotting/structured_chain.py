@@ -366,5 +366,5 @@ def draw_reading(ax, word=0, scale=1.0, C=None):
     unary, pairwise = model.chain_scores(x, w)
     y_hat = viterbi(unary, scale * pairwise)
     right = int(np.sum(y_hat == y))
-    plot_word(ax, x, y, y_hat, title=_("transitions x {scale:g}").format(scale=scale))
+    plot_word(ax, x, y, y_hat, title=_("transitions × {scale:g}").format(scale=scale))
     ax.set_xlabel(_("{right} of {n} letters right").format(right=right, n=len(y)))

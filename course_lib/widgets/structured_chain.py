@@ -30,7 +30,7 @@ def transition_scale_demo(word=3):
         "word": widgets.IntSlider(value=word, min=0, max=n_words - 1, description=_("word"),
                                   continuous_update=True, layout=widgets.Layout(width="360px")),
         "scale": widgets.FloatSlider(value=1.0, min=0.0, max=5.0, step=0.25,
-                                     description=_("transitions x"), continuous_update=True,
+                                     description=_("transitions ×"), continuous_update=True,
                                      style={"description_width": "initial"},
                                      layout=widgets.Layout(width="360px")),
     }
