@@ -178,8 +178,9 @@ class NSlackSSVM(BaseSSVM):
             choice[examples] = hit[first]
             rows = choice[choice >= 0]
             planes.add(self._A.combination(np.full(len(rows), 1.0 / n), rows), b[rows].sum() / n, choice)
-            _check_resolvable(rounding_gap(planes.G, planes.c, C), C, self.tol)
-            w = planes.solve(C, 0.1 * tol)
+            # 0.1 tol, or the smallest gap double precision resolves on these planes if larger
+            floor = _check_resolvable(rounding_gap(planes.G, planes.c, C), C, self.tol)
+            w = planes.solve(C, max(0.1 * tol, floor))
         self._alpha[:K] = alpha
         planes.stalled = False
         return w, dual, gap
@@ -225,8 +226,6 @@ class _Planes:
     def solve(self, C, tol):
         """beta of the planes' QP (warm-started); drops planes idle for `window` solves."""
         before = float(self.c @ self.beta - 0.5 * self.beta @ self.G @ self.beta)
-        # no tighter than the gap double precision resolves on these planes (qp.rounding_gap)
-        tol = max(tol, rounding_gap(self.G, self.c, C))
         self.beta, _ = solve_simplex_qp(self.G, self.c, C, self.beta, tol=tol)
         after = float(self.c @ self.beta - 0.5 * self.beta @ self.G @ self.beta)
         # a plane that cannot raise the dual any more: round-off has the last word
