@@ -34,10 +34,10 @@ from course_lib._validation import check_binary_targets, check_int, check_matrix
 from course_lib.smo import SMOResult
 from course_lib.smoothed_newton import _polish_sets
 
-# the sets are first tried once mu (the mean of alpha s and (C - alpha) u) is below this times C
+# the sets are first tried once mu (the mean of a s and (1 - a) u, a = alpha / C) is below this
 POLISH_MU = 1e-3
 # a polished result is final when its KKT gap is below this times tol (rounding: the sets were
-# right), or when its gap is below tol and mu is below MU_END times C (the sets will not change)
+# right), or when its gap is below tol and mu is below MU_END (the sets will not change)
 EXACT = 1e-6
 MU_END = 1e-10
 # a step goes this share of the way to the boundary of the box or of s, u >= 0
@@ -55,72 +55,82 @@ def interior_point(Z, r, C, tol=1e-3, max_steps=100):
     C, tol = check_positive(C, "C"), check_positive(tol, "tol")
     max_steps = check_int(max_steps, "max_steps", 1)
     n, D = Z.shape
-    Y = Z * r[:, None]
-    # C - alpha kept as its own variable `room`: recomputed from alpha it would lose the digits
-    # of a multiplier close to C (and could reach 0)
-    alpha, room, s, u, b = np.full(n, C / 2.0), np.full(n, C / 2.0), np.ones(n), np.ones(n), 0.0
+    # in units of C: a = alpha / C in [0, 1] minimises 1/2 a^T Y Y^T a - sum a with Y = sqrt(C) r z
+    # (f / C), so that s, u and mu keep the scale of the margin whatever C
+    Y = Z * (np.sqrt(C) * r)[:, None]
+    # 1 - a kept as its own variable `room`: recomputed from a it would lose the digits of a
+    # multiplier close to C (and could reach 0)
+    a, room, s, u, b = np.full(n, 0.5), np.full(n, 0.5), np.ones(n), np.ones(n), 0.0
     identity = np.eye(D)
     best, tried = None, None
     for step in range(1, max_steps + 1):
-        mu = float(alpha @ s + room @ u) / (2 * n)
-        if mu < POLISH_MU * C:
-            free = (alpha >= C * s) & (room >= C * u)
-            upper = room < C * u
+        mu = float(a @ s + room @ u) / (2 * n)
+        if not mu > 0.0:  # every product underflowed: nothing left to follow
+            break
+        if mu < POLISH_MU:
+            free = (a >= s) & (room >= u)
+            upper = room < u
             sets = (free, upper)
-            if tried is None or not all(np.array_equal(a, c) for a, c in zip(sets, tried)):
+            if tried is None or not all(np.array_equal(new, old) for new, old in zip(sets, tried)):
                 tried = sets
                 best = _polish_sets(Z, r, C, np.flatnonzero(free), np.flatnonzero(upper), best)
-            if best is not None and (best[2] < EXACT * tol or (best[2] < tol and mu < MU_END * C)):
-                alpha_, E, gap, w = best
-                return SMOResult(alpha=alpha_, E=E, gap=gap, n_iter=step, status="converged"), w
-        residual = Y @ (Y.T @ alpha) - 1.0 + b * r - s + u  # dual residual; r^T alpha is the other
-        inverse = 1.0 / (s / alpha + u / room)  # Delta^{-1}
+            if best is not None and (best[2] < EXACT * tol or (best[2] < tol and mu < MU_END)):
+                alpha, E, gap, w = best
+                return SMOResult(alpha=alpha, E=E, gap=gap, n_iter=step, status="converged"), w
+        residual = Y @ (Y.T @ a) - 1.0 + b * r - s + u  # dual residual; r^T a is the other
+        inverse = 1.0 / (s / a + u / room)  # Delta^{-1}
         YD = Y * inverse[:, None]
         inner = identity + Y.T @ YD
+        if not np.all(np.isfinite(inner)):  # C beyond what float64 resolves on these features
+            break
 
         def solve(G):
             """(Delta + Y Y^T)^{-1} G (G: N x k) by the Woodbury identity."""
             X = inverse[:, None] * G
             return X - YD @ np.linalg.solve(inner, Y.T @ X)
 
-        primal = float(r @ alpha)
+        primal = float(r @ a)
 
         def direction(x):
-            """(d_alpha, d_b) with (Y Y^T + Delta) d_alpha + r d_b = g and r^T d_alpha = -r^T alpha,
+            """(d_a, d_b) with (Y Y^T + Delta) d_a + r d_b = g and r^T d_a = -r^T a,
             from x = (Y Y^T + Delta)^{-1} g and v = (Y Y^T + Delta)^{-1} r."""
             d_b = (float(r @ x) + primal) / float(r @ v)
             return x - d_b * v, d_b
 
-        # predictor: the pure Newton step (sigma = 0), solved with v
-        v, x = solve(np.stack([r, -residual - s + u], axis=1)).T
-        d_alpha, _ = direction(x)
-        d_s = -s - s / alpha * d_alpha
-        d_u = -u + u / room * d_alpha
-        length = min(1.0, _longest(alpha, room, s, u, d_alpha, d_s, d_u))
-        mu_affine = float((alpha + length * d_alpha) @ (s + length * d_s)
-                          + (room - length * d_alpha) @ (u + length * d_u)) / (2 * n)
-        target = (mu_affine / mu) ** 3 * mu
-        # corrector: aim the products at sigma mu and correct for the predictor's second order
-        lower, upper_ = d_alpha * d_s, d_alpha * d_u
-        g = -residual + (target - alpha * s - lower) / alpha - (target - room * u + upper_) / room
-        d_alpha, d_b = direction(solve(g[:, None])[:, 0])
-        d_s = (target - alpha * s - lower - s * d_alpha) / alpha
-        d_u = (target - room * u + upper_ + u * d_alpha) / room
-        length = min(1.0, STEP_SHARE * _longest(alpha, room, s, u, d_alpha, d_s, d_u))
-        alpha = alpha + length * d_alpha
-        room = room - length * d_alpha
+        try:  # a singular D x D system (the scales of the multipliers outran float64) ends it
+            # predictor: the pure Newton step (sigma = 0), solved with v
+            v, x = solve(np.stack([r, -residual - s + u], axis=1)).T
+            d_a, _ = direction(x)
+            d_s = -s - s / a * d_a
+            d_u = -u + u / room * d_a
+            length = min(1.0, _longest(a, room, s, u, d_a, d_s, d_u))
+            mu_affine = float((a + length * d_a) @ (s + length * d_s)
+                              + (room - length * d_a) @ (u + length * d_u)) / (2 * n)
+            target = (mu_affine / mu) ** 3 * mu
+            # corrector: aim the products at sigma mu and correct for the predictor's second order
+            lower, upper_ = d_a * d_s, d_a * d_u
+            g = -residual + (target - a * s - lower) / a - (target - room * u + upper_) / room
+            d_a, d_b = direction(solve(g[:, None])[:, 0])
+            d_s = (target - a * s - lower - s * d_a) / a
+            d_u = (target - room * u + upper_ + u * d_a) / room
+        except np.linalg.LinAlgError:
+            break
+        length = min(1.0, STEP_SHARE * _longest(a, room, s, u, d_a, d_s, d_u))
+        a = a + length * d_a
+        room = room - length * d_a
         b += length * d_b
         s = s + length * d_s
         u = u + length * d_u
     if best is None or best[2] >= tol:
-        return SMOResult(alpha=alpha, E=r - Z @ (Z.T @ (alpha * r)), gap=np.inf, n_iter=max_steps,
-                         status="max_iter"), Z.T @ (alpha * r)
+        alpha = C * a
+        w = Z.T @ (alpha * r)
+        return SMOResult(alpha=alpha, E=r - Z @ w, gap=np.inf, n_iter=step, status="max_iter"), w
     alpha, E, gap, w = best
-    return SMOResult(alpha=alpha, E=E, gap=gap, n_iter=max_steps, status="converged"), w
+    return SMOResult(alpha=alpha, E=E, gap=gap, n_iter=step, status="converged"), w
 
 
-def _longest(alpha, room, s, u, d_alpha, d_s, d_u):
-    """The largest step keeping alpha, C - alpha, s and u >= 0 along their directions."""
-    x, dx = np.stack([alpha, room, s, u]), np.stack([d_alpha, -d_alpha, d_s, d_u])
+def _longest(a, room, s, u, d_a, d_s, d_u):
+    """The largest step keeping a, 1 - a, s and u >= 0 along their directions."""
+    x, dx = np.stack([a, room, s, u]), np.stack([d_a, -d_a, d_s, d_u])
     with np.errstate(divide="ignore", invalid="ignore"):
         return float(np.where(dx < 0, -x / dx, np.inf).min())
