@@ -13,7 +13,9 @@ has the KKT conditions (s: multipliers of alpha >= 0, u: of alpha <= C, b: of th
 
 The method keeps alpha strictly inside the box and s, u > 0, and follows Newton's steps on these
 equations with the products alpha s and (C - alpha) u aimed at sigma mu instead of 0 (mu: their
-mean; sigma by Mehrotra's predictor-corrector rule), about 10-20 steps whatever N. Eliminating
+mean; sigma by Mehrotra's predictor-corrector rule), about 10-30 steps whatever N. It works in
+units of C (a = alpha / C in [0, 1], Y scaled by sqrt(C)), so that s, u and mu keep the scale of
+the margin whatever C. Eliminating
 s and u leaves (Y Y^T + Delta) d_alpha + r d_b = g with Delta = diag(s / alpha + u / (C - alpha)),
 solved by the Woodbury identity
 
@@ -23,9 +25,10 @@ one D x D system per step, O(N D^2), instead of the N x N one.
 
 Finishing exactly: as mu falls, alpha^t / C against s^t (and (C - alpha^t) / C against u^t) tells
 which bound each multiplier is heading for; those sets are tried in the exact KKT system of the
-free multipliers (as course_lib.smo.polish does), and the first solution in the box with a KKT gap
-(max_{I_up} E - min_{I_low} E, E^t = r^t - w^T z^t) below tol ends the method: the same
-certificate as SMO's, with multipliers exactly 0 or C at the bounds.
+free multipliers (as course_lib.smo.polish does), and a solution in the box with a KKT gap
+(max_{I_up} E - min_{I_low} E, E^t = r^t - w^T z^t) at rounding level (or below tol once mu has
+vanished) ends the method: the same certificate as SMO's, with multipliers exactly 0 or C at the
+bounds.
 """
 
 import numpy as np
