@@ -96,7 +96,8 @@ def _smo(K, r, C, tol, max_iter, alpha, E, alpha_sum_limit):
     row = K.row if isinstance(K, KernelRows) else K.__getitem__  # K(x^k, .): row(k)
     # rows on demand until SMO has computed those of a quarter of the points: then the problem is
     # a hard one, and the whole Gram matrix, if it fits, costs less than the rows still to come
-    on_demand = K if isinstance(K, KernelRows) and K.whole_fits() else None
+    # (unless fewer than N steps are allowed: the caller then has another solver to finish)
+    on_demand = K if isinstance(K, KernelRows) and K.whole_fits() and max_iter >= n else None
     positive = (r > 0).tolist()
     alpha_list = alpha.tolist()
     # membership of I_up / I_low as additive masks: 0 inside, -inf / +inf outside; in the two rows

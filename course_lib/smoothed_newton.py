@@ -130,12 +130,18 @@ def smoothed_newton(Z, r, C, tol=1e-3, max_steps=500):
 
 def _polish(Z, r, C, u, mu, current):
     """Guess the final sets from u (alpha = 0 for u <= 0, free in the corner 0 < u < mu, alpha = C
-    beyond) and solve the KKT system of the free multipliers exactly, as course_lib.smo.polish:
+    beyond) and try them in _polish_sets."""
+    return _polish_sets(Z, r, C, np.flatnonzero((u > 0.0) & (u < mu)), np.flatnonzero(u >= mu), current)
+
+
+def _polish_sets(Z, r, C, free, upper, current):
+    """With the multipliers `free` strictly inside the box, those in `upper` at C and the others
+    at 0, solve the KKT system of the free multipliers exactly, as course_lib.smo.polish:
 
         sum_s alpha^s r^s z^s^T z^t + w0 = r^t for every free t,   sum_t alpha^t r^t = 0.
 
-    Returns (alpha, E, gap, w) of the result if it is in the box with a smaller gap, else current."""
-    free, upper = np.flatnonzero((u > 0.0) & (u < mu)), np.flatnonzero(u >= mu)
+    Returns (alpha, E, gap, w) of the result if it is in the box with a smaller KKT gap than
+    `current` (such a tuple, or None), else current."""
     m = free.size
     if m == 0:
         return current
@@ -153,7 +159,7 @@ def _polish(Z, r, C, u, mu, current):
     w = Z.T @ (alpha * r)
     E = r - Z @ w
     gap = _kkt_gap(E, alpha, r, C)
-    return (alpha, E, gap, w) if gap < current[2] else current
+    return (alpha, E, gap, w) if current is None or gap < current[2] else current
 
 
 def _newton_step(Z, r, C, mu, w, w0, u):

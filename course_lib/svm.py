@@ -22,6 +22,7 @@ from course_lib._validation import (
     check_positive,
     check_tolerance,
 )
+from course_lib.interior_point import interior_point
 from course_lib.kernel_cache import KernelRows, diagonal
 from course_lib.smo import _polish_stopped, bias, separable, smo
 from course_lib.smoothed_newton import polynomial_feature_count, polynomial_features, smoothed_newton
@@ -40,16 +41,19 @@ ROWS_MIN_N = 300
 
 # The linear kernel, and the polynomial kernel while phi(x) has at most this many coordinates
 # (and fewer than N), have an explicit feature map z = phi(x): when SMO has not converged after
-# _smo_budget(N, D) steps, course_lib.smoothed_newton solves the same dual by Newton's method on the
-# primal in (w, w0), a few dozen steps of O(N D^2) each, instead of SMO's steps in the thousands.
+# _smo_budget(N, D) steps, course_lib.interior_point solves the same dual by an interior-point
+# method, 10-30 steps of O(N D^2) each, instead of SMO's steps in the thousands (and should it
+# fail, course_lib.smoothed_newton by Newton's method on the primal in (w, w0)).
 MAX_EXPLICIT_FEATURES = 200
 
 
 def _smo_budget(n, D):
     """SMO steps tried first: easy problems (few support vectors) end sooner so than after
-    Newton's first steps. A Newton step costs O(N D^2) and an SMO step O(N), so the fewer the
-    features D, the sooner Newton takes over."""
-    return min(2 * n, 1500, 30 * D) + 200
+    the interior-point method's first steps. Those cost O(N D^2) each and an SMO step O(N) (with
+    a fixed cost of about that of N = 1,000), so the fewer the features D, the sooner the
+    interior-point method takes over: 100 + N D^2 / 20,000 steps (about a third of its time),
+    at most min(2 N, 1,500, 30 D) + 200."""
+    return min(min(2 * n, 1500, 30 * D) + 200, 100 + n * D * D // 20_000)
 
 
 class SVM:
@@ -64,10 +68,10 @@ class SVM:
 
     Learned: alpha_ (one per training point, zeros included), support_ (indices with alpha > 0:
     SMO sets a multiplier that reaches a bound exactly to 0 or C), w0_, w_ (linear kernel only),
-    dual_objective_ (L_d at the solution), n_iter_ (SMO steps, plus Newton steps when
-    solver_ is "newton"), solver_ ("smo", or "newton": course_lib.smoothed_newton finished a
-    linear or low-degree polynomial SVM that SMO had not solved in _smo_budget(N, D) steps),
-    X_fit_, r_fit_.
+    dual_objective_ (L_d at the solution), n_iter_ (SMO steps, plus the interior-point or
+    Newton steps when solver_ says so), solver_ ("smo"; "interior_point" when
+    course_lib.interior_point finished a linear or low-degree polynomial SVM that SMO had not
+    solved in _smo_budget(N, D) steps, "newton" when course_lib.smoothed_newton did), X_fit_, r_fit_.
 
     w0 as on the slides: the mean of r^t - sum_s alpha^s r^s K(x^s, x^t) over the support vectors
     on the margin (0 < alpha^t < C, where r^t h(x^t) = 1 exactly; with C = np.inf these are all the
@@ -141,7 +145,7 @@ class SVM:
                 if result.status == "max_iter":  # the sets may have settled by now
                     result = _polish_stopped(K, r, C, result, tol)
                 if result.status == "max_iter":
-                    result, w_feature, self.solver_ = _finish_by_newton(K, Z, r, C, tol, max_iter, budget)
+                    result, w_feature, self.solver_ = _finish_explicitly(K, Z, r, C, tol, max_iter, budget)
         else:
             result = smo(K, r, C, tol, max_iter)
         if result.status == "max_iter":
@@ -278,14 +282,15 @@ def _explicit_features(X, kernel, params):
     return None
 
 
-def _finish_by_newton(K, Z, r, C, tol, max_iter, budget):
-    """After `budget` SMO steps without convergence: course_lib.smoothed_newton on the features
-    Z; should it not reach tol either (not seen in the tests), SMO runs again to max_iter.
-    Returns (result, w in feature space or None, solver name)."""
-    result, w = smoothed_newton(Z, r, C, tol)
-    result.n_iter += budget
-    if result.status == "converged":
-        return result, w, "newton"
+def _finish_explicitly(K, Z, r, C, tol, max_iter, budget):
+    """After `budget` SMO steps without convergence: course_lib.interior_point on the features
+    Z, then should it not reach tol, course_lib.smoothed_newton; should neither (not seen in the
+    tests), SMO runs again to max_iter. Returns (result, w in feature space or None, solver name)."""
+    for solver, name in ((interior_point, "interior_point"), (smoothed_newton, "newton")):
+        result, w = solver(Z, r, C, tol)
+        result.n_iter += budget
+        if result.status == "converged":
+            return result, w, name
     return _solve_along_C(K, r, C, tol, max_iter), None, "smo"
 
 

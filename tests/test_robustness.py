@@ -373,7 +373,7 @@ from course_lib import perceptron as P  # noqa: E402
 from course_lib import svm as svm_module  # noqa: E402
 from course_lib.structured import chain, models, vision  # noqa: E402
 
-MODULES = ["svm", "smo", "smoothed_newton", "kernel_cache", "kernels", "linear", "margins", "lagrange", "basis",
+MODULES = ["svm", "smo", "smoothed_newton", "interior_point", "kernel_cache", "kernels", "linear", "margins", "lagrange", "basis",
            "svm_gradient", "multiclass", "multiclass_svm", "perceptron", "text", "kernel_knn",
            "model_selection", "data"]
 MODULES += ["structured." + m.name for m in
@@ -423,6 +423,7 @@ VALID = {
     "smo.bias": A(np.zeros(12), r.copy(), r, 1.0, np.zeros(12, bool)),
     "smo.separable": A(K, r),
     "smoothed_newton.smoothed_newton": A(X, r, 1.0),
+    "interior_point.interior_point": A(X, r, 1.0),
     "smoothed_newton.polynomial_features": A(X, 3),
     "smoothed_newton.polynomial_feature_count": A(2, 3),
     "kernel_cache.KernelRows": A(X, "gaussian", {"sigma": 1.0}),

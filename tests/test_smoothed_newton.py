@@ -75,7 +75,7 @@ def test_newton_reaches_libsvms_optimum_with_the_kkt_gap_below_tol(n, d, spread,
 
 @pytest.mark.parametrize("n, d, spread, C, kernel, q", SHAPES)
 def test_svm_by_either_solver_matches_libsvm(n, d, spread, C, kernel, q):
-    """SVM.fit: SMO alone on the easy shapes, SMO then Newton on the others (three here)."""
+    """SVM.fit: SMO alone on the easy shapes, SMO then the interior-point method on the others."""
     X, r = blobs(n, d, spread, seed=n + d, scale=kernel == "polynomial")
     params = {} if kernel == "linear" else {"degree": q}
     ours = SVM(C=C, kernel=kernel, degree=q).fit(X, r)
@@ -88,10 +88,12 @@ def test_svm_by_either_solver_matches_libsvm(n, d, spread, C, kernel, q):
 
 @pytest.mark.parametrize("n, d, spread, C", [(400, 2, 4.0, 1.0), (600, 20, 8.0, 1.0),
                                               (300, 5, 4.0, 100.0)])
-def test_the_hard_shapes_take_the_newton_path_with_no_duality_gap(n, d, spread, C):
+def test_the_hard_shapes_leave_smo_with_no_duality_gap(n, d, spread, C):
+    """SMO hands them to the interior-point method (course_lib.interior_point), Newton's method
+    being its fallback."""
     X, r = blobs(n, d, spread, seed=n + d)
     ours = SVM(C=C).fit(X, r)
-    assert ours.solver_ == "newton"
+    assert ours.solver_ == "interior_point"
     hinge = np.maximum(0.0, 1.0 - r * (X @ ours.w_ + ours.w0_)).sum()
     primal = 0.5 * ours.w_ @ ours.w_ + C * hinge
     assert primal == pytest.approx(ours.dual_objective_, rel=1e-4)
