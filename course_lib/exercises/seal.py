@@ -25,7 +25,6 @@ kernel. What stays out of reach of this record is the record itself: code that r
 
 import copy
 import functools
-import inspect
 import itertools
 import operator
 import random
