@@ -881,3 +881,15 @@ def test_a_check_changed_by_the_student_refuses_to_pass(name, monkeypatch):
     retune(monkeypatch, harness, "WRONG_BEFORE_PAUSE", float("inf"))
     assert ex.check_tree_delta(_tree_delta), "a right answer is refused once the check is put back"
     assert ex.check_two_class_crammer_singer(np.array([-2.0, -1.5]))
+
+
+def test_every_chapters_checks_are_sealed():
+    """Every exercise module records itself (`seal(__name__)`, its last line) and every check a
+    chapter calls asks `changed()` first: a module without it could be changed unnoticed."""
+    from course_lib.exercises import seal
+
+    for info in pkgutil.iter_modules(exercises.__path__):
+        assert f"course_lib.exercises.{info.name}" in seal._record.modules, info.name
+    unsealed = [name for name, check in CHECKS.items() if check.__code__ is not seal.sealed(print).__code__]
+    assert not unsealed, f"these checks do not ask whether they were changed: {unsealed}"
+    assert seal.changed() is None
