@@ -13,6 +13,7 @@ import pytest
 
 import student_image as image
 from course_lib.exercises import harness
+from exercise_testing import retune
 
 
 @pytest.fixture(autouse=True)
@@ -20,8 +21,8 @@ def answers_not_rationed(monkeypatch):
     """Tests answer a check wrong many times in a row on purpose: the pause that rations guesses
     (`harness.limited_tries`) is off, except where a test turns it on (`rationed` in
     tests/test_exercises_bypasses.py)."""
-    monkeypatch.setattr(harness, "WRONG_BEFORE_PAUSE", float("inf"))
-    monkeypatch.setattr(harness, "_tries", {})
+    retune(monkeypatch, harness, "WRONG_BEFORE_PAUSE", float("inf"))
+    retune(monkeypatch, harness, "_tries", {})
 
 
 @contextmanager

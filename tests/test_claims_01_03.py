@@ -81,6 +81,22 @@ def test_01_halfway_between_S_and_G_generalises_best(seed):
     assert err[1] <= min(err[0], err[2]) and err[1] < max(err[0], err[2]), f"seed {seed}: S, half, G {err}"
 
 
+@pytest.mark.parametrize("block", range(1, 11))
+def test_01_least_squares_does_not_beat_the_perceptrons_best_epoch(block):
+    """The chapter counts 50 draws (data seeds 0-9 x shuffles 0-4); each block here counts 50 others
+    (data seeds 10 * block to 10 * block + 9): least squares has more training errors than the
+    perceptron's best of six epochs in more draws than it has fewer (measured: fewer 0 to 12, more
+    18 to 35 per block)."""
+    fewer = more = 0
+    for seed in range(10 * block, 10 * block + 10):
+        X, r = data.overlapping(n=40, seed=seed)
+        least_squares = int(np.sum(LeastSquaresClassifier().fit(X, r).predict(X) != r))
+        for shuffle_seed in range(5):
+            best = _errors_after_each_epoch(Perceptron(n_epochs=6, seed=shuffle_seed).fit(X, r), X, r).min()
+            fewer, more = fewer + (least_squares < best), more + (least_squares > best)
+    assert more > fewer, f"data seeds {10 * block}-{10 * block + 9}: fewer errors in {fewer} draws, more in {more}"
+
+
 # Chapter 02
 
 

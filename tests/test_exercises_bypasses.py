@@ -20,7 +20,7 @@ import course_lib.exercises as exercises
 from course_lib import data
 from course_lib.exercises import guard, harness, instantiations, linear
 from course_lib.exercises.harness import is_the_data
-from exercise_testing import assert_caught, assert_passes
+from exercise_testing import assert_caught, assert_passes, retune
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -110,8 +110,8 @@ def rationed(monkeypatch):
     """The checks ration guesses as in a notebook (tests/conftest.py turns that off); the clock
     is the test's: `rationed[0] += 60` lets a minute pass."""
     clock = [1000.0]
-    monkeypatch.setattr(harness, "WRONG_BEFORE_PAUSE", 2)
-    monkeypatch.setattr(harness, "_clock", lambda: clock[0])
+    retune(monkeypatch, harness, "WRONG_BEFORE_PAUSE", 2)
+    retune(monkeypatch, harness, "_clock", lambda: clock[0])
     return clock
 
 
@@ -387,7 +387,7 @@ def test_the_library_in_another_thread_or_computed_after_the_call_does_not_pass(
     a new thread, in a thread pool or a worker thread started before the check (the guard only
     watched the student's thread), and an object that calls the library when the check reads
     it (after the call, with the library reachable again)."""
-    monkeypatch.setattr(harness, "DEFAULT_TIME_LIMIT", 3.0)
+    retune(monkeypatch, harness, "DEFAULT_TIME_LIMIT", 3.0)
     check, answer = LIBRARY_ANSWERS[name]
     pool, jobs, answers = workers
 
@@ -420,7 +420,7 @@ def test_a_process_started_or_reached_during_the_call_does_not_pass(monkeypatch)
     import sys
     from course_lib.exercises import multiclass
 
-    monkeypatch.setattr(harness, "DEFAULT_TIME_LIMIT", 20.0)
+    retune(monkeypatch, harness, "DEFAULT_TIME_LIMIT", 20.0)
 
     def in_a_subprocess(x, y, k):
         code = ("import numpy as np; from course_lib.exercises.multiclass import _psi_reference as psi; "
@@ -617,7 +617,7 @@ def test_scipys_answers_are_refused(monkeypatch):
     06 ex 1's gradient (of the student's own E_hinge); each is right outside a check."""
     from course_lib.exercises import margins, svm_gradient
 
-    monkeypatch.setattr(harness, "DEFAULT_TIME_LIMIT", 3.0)
+    retune(monkeypatch, harness, "DEFAULT_TIME_LIMIT", 3.0)
     rng = np.random.default_rng(0)
     query, tree = instantiations._auc_pairs_cases(rng)[1], instantiations._tree_cases(rng)[1]
     two_points = margins._two_point_cases(rng)[0]
@@ -766,3 +766,130 @@ def test_code_left_to_run_later_in_the_checks_thread_does_not_pass():
     finally:
         gc.set_threshold(*threshold)
     assert _write_the_answer_into_got not in gc.callbacks and gc.isenabled()
+
+
+# -- changing the check instead of writing the algorithm ------------------------------------------
+
+CHANGED = "check's own code was changed"
+
+
+def _no_delta(parent, classes):
+    return np.zeros((len(classes), len(classes)))
+
+
+def _tree_delta(parent, classes):
+    """A right answer: half the number of edges between the two classes."""
+    def depths(node):
+        found, steps = {}, 0
+        while True:
+            found[node] = steps
+            if node not in parent:
+                return found
+            node, steps = parent[node], steps + 1
+
+    def distance(a, b):
+        up, node, steps = depths(a), b, 0
+        while node not in up:
+            node, steps = parent[node], steps + 1
+        return up[node] + steps
+
+    return np.array([[distance(a, b) / 2 for b in classes] for a in classes])
+
+
+def _innermost_cell(check):
+    """The closure cell of a check's wrapper (limited_tries) that holds the check's own function."""
+    fn = check
+    while getattr(fn, "__wrapped__", None) is not None:
+        for cell in fn.__closure__ or ():
+            if cell.cell_contents is fn.__wrapped__ and getattr(fn.__wrapped__, "__wrapped__", None) is None:
+                return cell
+        fn = fn.__wrapped__
+    raise AssertionError("no closure holds the check")
+
+
+def _bypasses(monkeypatch):
+    """(name, change, the check, an answer that is not the algorithm) of each way of changing the
+    check, every one of them passing before the checks were sealed."""
+    from course_lib.exercises import instantiations as ex
+
+    class Agreeing:
+        def loss_augmented_inference(self, X, r, w):
+            return np.ones((len(r), len(r)))
+
+    def set_in_the_call(s, r):  # the student's function changes the check's reference while it runs
+        ex.auc, ex.RankingModel = (lambda r, s: 1.0), Agreeing
+        return 0.0, 0
+
+    return [
+        ("a reference rebound", lambda: monkeypatch.setattr(ex, "_reference_auc_pairs", lambda s, r: (0.0, 0)),
+         ex.check_auc_pairs, lambda s, r: (0.0, 0)),
+        ("the cases rebound", lambda: monkeypatch.setattr(ex, "_auc_pairs_cases", lambda rng: [
+            dict(s=np.array([1.0, 0.0]), r=np.array([1, -1]))]), ex.check_auc_pairs, lambda s, r: (0.0, 0)),
+        ("the comparison rebound", lambda: monkeypatch.setattr(ex, "_compare_auc_pairs", lambda e, g: None),
+         ex.check_auc_pairs, lambda s, r: (0.0, 0)),
+        ("a harness function rebound", lambda: monkeypatch.setattr(harness, "default_compare", lambda e, g: None),
+         ex.check_tree_delta, _no_delta),
+        ("the guard's run replaced", lambda: monkeypatch.setattr(guard.Guard, "run", lambda self, fn, kwargs, seconds=None: fn(**kwargs)),
+         ex.check_tree_delta, lambda parent, classes: ex._reference_tree_delta(parent, classes)),
+        ("a reference's code replaced", lambda: monkeypatch.setattr(
+            ex._reference_auc_pairs, "__code__", (lambda s, r: (0.0, 0)).__code__), ex.check_auc_pairs,
+         lambda s, r: (0.0, 0)),
+        ("a case generator's defaults replaced", lambda: monkeypatch.setattr(ex._auc_pairs_cases, "__defaults__", (1,)),
+         ex.check_auc_pairs, lambda s, r: (2 / 6, 4)),
+        ("a library method and function the reference calls replaced", lambda: (
+            monkeypatch.setattr(ex.RankingModel, "loss_augmented_inference", Agreeing.loss_augmented_inference),
+            monkeypatch.setattr(ex.auc, "__code__", (lambda r, s: 1.0).__code__)), ex.check_auc_pairs,
+         lambda s, r: (0.0, 0)),
+        ("np.isclose replaced", lambda: monkeypatch.setattr(np, "isclose", lambda a, b, **k: np.ones(np.shape(b), bool)),
+         ex.check_tree_delta, _no_delta),
+        ("np.allclose replaced", lambda: monkeypatch.setattr(np, "allclose", lambda *a, **k: True),
+         ex.check_two_class_crammer_singer, np.zeros(2)),
+        ("NumPy's isclose replaced where allclose finds it", lambda: monkeypatch.setitem(
+            np.allclose._implementation.__globals__, "isclose", lambda *a, **k: True),
+         ex.check_two_class_crammer_singer, np.zeros(2)),
+        ("np.allclose's code replaced", lambda: monkeypatch.setattr(
+            np.allclose._implementation, "__code__", (lambda a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False: True).__code__),
+         ex.check_two_class_crammer_singer, np.zeros(2)),
+        ("the check's function in its wrapper's closure replaced", lambda: monkeypatch.setattr(
+            _innermost_cell(ex.check_two_class_crammer_singer), "cell_contents",
+            lambda answer_w: exercises.Verdict(True, "")), ex.check_two_class_crammer_singer, np.zeros(2)),
+        ("the reference changed by the student's function while the check runs",
+         lambda: (monkeypatch.setattr(ex, "auc", ex.auc), monkeypatch.setattr(ex, "RankingModel", ex.RankingModel)),
+         ex.check_auc_pairs, set_in_the_call),
+    ]
+
+
+BYPASSES = [name for name, *_ in _bypasses(None)]
+
+
+@pytest.mark.parametrize("name", BYPASSES)
+def test_a_check_changed_by_the_student_refuses_to_pass(name, monkeypatch):
+    """Each change made the check pass an answer that is no algorithm (a constant, a zero matrix,
+    the library's own function): the reference, cases or comparison are looked up when the check
+    runs. Now the check finds what it relies on changed and says so; put back, a right answer
+    passes again."""
+    from course_lib.exercises import instantiations as ex
+
+    change, check, answer = next((c, k, a) for n, c, k, a in _bypasses(monkeypatch) if n == name)
+    change()
+    try:
+        verdict = check(answer)
+    finally:
+        monkeypatch.undo()
+    assert not verdict and CHANGED in verdict.why, verdict
+    assert "restart the kernel" in verdict.why
+    retune(monkeypatch, harness, "WRONG_BEFORE_PAUSE", float("inf"))
+    assert ex.check_tree_delta(_tree_delta), "a right answer is refused once the check is put back"
+    assert ex.check_two_class_crammer_singer(np.array([-2.0, -1.5]))
+
+
+def test_every_chapters_checks_are_sealed():
+    """Every exercise module records itself (`seal(__name__)`, its last line) and every check a
+    chapter calls asks `changed()` first: a module without it could be changed unnoticed."""
+    from course_lib.exercises import seal
+
+    for info in pkgutil.iter_modules(exercises.__path__):
+        assert f"course_lib.exercises.{info.name}" in seal._record.modules, info.name
+    unsealed = [name for name, check in CHECKS.items() if check.__code__ is not seal.sealed(print).__code__]
+    assert not unsealed, f"these checks do not ask whether they were changed: {unsealed}"
+    assert seal.changed() is None

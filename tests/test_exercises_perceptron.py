@@ -5,7 +5,7 @@ import numpy as np
 
 from exercise_testing import (assert_caught, assert_junk_never_raises, assert_no_answer_leak, assert_passes,
                               assert_stops_a_function_that_never_returns,
-                              number_strings)
+                              number_strings, retune)
 
 from course_lib.exercises import perceptron as ex
 from course_lib.perceptron import lazy_dicts, lazy_update
@@ -110,6 +110,6 @@ def test_lazy_update_check_leaves_the_cases_untouched(monkeypatch):
         drawn.append(draw(rng))
         return drawn[-1]
 
-    monkeypatch.setattr(ex, "_lazy_cases", spy)
+    retune(monkeypatch, ex, "_lazy_cases", spy)
     ex.check_lazy_update(_solution, seed=5)
     assert drawn and drawn[0] == draw(np.random.default_rng(5))

@@ -7,7 +7,9 @@ A wrong answer never shows the expected value: `check_function` says what is wro
 first failing case (a shape, a flipped sign, which entry and by how much), on cases drawn fresh
 at each run from a seed it shows; while the student's function runs, the library, scikit-learn
 and scipy refuse to run (`guard`), and each call has a time limit (the call runs in a thread of its
-own, set aside past the limit).
+own, set aside past the limit). A chapter's checks refuse to run once anything they rely on (their
+references, cases and comparisons, this module, the guard, NumPy's functions) differs from what was
+imported (`seal`): changing the check does not pass it.
 
     def cases(rng):
         return [dict(w=rng.normal(size=2), w0=rng.normal(), x=rng.normal(size=2)) for _ in range(20)]
