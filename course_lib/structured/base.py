@@ -48,6 +48,17 @@ class StructuredModel:
         return sum((a * self.joint_feature(x, y) for x, y, a in zip(X, Y, weights)), np.zeros(self.size_joint_feature))
 
 
+    def joint_features(self, X, Y):
+        """Psi(x_i, y_i) of every example, the rows of an (m, size_joint_feature) array."""
+        check_same_length(X, Y)
+        return np.array([self.joint_feature(x, y) for x, y in zip(X, Y)]).reshape(len(X), -1)
+
+    def losses(self, Y, Y_hat):
+        """Delta(y_i, y_hat_i) of every example, an array."""
+        check_same_length(Y, Y_hat)
+        return np.array([self.loss(y, y_hat) for y, y_hat in zip(Y, Y_hat)], dtype=float)
+
+
 def check_example_weights(weights, n):
     """The weights a_i of n examples as a float array (None: all 1), refused unless n finite numbers."""
     n = check_int(n, "n", 0)

@@ -173,6 +173,50 @@ class ChainModel(StructuredModel):
                            minlength=q * q)
         return np.concatenate([unary.ravel(), pair])
 
+    def joint_features(self, X, Y):
+        """Psi(x_i, y_i) of every example, the rows of an (m, size) array, all at once: row i's
+        unary part sums the letters x_t with y_t = j into its row j, its pair part counts the
+        transitions, as two weighted counts over the letters of all words (divided by r_i if
+        normalize)."""
+        q = self._q()
+        check_same_length(X, Y)
+        words = [self._check_x(x) for x in X]
+        if not words:
+            raise ValueError(_("X is empty: give at least one word."))
+        widths = {x.shape[1] for x in words}
+        if len(widths) > 1:
+            raise ValueError(_("the words of X have different numbers of pixels per letter "
+                               "{widths}: every letter image must have the same size.").format(
+                                 widths=sorted(widths)))
+        lengths = np.array([len(x) for x in words])
+        y_all = self._labels_of(Y, lengths, q)
+        m, n_pixels = len(words), widths.pop()
+        psi = np.empty((m, q * n_pixels + self._n_pair()))
+        example = np.repeat(np.arange(m), lengths)
+        cell = ((example * q + y_all) * n_pixels)[:, None] + np.arange(n_pixels)
+        psi[:, : q * n_pixels] = np.bincount(cell.ravel(), weights=np.concatenate(words).ravel(),
+                                             minlength=m * q * n_pixels).reshape(m, q * n_pixels)
+        if self.transitions:
+            follows = example[1:] == example[:-1]  # y_all[t + 1] follows y_all[t] in one word
+            psi[:, q * n_pixels:] = np.bincount((example[1:] * q + y_all[:-1]) * q + y_all[1:],
+                                                weights=follows, minlength=m * q * q).reshape(m, q * q)
+        if self.normalize:
+            psi /= lengths[:, None]
+        return psi
+
+    def losses(self, Y, Y_hat):
+        """[loss(y, y_hat) for y, y_hat in zip(Y, Y_hat)] as an array, counted all at once."""
+        check_same_length(Y, Y_hat)
+        if not len(Y):
+            return np.zeros(0)
+        lengths = np.array([np.size(y) for y in Y])
+        if not all(np.ndim(y) == np.ndim(y_hat) == 1 and np.size(y_hat) == r and r > 0
+                   for y, y_hat, r in zip(Y, Y_hat, lengths)):
+            return np.array([self.loss(y, y_hat) for y, y_hat in zip(Y, Y_hat)])  # it names the fault
+        wrong = np.concatenate([np.asarray(y) for y in Y]) != np.concatenate([np.asarray(y) for y in Y_hat])
+        mistakes = np.bincount(np.repeat(np.arange(len(Y)), lengths), weights=wrong, minlength=len(Y))
+        return mistakes / lengths if self.normalize_loss else mistakes
+
     @staticmethod
     def _labels_of(Y, lengths, q):
         """The label sequences of Y end to end, each checked against its word's length: at once

@@ -73,7 +73,7 @@ class OneSlackSSVM(BaseSSVM):
         check_tolerance(self.qp_tol, "qp_tol", N_("the dual of the QP is at most C times the largest loss, 1"))
         last_gain = np.inf
         n, C = len(X), float(self.C)
-        self._psi_true = [self.model.joint_feature(x, y) for x, y in zip(X, Y)]
+        self._psi_true = self._joint_features(X, Y)
         self._cache = _Cache(n, max(size, 1), d)
         A, b = np.zeros((16, d)), np.zeros(16)
         G, alpha, idle = np.zeros((16, 16)), np.zeros(0), np.zeros(0, dtype=int)
@@ -139,12 +139,13 @@ class OneSlackSSVM(BaseSSVM):
     def _oracle_constraint(self, X, Y, w):
         """The aggregated constraint of the loss-augmented outputs at w; they enter the cache."""
         Y_hat = self._loss_augmented(X, Y, w)
-        slots = np.empty(len(X), dtype=int)
-        for i, (x, y, y_hat) in enumerate(zip(X, Y, Y_hat)):
-            slots[i] = self._cache.find(i, y_hat)
-            if slots[i] < 0 and output_key(y_hat) != output_key(y):
-                a, b = self.constraint(x, y, y_hat, self._psi_true[i])
-                slots[i] = self._cache.add(i, y_hat, a, b)
+        slots = np.array([self._cache.find(i, y_hat) for i, y_hat in enumerate(Y_hat)], dtype=int)
+        new = [i for i in np.flatnonzero(slots < 0) if output_key(Y_hat[i]) != output_key(Y[i])]
+        if new:  # their constraints all at once
+            A, b = self.constraints([X[i] for i in new], [Y[i] for i in new], [Y_hat[i] for i in new],
+                                    self._psi_true[new])
+            for i, a_i, b_i in zip(new, A, b):
+                slots[i] = self._cache.add(i, Y_hat[i], a_i, b_i)
         return self._cache.aggregate(slots)
 
 
