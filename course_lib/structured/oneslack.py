@@ -74,6 +74,7 @@ class OneSlackSSVM(BaseSSVM):
         last_gain = np.inf
         n, C = len(X), float(self.C)
         self._psi_true = self._joint_features(X, Y)
+        self._keys_true = [output_key(y) for y in Y]
         self._cache = _Cache(n, max(size, 1), d)
         A, b = np.zeros((16, d)), np.zeros(16)
         G, alpha, idle = np.zeros((16, 16)), np.zeros(0), np.zeros(0, dtype=int)
@@ -120,7 +121,7 @@ class OneSlackSSVM(BaseSSVM):
         self.alpha_ = alpha
         self.plane_outputs_ = outputs
         self._fit_n, self._fit_C = n, C  # dual_point's scale, whatever C is set to later
-        del self._cache, self._psi_true
+        del self._cache, self._psi_true, self._keys_true
         return self
 
     def dual_point(self):
@@ -139,13 +140,14 @@ class OneSlackSSVM(BaseSSVM):
     def _oracle_constraint(self, X, Y, w):
         """The aggregated constraint of the loss-augmented outputs at w; they enter the cache."""
         Y_hat = self._loss_augmented(X, Y, w)
-        slots = np.array([self._cache.find(i, y_hat) for i, y_hat in enumerate(Y_hat)], dtype=int)
-        new = [i for i in np.flatnonzero(slots < 0) if output_key(Y_hat[i]) != output_key(Y[i])]
+        keys = [output_key(y_hat) for y_hat in Y_hat]
+        slots = np.array([self._cache.find(i, key) for i, key in enumerate(keys)], dtype=int)
+        new = [i for i in np.flatnonzero(slots < 0) if keys[i] != self._keys_true[i]]
         if new:  # their constraints all at once
             A, b = self.constraints([X[i] for i in new], [Y[i] for i in new], [Y_hat[i] for i in new],
                                     self._psi_true[new])
             for i, a_i, b_i in zip(new, A, b):
-                slots[i] = self._cache.add(i, Y_hat[i], a_i, b_i)
+                slots[i] = self._cache.add(i, Y_hat[i], keys[i], a_i, b_i)
         return self._cache.aggregate(slots)
 
 
@@ -162,20 +164,20 @@ class _Cache:
         self.rows, self.b = SparseRows(d), []
         self.next = np.zeros(n, dtype=int)  # slot to overwrite when full (oldest first)
 
-    def find(self, i, y):
-        key = output_key(y)
+    def find(self, i, key):
+        """The slot of example i holding the output of this `output_key` (-1: none)."""
         return self.keys[i].index(key) if key in self.keys[i] else -1
 
-    def add(self, i, y, a, b):
+    def add(self, i, y, key, a, b):
         if len(self.keys[i]) < self.size:
             slot = len(self.keys[i])
-            self.keys[i].append(output_key(y))
+            self.keys[i].append(key)
             self.outputs[i].append(np.copy(y) if isinstance(y, np.ndarray) else y)
             self.row[i, slot] = self.rows.append(a)
             self.b.append(float(b))
         else:
             slot = self.next[i]
-            self.keys[i][slot] = output_key(y)
+            self.keys[i][slot] = key
             self.outputs[i][slot] = np.copy(y) if isinstance(y, np.ndarray) else y
             self.rows.replace(self.row[i, slot], a)
             self.b[self.row[i, slot]] = float(b)
