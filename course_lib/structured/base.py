@@ -8,6 +8,9 @@ A model provides
         margin rescaling: argmax_y' Delta(y, y') + <w, Psi(x, y')>
         slack rescaling:  argmax_y' Delta(y, y') (1 + <w, Psi(x, y')> - <w, Psi(x, y)>)
 and `initialize(X, Y)`, which checks the data and sets `size_joint_feature` before training.
+A model may also give, for speed, every example at once: `batch_joint_feature(X, Y, weights)`
+(sum_i weights_i Psi(x_i, y_i)), `joint_features(X, Y)` (the rows Psi(x_i, y_i)) and
+`losses(Y, Y_hat)`; the base class computes them one example at a time.
 """
 
 import numpy as np
