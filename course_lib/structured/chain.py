@@ -201,11 +201,11 @@ class ChainModel(StructuredModel):
         check_same_length(Y, Y_hat)
         if not len(Y):
             return np.zeros(0)
-        lengths = np.array([np.size(y) for y in Y])
-        if not all(np.ndim(y) == np.ndim(y_hat) == 1 and np.size(y_hat) == r and r > 0
-                   for y, y_hat, r in zip(Y, Y_hat, lengths)):
+        Y, Y_hat = [np.asarray(y) for y in Y], [np.asarray(y_hat) for y_hat in Y_hat]
+        if any(y.ndim != 1 or y.shape != y_hat.shape or y.size == 0 for y, y_hat in zip(Y, Y_hat)):
             return np.array([self.loss(y, y_hat) for y, y_hat in zip(Y, Y_hat)])  # it names the fault
-        wrong = np.concatenate([np.asarray(y) for y in Y]) != np.concatenate([np.asarray(y) for y in Y_hat])
+        lengths = np.array([len(y) for y in Y])
+        wrong = np.concatenate(Y) != np.concatenate(Y_hat)
         mistakes = np.bincount(np.repeat(np.arange(len(Y)), lengths), weights=wrong, minlength=len(Y))
         return mistakes / lengths if self.normalize_loss else mistakes
 
