@@ -69,6 +69,22 @@ def test_batch_joint_feature_is_the_sum(normalize):
 
 
 @pytest.mark.parametrize("normalize", [True, False])
+@pytest.mark.parametrize("transitions", [True, False])
+def test_joint_features_and_losses_are_those_of_each_example(normalize, transitions):
+    model = ChainModel(n_labels=3, normalize=normalize, normalize_loss=normalize, transitions=transitions)
+    X, Y = random_words(25, 3, 4, seed=3, max_length=5)
+    model.initialize(X, Y)
+    Y_hat = [np.random.default_rng(i).integers(0, 3, len(y)) for i, y in enumerate(Y)]
+    assert np.array_equal(model.joint_features(X, Y), [model.joint_feature(x, y) for x, y in zip(X, Y)])
+    assert np.array_equal(model.joint_features(X, Y), StructuredModel.joint_features(model, X, Y))
+    assert np.array_equal(model.losses(Y, Y_hat), [model.loss(y, y_hat) for y, y_hat in zip(Y, Y_hat)])
+    with pytest.raises(ValueError, match="same length"):
+        model.losses(Y, [y[:-1] if len(y) > 1 else y[:0] for y in Y_hat])
+    with pytest.raises(ValueError, match="labels"):
+        model.joint_features(X, [y + 3 for y in Y])
+
+
+@pytest.mark.parametrize("normalize", [True, False])
 def test_inference_equals_brute_force(normalize):
     q, n = 3, 4
     model = ChainModel(n_labels=q, normalize=normalize)

@@ -3,6 +3,7 @@ binary linear SVMs (whose objectives are the structured one with C_sklearn = C /
 brute-force enumeration of every constraint solved by scipy.optimize (reference only)."""
 
 import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -445,3 +446,32 @@ def test_cutting_planes_refuse_a_C_double_precision_cannot_resolve(Learner):
     X, y = features_of_size_thousands()
     with pytest.raises(ValueError, match=r"C=1e\+06 is too large.*Lower C, or scale the features"):
         Learner(Multiclass(3), C=1e6).fit(X, y)
+
+
+class _OneByOne:
+    """A chain model seen through the contract only (no joint_features, no losses)."""
+
+    def __init__(self, model):
+        self.model = model
+
+    def __getattr__(self, name):
+        if name in ("joint_features", "losses"):
+            raise AttributeError(name)
+        return getattr(self.model, name)
+
+
+@pytest.mark.parametrize("rescaling", ["margin", "slack"])
+@pytest.mark.parametrize("Learner", [NSlackSSVM, OneSlackSSVM])
+def test_constraints_of_all_examples_at_once_are_those_one_by_one(Learner, rescaling):
+    from course_lib.data import load_ocr_letters
+    from course_lib.structured.chain import ChainModel
+    words, labels, _ = load_ocr_letters()
+    X, Y = list(words[:30]), list(labels[:30])
+    batch, single = (Learner(model, C=10.0, rescaling=rescaling, max_iter=30)
+                     for model in (ChainModel(normalize_loss=True), _OneByOne(ChainModel(normalize_loss=True))))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # max_iter may stop N-slack first
+        batch.fit(X, Y), single.fit(X, Y)
+    assert np.array_equal(batch.w_, single.w_)
+    assert batch.history_["primal"] == single.history_["primal"]
+    assert batch.objective(X, Y) == single.objective(X, Y)

@@ -8,6 +8,9 @@ A model provides
         margin rescaling: argmax_y' Delta(y, y') + <w, Psi(x, y')>
         slack rescaling:  argmax_y' Delta(y, y') (1 + <w, Psi(x, y')> - <w, Psi(x, y)>)
 and `initialize(X, Y)`, which checks the data and sets `size_joint_feature` before training.
+A model may also give, for speed, every example at once: `batch_joint_feature(X, Y, weights)`
+(sum_i weights_i Psi(x_i, y_i)), `joint_features(X, Y)` (the rows Psi(x_i, y_i)) and
+`losses(Y, Y_hat)`; the base class computes them one example at a time.
 """
 
 import numpy as np
@@ -46,6 +49,17 @@ class StructuredModel:
         check_same_length(X, Y)
         weights = check_example_weights(weights, len(X))
         return sum((a * self.joint_feature(x, y) for x, y, a in zip(X, Y, weights)), np.zeros(self.size_joint_feature))
+
+
+    def joint_features(self, X, Y):
+        """Psi(x_i, y_i) of every example, the rows of an (m, size_joint_feature) array."""
+        check_same_length(X, Y)
+        return np.array([self.joint_feature(x, y) for x, y in zip(X, Y)]).reshape(len(X), -1)
+
+    def losses(self, Y, Y_hat):
+        """Delta(y_i, y_hat_i) of every example, an array."""
+        check_same_length(Y, Y_hat)
+        return np.array([self.loss(y, y_hat) for y, y_hat in zip(Y, Y_hat)], dtype=float)
 
 
 def check_example_weights(weights, n):

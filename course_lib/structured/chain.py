@@ -173,6 +173,42 @@ class ChainModel(StructuredModel):
                            minlength=q * q)
         return np.concatenate([unary.ravel(), pair])
 
+    def joint_features(self, X, Y):
+        """Psi(x_i, y_i) of every example, the rows of an (m, size) array, all at once: row i's
+        unary part sums the letters x_t with y_t = j into its row j, its pair part counts the
+        transitions, as two weighted counts over the letters of all words (divided by r_i if
+        normalize)."""
+        q = self._q()
+        check_same_length(X, Y)
+        x_all, lengths = self._stacked_words(X)
+        y_all = self._labels_of(Y, lengths, q)
+        m, n_pixels = len(X), x_all.shape[1]
+        psi = np.empty((m, q * n_pixels + self._n_pair()))
+        example = np.repeat(np.arange(m), lengths)
+        cell = ((example * q + y_all) * n_pixels)[:, None] + np.arange(n_pixels)
+        psi[:, : q * n_pixels] = np.bincount(cell.ravel(), weights=x_all.ravel(),
+                                             minlength=m * q * n_pixels).reshape(m, q * n_pixels)
+        if self.transitions:
+            follows = example[1:] == example[:-1]  # y_all[t + 1] follows y_all[t] in one word
+            psi[:, q * n_pixels:] = np.bincount((example[1:] * q + y_all[:-1]) * q + y_all[1:],
+                                                weights=follows, minlength=m * q * q).reshape(m, q * q)
+        if self.normalize:
+            psi /= lengths[:, None]
+        return psi
+
+    def losses(self, Y, Y_hat):
+        """[loss(y, y_hat) for y, y_hat in zip(Y, Y_hat)] as an array, counted all at once."""
+        check_same_length(Y, Y_hat)
+        if not len(Y):
+            return np.zeros(0)
+        Y, Y_hat = [np.asarray(y) for y in Y], [np.asarray(y_hat) for y_hat in Y_hat]
+        if any(y.ndim != 1 or y.shape != y_hat.shape or y.size == 0 for y, y_hat in zip(Y, Y_hat)):
+            return np.array([self.loss(y, y_hat) for y, y_hat in zip(Y, Y_hat)])  # it names the fault
+        lengths = np.array([len(y) for y in Y])
+        wrong = np.concatenate(Y) != np.concatenate(Y_hat)
+        mistakes = np.bincount(np.repeat(np.arange(len(Y)), lengths), weights=wrong, minlength=len(Y))
+        return mistakes / lengths if self.normalize_loss else mistakes
+
     @staticmethod
     def _labels_of(Y, lengths, q):
         """The label sequences of Y end to end, each checked against its word's length: at once
@@ -208,19 +244,24 @@ class ChainModel(StructuredModel):
 
     def _stacked_scores(self, X, w):
         """All letters of all words at once: (x_all @ W_unary^T (sum r, q), W_pair, lengths)."""
+        x_all, lengths = self._stacked_words(X)
+        W_unary, W_pair = self.unpack(self._check_w(w, x_all.shape[1]))
+        return x_all @ W_unary.T, W_pair, lengths
+
+    def _stacked_words(self, X):
+        """The letters of all words end to end, checked at once: (x_all (sum r, n), lengths r)."""
         if len(X) == 0:
             raise ValueError(_("X is empty: give at least one word."))
-        lengths = np.array([np.shape(x)[0] if np.ndim(x) == 2 else 0 for x in X])
+        shapes = [x.shape if isinstance(x, np.ndarray) else np.shape(x) for x in X]
+        lengths = np.array([shape[0] if len(shape) == 2 else 0 for shape in shapes])
         if lengths.min() < 1:
             raise ValueError(_("every word of X must be an (r, n) array with r >= 1 letters."))
-        widths = {np.shape(x)[1] for x in X}
+        widths = {shape[1] for shape in shapes}
         if len(widths) > 1:
             raise ValueError(_("the words of X have different numbers of pixels per letter "
                                "{widths}: every letter image must have the same size.").format(
                                  widths=sorted(widths)))
-        x_all = self._check_x(np.concatenate(X), name="X")
-        W_unary, W_pair = self.unpack(self._check_w(w, x_all.shape[1]))
-        return x_all @ W_unary.T, W_pair, lengths
+        return self._check_x(np.concatenate(X), name="X"), lengths
 
     def batch_inference(self, X, w):
         """[h_w(x) for x in X], with one product for all letters and all words decoded together

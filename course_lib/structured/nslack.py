@@ -84,7 +84,7 @@ class NSlackSSVM(BaseSSVM):
         slide_rule = self.stopping == "working_set"
         n, C = len(X), float(self.C)
         cap = C / n
-        psi_true = [self.model.joint_feature(x, y) for x, y in zip(X, Y)]
+        psi_true = self._joint_features(X, Y)
         keys_true = [output_key(y) for y in Y]
         self._keys = [[] for _ in range(n)]  # outputs in S_i (for the slide's rule)
         # the working set, stacked: rows A (constraint vectors), b, alpha, owner (example), idle
@@ -99,8 +99,8 @@ class NSlackSSVM(BaseSSVM):
             Y_hat = self._loss_augmented(X, Y, w)
             xi = self._slacks(w, n)
             added, hinge_sum = 0, 0.0
-            for i, (x, y, y_hat) in enumerate(zip(X, Y, Y_hat)):
-                a, b = self.constraint(x, y, y_hat, psi_true[i])
+            A_pass, b_pass = self.constraints(X, Y, Y_hat, psi_true)
+            for i, (y_hat, a, b) in enumerate(zip(Y_hat, A_pass, b_pass)):
                 hinge = b - float(w @ a)
                 hinge_sum += hinge
                 if slide_rule:

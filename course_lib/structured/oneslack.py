@@ -73,7 +73,8 @@ class OneSlackSSVM(BaseSSVM):
         check_tolerance(self.qp_tol, "qp_tol", N_("the dual of the QP is at most C times the largest loss, 1"))
         last_gain = np.inf
         n, C = len(X), float(self.C)
-        self._psi_true = [self.model.joint_feature(x, y) for x, y in zip(X, Y)]
+        self._psi_true = self._joint_features(X, Y)
+        self._keys_true = [output_key(y) for y in Y]
         self._cache = _Cache(n, max(size, 1), d)
         A, b = np.zeros((16, d)), np.zeros(16)
         G, alpha, idle = np.zeros((16, 16)), np.zeros(0), np.zeros(0, dtype=int)
@@ -120,7 +121,7 @@ class OneSlackSSVM(BaseSSVM):
         self.alpha_ = alpha
         self.plane_outputs_ = outputs
         self._fit_n, self._fit_C = n, C  # dual_point's scale, whatever C is set to later
-        del self._cache, self._psi_true
+        del self._cache, self._psi_true, self._keys_true
         return self
 
     def dual_point(self):
@@ -139,12 +140,14 @@ class OneSlackSSVM(BaseSSVM):
     def _oracle_constraint(self, X, Y, w):
         """The aggregated constraint of the loss-augmented outputs at w; they enter the cache."""
         Y_hat = self._loss_augmented(X, Y, w)
-        slots = np.empty(len(X), dtype=int)
-        for i, (x, y, y_hat) in enumerate(zip(X, Y, Y_hat)):
-            slots[i] = self._cache.find(i, y_hat)
-            if slots[i] < 0 and output_key(y_hat) != output_key(y):
-                a, b = self.constraint(x, y, y_hat, self._psi_true[i])
-                slots[i] = self._cache.add(i, y_hat, a, b)
+        keys = [output_key(y_hat) for y_hat in Y_hat]
+        slots = np.array([self._cache.find(i, key) for i, key in enumerate(keys)], dtype=int)
+        new = [i for i in np.flatnonzero(slots < 0) if keys[i] != self._keys_true[i]]
+        if new:  # their constraints all at once
+            A, b = self.constraints([X[i] for i in new], [Y[i] for i in new], [Y_hat[i] for i in new],
+                                    self._psi_true[new])
+            for i, a_i, b_i in zip(new, A, b):
+                slots[i] = self._cache.add(i, Y_hat[i], keys[i], a_i, b_i)
         return self._cache.aggregate(slots)
 
 
@@ -161,20 +164,20 @@ class _Cache:
         self.rows, self.b = SparseRows(d), []
         self.next = np.zeros(n, dtype=int)  # slot to overwrite when full (oldest first)
 
-    def find(self, i, y):
-        key = output_key(y)
+    def find(self, i, key):
+        """The slot of example i holding the output of this `output_key` (-1: none)."""
         return self.keys[i].index(key) if key in self.keys[i] else -1
 
-    def add(self, i, y, a, b):
+    def add(self, i, y, key, a, b):
         if len(self.keys[i]) < self.size:
             slot = len(self.keys[i])
-            self.keys[i].append(output_key(y))
+            self.keys[i].append(key)
             self.outputs[i].append(np.copy(y) if isinstance(y, np.ndarray) else y)
             self.row[i, slot] = self.rows.append(a)
             self.b.append(float(b))
         else:
             slot = self.next[i]
-            self.keys[i][slot] = output_key(y)
+            self.keys[i][slot] = key
             self.outputs[i][slot] = np.copy(y) if isinstance(y, np.ndarray) else y
             self.rows.replace(self.row[i, slot], a)
             self.b[self.row[i, slot]] = float(b)

@@ -22,6 +22,7 @@ class SparseRows:
     def __init__(self, d):
         self.d = check_int(d, "d", 1)  # the dimension of R^d
         self.indices, self.values = [], []
+        self.sizes = []  # the number of stored values of each row
         self._packed = None  # (all indices, all values, start of each row), rebuilt on change
 
     def __len__(self):
@@ -31,6 +32,7 @@ class SparseRows:
         """Add the dense vector a (length d) as the last row; returns its index."""
         self.indices.append(None)
         self.values.append(None)
+        self.sizes.append(0)
         self.replace(len(self) - 1, a)
         return len(self) - 1
 
@@ -40,20 +42,20 @@ class SparseRows:
         indices = (a != 0).nonzero()[0]
         if indices.size == 0:
             indices = np.zeros(1, dtype=np.intp)
-        self.indices[k], self.values[k] = indices, a[indices]
+        self.indices[k], self.values[k], self.sizes[k] = indices, a[indices], indices.size
         self._packed = None
 
     def keep(self, rows):
         """Keep only the given rows, in that order (the others are forgotten)."""
         self.indices = [self.indices[k] for k in rows]
         self.values = [self.values[k] for k in rows]
+        self.sizes = [self.sizes[k] for k in rows]
         self._packed = None
 
     def _pack(self):
         if self._packed is None:
-            lengths = np.fromiter((len(i) for i in self.indices), dtype=np.intp, count=len(self))
             self._packed = (np.concatenate(self.indices), np.concatenate(self.values),
-                            np.r_[0, np.cumsum(lengths)[:-1]])
+                            np.r_[0, np.cumsum(self.sizes)[:-1]])
         return self._packed
 
     def dot(self, w):
@@ -73,7 +75,7 @@ class SparseRows:
         chosen = rows[used]
         indices = np.concatenate([self.indices[k] for k in chosen])
         values = np.concatenate([self.values[k] for k in chosen])
-        lengths = np.fromiter((len(self.indices[k]) for k in chosen), dtype=np.intp, count=len(chosen))
+        lengths = np.asarray(self.sizes, dtype=np.intp)[chosen]
         return np.bincount(indices, weights=values * np.repeat(coefficients[used], lengths), minlength=self.d)
 
     def dense(self):

@@ -114,10 +114,37 @@ class BaseSSVM:
         d_psi = psi_true - self.model.joint_feature(x, y_hat)
         return (delta * d_psi if self.rescaling == "slack" else d_psi), delta
 
+    def _joint_features(self, X, Y):
+        """The rows Psi(x_i, y_i) (the model's `joint_features` if it has one)."""
+        rows = getattr(self.model, "joint_features", None)
+        if callable(rows):
+            return np.asarray(rows(X, Y), dtype=float)
+        return np.array([self.model.joint_feature(x, y) for x, y in zip(X, Y)], dtype=float).reshape(len(X), -1)
+
+    def constraints(self, X, Y, Y_hat, psi_true=None):
+        """(A, b): the constraints of outputs Y_hat, row i the (a, b) of `constraint` for example
+        i, with the model's `joint_features` and `losses` (all examples at once) when it has them.
+        psi_true: the rows Psi(x_i, y_i) if already known."""
+        rows, losses = (getattr(self.model, name, None) for name in ("joint_features", "losses"))
+        if not (callable(rows) and callable(losses)) or len(X) == 0:
+            pairs = [self.constraint(x, y, y_hat, None if psi_true is None else psi_true[i])
+                     for i, (x, y, y_hat) in enumerate(zip(X, Y, Y_hat))]
+            return (np.array([a for a, _ in pairs]).reshape(len(X), -1),
+                    np.array([b for _, b in pairs], dtype=float))
+        delta = np.asarray(losses(Y, Y_hat), dtype=float)
+        d_psi = rows(X, Y_hat)
+        np.subtract(rows(X, Y) if psi_true is None else psi_true, d_psi, out=d_psi)
+        return (delta[:, None] * d_psi if self.rescaling == "slack" else d_psi), delta
+
     def hinge_losses(self, X, Y, w):
         """H_i(w) for every example, by loss-augmented inference."""
         Y_hat = self._loss_augmented(X, Y, w)
-        return np.array([b - float(w @ a) for a, b in (self.constraint(x, y, yh) for x, y, yh in zip(X, Y, Y_hat))])
+        hinges = []
+        for start in range(0, len(X), 256):  # a block of constraint rows at a time
+            part = slice(start, start + 256)
+            A, b = self.constraints(X[part], Y[part], Y_hat[part])
+            hinges.append(b - A @ w)
+        return np.concatenate(hinges) if hinges else np.zeros(0)
 
     def objective(self, X, Y, w=None):
         """P(w) = 1/2 ||w||^2 + C/n sum_i H_i(w) (w defaults to the learned w_)."""
