@@ -242,3 +242,23 @@ def test_no_serious_accessibility_violation_in_class_mode(make_class, page, chap
     assert page.locator(".course-demo img.course-figure").count() == demos
     assert page.evaluate("document.documentElement.lang") == ("fr" if chapter.startswith("fr/") else "en")
     assert serious_violations(page) == []
+
+
+# --- the widget extensions Voila loads match its JupyterLab packages ----------------------------
+
+VERSION_WARNING = re.compile(r"Unsatisfied version|No satisfying version")
+
+
+@pytest.mark.skipif(CHAPTER_03 is None, reason="no chapter 03")
+def test_class_mode_loads_widget_extensions_built_for_its_jupyterlab(make_class, page):
+    """Voila runs its pages on the JupyterLab 4.2 packages it bundles; a widget extension built
+    for a newer JupyterLab makes the console warn "Unsatisfied version 4.2.5 ... (required
+    ^4.6.2)" (the pins of requirements.in). Chapter 03's dashboard: no such warning, and every
+    demo's figure drawn."""
+    warnings = []
+    page.on("console", lambda message: warnings.append(message.text) if VERSION_WARNING.search(message.text) else None)
+    page.goto(f"{make_class.url}/voila/render/{CHAPTER_03}", wait_until="load", timeout=300_000)
+    demos = shown_demos(CHAPTER_03)
+    wait_until_drawn(page, demos)
+    assert page.locator(".course-demo img.course-figure").count() == demos >= 1
+    assert warnings == [], "\n".join(warnings)
