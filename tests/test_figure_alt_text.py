@@ -35,3 +35,8 @@ def test_alt_text_of_a_grid_joins_its_panels():
     axes[1].set_title(r"$\sigma = 2$")
     fig.suptitle("two settings")
     assert describe(fig) == "two settings | C = 0.01 | σ = 2"
+
+
+def test_an_accent_stays_on_its_letter():
+    assert plain_text(r"$\Delta(y, \hat y)$ = 0.60") == "Δ(y, ŷ) = 0.60"
+    assert plain_text(r"$\hat{\mathbf{y}}_i$, $\bar{y}$") == "ŷᵢ, ȳ"

@@ -18,8 +18,9 @@ def _labels(fig):
 
 
 def _assert_clear(fig):
-    """Draw `fig`, then check no shown label overlaps another label or the note, covers a point
-    (its own point's round marker included), or sits nearer another point than its own."""
+    """Draw `fig`, then check the note covers no point, and no shown label overlaps another label
+    or the note, covers a point (its own point's round marker included), or sits nearer another
+    point than its own."""
     canvas = fig.canvas if hasattr(fig.canvas, "get_renderer") else FigureCanvasAgg(fig)
     canvas.draw()
     renderer = canvas.get_renderer()
@@ -31,6 +32,9 @@ def _assert_clear(fig):
     note = labels.note.get_window_extent(renderer)
     points = labels.axes.transData.transform(labels.points)
     halves = renderer.points_to_pixels(labels.half_sizes)
+    under_note = ((points[:, 0] + halves > note.x0) & (points[:, 0] - halves < note.x1)
+                  & (points[:, 1] + halves > note.y0) & (points[:, 1] - halves < note.y1))
+    assert not under_note.any(), f"the note {labels.note.get_text()!r} covers the point at {labels.points[under_note]}"
     anchors = labels.axes.transData.transform(labels.anchors)
     for label, anchor in zip(labels.labels, anchors):
         if not label.get_visible():
@@ -58,7 +62,7 @@ def test_the_soft_margin_figure_writes_its_slacks_where_nothing_else_is(C):
     assert (f"({hidden} ξ left out: no room)" in labels.note.get_text()) == (hidden > 0)
 
 
-@pytest.mark.parametrize("C", [0.01, 1.0, 100.0])
+@pytest.mark.parametrize("C", [0.01, 0.1, 1.0, 10.0, 100.0, 1000.0])
 def test_the_live_demo_places_its_slacks_at_its_own_size_and_font(C):
     from course_lib.widgets.kernels import soft_margin_demo
 

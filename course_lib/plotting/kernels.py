@@ -274,11 +274,14 @@ def draw_kernels(axes=None, x=(1.0, 0.5)):
         values = kernels.kernel_matrix(x, Y, name, **params).reshape(yy1.shape)
         image = ax.imshow(values, origin="lower", extent=(-2, 2, -2, 2), cmap="cividis")
         ax.plot(*x[0], "*", color=ORANGE, ms=16, markeredgecolor=BLACK)
-        detail = ", ".join(f"{k} = {v}" for k, v in params.items())
+        detail = ", ".join(f"{PARAMETER_SYMBOLS.get(k, k)} = {v}" for k, v in params.items())
         ax.set_title(f"{name}" + (f" ({detail})" if detail else ""), fontsize=11)
         ax.set_aspect("equal")
         ax.figure.colorbar(image, ax=ax, shrink=0.8)
     return fig
+
+
+PARAMETER_SYMBOLS = {"sigma": "$\\sigma$"}  # a kernel parameter written as in the slides
 
 
 def fit_kernel_svm(X, r, kernel="gaussian", C=OVERLAP_C, sigma=1.0, degree=2, tol=FIGURE_TOL):
@@ -758,7 +761,7 @@ def draw_islands(ax, X, r, sigma=0.1, C=OVERLAP_C, xlim=None, ylim=None, cells_p
 @slide_figure(
     "K16_gaussian_small_sigma",
     slide="Données avec recouplement : noyau gaussien avec petit σ",
-    title=f"Overlapping data, C = {OVERLAP_C:g}, Gaussian kernel with sigma = 0.1: islands around single "
+    title=f"Overlapping data, C = {OVERLAP_C:g}, Gaussian kernel with σ = 0.1: islands around single "
     "points, the whole plane and zoomed on the tight class",
 )
 def draw_small_sigma_figure(axes=None, sigma=0.1):

@@ -20,6 +20,10 @@ DIRECTIONS = ((1, 1), (1, -1), (-1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -
 DIAGONAL = 0.75  # a corner label's offset along each axis, in clearances: its corner just off a round marker
 ALIGNMENT = {1: ("left", "bottom"), 0: ("center", "center"), -1: ("right", "top")}
 GAP_PT = 1.5  # free space kept around every label, in points
+# Where the note may go, in order of preference (axes coordinates, alignment): the first corner
+# where it covers no point, legend or other text; else the corner where it covers the fewest.
+NOTE_CORNERS = (((0.98, 0.98), "right", "top"), ((0.02, 0.98), "left", "top"),
+                ((0.98, 0.02), "right", "bottom"), ((0.02, 0.02), "left", "bottom"))
 
 
 class PointLabels(Artist):
@@ -96,7 +100,7 @@ class PointLabels(Artist):
         gap = renderer.points_to_pixels(GAP_PT)
         points, centres, taken = self._obstacles(renderer)
         if self.note is not None and self.note.get_text():
-            taken.append(self.note.get_window_extent(renderer))
+            taken.append(self._place_note(renderer, points + taken))
         inside = ax.bbox.padded(-gap)
         anchors = ax.transData.transform(self.anchors) if len(self.anchors) else np.empty((0, 2))
         own = renderer.points_to_pixels(self._own_half_sizes())
@@ -116,6 +120,26 @@ class PointLabels(Artist):
                 label.set_visible(False)
                 hidden += 1
         return hidden
+
+    def _place_note(self, renderer, obstacles):
+        """Move the note to the first corner where its box touches none of `obstacles` (display
+        pixels), else to the corner where it touches the fewest; returns its box."""
+        best = None
+        for position, horizontal, vertical in NOTE_CORNERS:
+            self.note.set_position(position)
+            self.note.set_horizontalalignment(horizontal)
+            self.note.set_verticalalignment(vertical)
+            box = self.note.get_window_extent(renderer)
+            covered = sum(box.overlaps(other) for other in obstacles)
+            if best is None or covered < best[0]:
+                best = (covered, position, horizontal, vertical)
+            if covered == 0:
+                return box
+        _, position, horizontal, vertical = best
+        self.note.set_position(position)
+        self.note.set_horizontalalignment(horizontal)
+        self.note.set_verticalalignment(vertical)
+        return self.note.get_window_extent(renderer)
 
     def _own_half_sizes(self):
         """Half-size of the square each anchor's point covers (the largest of the points there)."""

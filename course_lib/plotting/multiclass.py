@@ -306,7 +306,7 @@ def multi_vector_figure(x=(0.8, -0.5, 1.2), n_classes=4):
     ax.set_yticks(range(n_classes), [f"$\\Psi(x, {y + 1})$" for y in range(n_classes)])
     ax.set_xticks([b * len(x) + (len(x) - 1) / 2 for b in range(n_classes)],
                   [_("block {b} ($w_{b}$)").format(b=b + 1) for b in range(n_classes)])
-    ax.set_title(_("x = {x}: dim $\\Psi$ = n|Y| = {n} x {n_classes} = {dimension}").format(
+    ax.set_title(_("x = {x}: dim $\\Psi$ = n|Y| = {n} × {n_classes} = {dimension}").format(
         x=tuple(x.tolist()), n=len(x), n_classes=n_classes, dimension=psi.dimension_), fontsize=12)
     return fig
 

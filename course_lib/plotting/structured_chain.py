@@ -77,7 +77,7 @@ def plot_word_matrix(ax, x):
     ax.set_xticks(range(len(x)), [str(t + 1) for t in range(len(x))])
     ax.set_xlabel(_("letter t"))
     ax.set_ylabel(_("pixel i"))
-    ax.set_title(_("x: an n x r = {n} x {r} matrix").format(n=x.shape[1], r=x.shape[0]))
+    ax.set_title(_("x: an n × r = {n} × {r} matrix").format(n=x.shape[1], r=x.shape[0]))
 
 
 def plot_tables(ax_M, ax_I, M, I, y, letters=ALPHABET):
@@ -91,14 +91,14 @@ def plot_tables(ax_M, ax_I, M, I, y, letters=ALPHABET):
             ax_I.text(tau, s, letters[I[s, tau]], ha="center", va="center", fontsize=8,
                       color=VERMILLION if on_path else GREY, fontweight="bold" if on_path else None)
     ax_I.imshow(np.zeros((q, r)), aspect="auto", cmap="Greys", vmin=0, vmax=1)
-    titles = (_("M[s, tau]: best score ending in s"), _("I[s, tau]: best previous letter"))
+    titles = (_("M[s, τ]: best score ending in s"), _("I[s, τ]: best previous letter"))
     for ax, name in zip((ax_M, ax_I), titles):
         for tau, s in enumerate(y):
             ax.add_patch(Rectangle((tau - 0.5, s - 0.5), 1, 1, fill=False, edgecolor=VERMILLION,
                                    lw=2.5))
         ax.set_xticks(range(r), [str(t + 1) for t in range(r)])
         ax.set_yticks(range(q), list(letters[:q]), fontsize=8)
-        ax.set_xlabel(_("position tau"))
+        ax.set_xlabel(_("position τ"))
         ax.set_title(name, fontsize=12)
     ax_M.set_ylabel(_("letter s"))
 
@@ -185,8 +185,8 @@ def plot_chain_graph(ax, x, y):
     ax.set_ylim(-2.0, 1.5)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.set_title(_("emissions f_e(x_t, y_t) (blue), transitions f_t(y_{t-1}, y_t) (green)\n"
-                 "transitions: q x q weights (here), or Potts: one for 'same letter', one for 'change'"),
+    ax.set_title(_("emissions $f_e(x_t, y_t)$ (blue), transitions $f_t(y_{t-1}, y_t)$ (green)\n"
+                 "transitions: q × q weights (here), or Potts: one for 'same letter', one for 'change'"),
                  fontsize=11)
 
 

@@ -6,6 +6,7 @@ import html
 import io
 import re
 import struct
+import unicodedata
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 
@@ -94,12 +95,17 @@ SUPERSCRIPTS = str.maketrans("0123456789+-tTnrsikmj", "⁰¹²³⁴⁵⁶⁷⁸�
 SUBSCRIPTS = str.maketrans("0123456789+-ijtknmsrxeoaphl", "₀₁₂₃₄₅₆₇₈₉₊₋ᵢⱼₜₖₙₘₛᵣₓₑₒₐₚₕₗ")
 
 
+ACCENTS = {"hat": "\u0302", "bar": "\u0304", "tilde": "\u0303"}  # combining accents
+
+
 def plain_text(text):
     """A label with TeX ($\\mathbf{w}^\\top x$, $\\|w\\|$, $\\xi > 1$) as the text it draws
     (wᵀx, ‖w‖, ξ > 1), for alt text and screen readers."""
     def math(match):
         tex = match.group(1)
-        tex = re.sub(r"\\(?:mathbf|mathrm|mathcal|boldsymbol|hat|bar|tilde|text|operatorname)\s*", "", tex)
+        tex = re.sub(r"\\(?:mathbf|mathrm|mathcal|boldsymbol|text|operatorname)\s*", "", tex)
+        # ŷ, ȳ: the accent kept on its letter (the braces around it go at the end)
+        tex = re.sub(r"\\(hat|bar|tilde)\s*(\{*)(\w)", lambda m: m.group(2) + m.group(3) + ACCENTS[m.group(1)], tex)
         tex = re.sub(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", lambda m: "/".join(
             part if len(part) == 1 else f"({part})" for part in m.groups()), tex)
         tex = re.sub(r"\\sqrt\{([^{}]*)\}", lambda m: "√" + (
@@ -108,7 +114,8 @@ def plain_text(text):
         scripts = {"^": SUPERSCRIPTS, "_": SUBSCRIPTS}
         tex = re.sub(r"([\^_])\{([^{}]*)\}|([\^_])(.)", lambda m: _script(
             m.group(2) if m.group(1) else m.group(4), m.group(1) or m.group(3), scripts), tex)
-        return tex.replace("{", "").replace("}", "").replace("⟨ ", "⟨").replace(" ⟩", "⟩")
+        tex = tex.replace("{", "").replace("}", "").replace("⟨ ", "⟨").replace(" ⟩", "⟩")
+        return unicodedata.normalize("NFC", tex)  # ŷ as one character where Unicode has it
     return re.sub(r"\$([^$]*)\$", math, text)
 
 

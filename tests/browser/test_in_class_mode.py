@@ -125,7 +125,8 @@ def test_a_projected_chapter_shows_large_figures_and_nothing_meant_for_a_student
     """Chapter 03 in class mode: no exercise text, exercise cell or claim printout; the concept
     questions stay, their text and choices at the body's size; every live figure sits beside or under its controls, fits the window's
     height, and is drawn large enough that its smallest text (12 pt) is at least the body's
-    22 px; axe finds no serious or critical accessibility violation. A screenshot of the
+    22 px; the cells are the page's main landmark; axe finds no serious or critical
+    accessibility violation. A screenshot of the
     first demo is kept in test-artifacts/browser/."""
     check_projected(make_class, page, CHAPTER_03, width, height, "en", STUDENT_TEXT,
                     kept="Concept questions", dropped="Exercises")
@@ -149,6 +150,7 @@ def check_projected(server, page, chapter, width, height, language, student_text
     page.goto(f"{server.url}/voila/render/{chapter}", wait_until="load", timeout=300_000)
     wait_until_drawn(page, shown_demos(chapter))
     assert page.evaluate("document.documentElement.lang") == language
+    assert page.locator("[role=main] .jp-RenderedMarkdown").count() >= 1, "the cells are no main landmark"
     text = page.inner_text("body")
     assert [t for t in student_text if t in text] == []
     assert kept in text and dropped not in text
@@ -242,3 +244,23 @@ def test_no_serious_accessibility_violation_in_class_mode(make_class, page, chap
     assert page.locator(".course-demo img.course-figure").count() == demos
     assert page.evaluate("document.documentElement.lang") == ("fr" if chapter.startswith("fr/") else "en")
     assert serious_violations(page) == []
+
+
+# --- the widget extensions Voila loads match its JupyterLab packages ----------------------------
+
+VERSION_WARNING = re.compile(r"Unsatisfied version|No satisfying version")
+
+
+@pytest.mark.skipif(CHAPTER_03 is None, reason="no chapter 03")
+def test_class_mode_loads_widget_extensions_built_for_its_jupyterlab(make_class, page):
+    """Voila runs its pages on the JupyterLab 4.2 packages it bundles; a widget extension built
+    for a newer JupyterLab makes the console warn "Unsatisfied version 4.2.5 ... (required
+    ^4.6.2)" (the pins of requirements.in). Chapter 03's dashboard: no such warning, and every
+    demo's figure drawn."""
+    warnings = []
+    page.on("console", lambda message: warnings.append(message.text) if VERSION_WARNING.search(message.text) else None)
+    page.goto(f"{make_class.url}/voila/render/{CHAPTER_03}", wait_until="load", timeout=300_000)
+    demos = shown_demos(CHAPTER_03)
+    wait_until_drawn(page, demos)
+    assert page.locator(".course-demo img.course-figure").count() == demos >= 1
+    assert warnings == [], "\n".join(warnings)

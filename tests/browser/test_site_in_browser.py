@@ -75,6 +75,24 @@ def test_a_chapter_reads_as_a_column_of_text(site_url, page, width, height):
     assert claim.locator(".jp-InputArea").is_visible(), "a click does not open the claim's code"
 
 
+# Each inline formula's size against the text around it: MathJax draws it at its own font size
+# scaled to match the text's x-height (HTML-CSS matchFontHeight), in the span inside span.math.
+INLINE_MATH = """() => [...document.querySelectorAll('.jp-RenderedMarkdown p span.MathJax, .jp-RenderedMarkdown li span.MathJax')]
+  .map(m => [m.querySelector('span.math > span'), m.parentElement])
+  .filter(([drawn]) => drawn)
+  .map(([drawn, around]) => parseFloat(getComputedStyle(drawn).fontSize) / parseFloat(getComputedStyle(around).fontSize))"""
+
+
+@pytest.mark.parametrize("width,height", [SIZES[1], SIZES[2]], ids=["1366x768", "390x844"])
+def test_inline_math_is_drawn_at_least_at_the_size_of_its_text(site_url, page, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{site_url}/{CHAPTER.with_suffix('.html').name}")
+    page.wait_for_function("window.MathJax && MathJax.Hub && MathJax.Hub.queue.pending === 0"
+                           " && document.querySelector('span.MathJax')")
+    scales = page.evaluate(INLINE_MATH)
+    assert len(scales) >= 20 and min(scales) >= 1.0, f"inline math at {min(scales or [0]):.2f} of its text's size"
+
+
 def _search(page, words):
     page.fill(".pagefind-ui__search-input", words)
     page.wait_for_selector(".pagefind-ui__message")

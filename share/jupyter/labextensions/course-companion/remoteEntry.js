@@ -2,7 +2,8 @@
 // JupyterLab loads this file (package.json: jupyterlab._build.load) as a module-federation
 // container: the object window._JUPYTERLAB["course-companion"], with init(shareScope) and
 // get(module). It asks it for two modules, named in package.json:
-//   "./extension"  a plugin that gives each slider handle of the widgets the name of its slider;
+//   "./extension"  a plugin that gives each slider handle of the widgets the name of its slider,
+//                  and one that makes a block of text that scrolls reachable with the keyboard;
 //   "./style"      style.css, beside this file, added to the page (links in the text underlined).
 var _JUPYTERLAB;
 (function () {
@@ -60,6 +61,45 @@ var _JUPYTERLAB;
     }
   };
 
+  // A block of text that scrolls (a paragraph whose inline formula is taller than its line, a
+  // wide printed table) takes the keyboard's focus, so it can be scrolled without a mouse
+  // (WCAG 2.1.1; axe scrollable-region-focusable), as in the class mode's template. Looked at
+  // again a moment after the page changes, never for a demo's new frame.
+  var SCROLLERS = ".jp-RenderedMarkdown, .jp-OutputArea-output pre, .jp-RenderedHTMLCommon table";
+  var pending = null;
+
+  function reach() {
+    pending = null;
+    document.querySelectorAll(SCROLLERS).forEach(function (element) {
+      var style = getComputedStyle(element);
+      var sideways = element.scrollWidth > element.clientWidth + 1 && /auto|scroll/.test(style.overflowX);
+      var down = element.scrollHeight > element.clientHeight + 1 && /auto|scroll/.test(style.overflowY);
+      if (sideways || down) {
+        if (element.tabIndex !== 0) element.tabIndex = 0;
+      } else if (element.getAttribute("tabindex") === "0") {
+        element.removeAttribute("tabindex");
+      }
+    });
+  }
+
+  function reachSoon(records) {
+    var beyondFigures = !records || records.some(function (record) {
+      return !(record.target.closest && record.target.closest(".course-figure-html"));
+    });
+    if (beyondFigures && pending === null) pending = setTimeout(reach, 300);
+  }
+
+  var scrollers = {
+    id: name + ":scrollers",
+    description: "Makes a block of text that scrolls reachable with the keyboard.",
+    autoStart: true,
+    activate: function () {
+      reachSoon();
+      new MutationObserver(reachSoon).observe(document.body, {childList: true, subtree: true});
+      window.addEventListener("resize", function () { reachSoon(); });
+    }
+  };
+
   function addStyleSheet() {
     if (!document.querySelector("link[data-course-style]")) {
       var link = document.createElement("link");
@@ -73,7 +113,7 @@ var _JUPYTERLAB;
   // Each factory returns a module as a bundler would: JupyterLab reads the plugins of
   // "./extension" from its default export, and only runs "./style".
   var modules = {
-    "./extension": function () { return {__esModule: true, default: [sliderNames]}; },
+    "./extension": function () { return {__esModule: true, default: [sliderNames, scrollers]}; },
     "./style": function () { addStyleSheet(); return {}; }
   };
 
