@@ -896,6 +896,12 @@ HUGE_COUNTS = {  # counts that would run for hours or fill the memory: refused a
     "linear.least_squares_epochs n_epochs": (lambda: linear.least_squares_epochs(X12, R12, 10**12), "n_epochs"),
     "MulticlassSVM n_iter": (lambda: multiclass_svm.MulticlassSVM(n_iter=10**12).fit(X3[:12], Y3[:12]), "n_iter"),
     "HingeRiskSGD n_iter": (lambda: multiclass_svm.HingeRiskSGD(n_iter=10**12).fit(X3[:12], Y3[:12]), "n_iter"),
+    "perceptron.Perceptron n_epochs": (lambda: perceptron.Perceptron(n_epochs=10**12).fit(X3, Y3), "n_epochs"),
+    "AveragedPerceptron n_epochs": (lambda: perceptron.AveragedPerceptron(n_epochs=10**12).fit(X3, Y3), "n_epochs"),
+    "accuracy_by_epoch max_epoch": (lambda: perceptron.accuracy_by_epoch(X3, Y3, X3, Y3, 10**12), "max_epoch"),
+    "KernelHingeGD n_epochs": (lambda: KernelHingeGD(n_epochs=10**12).fit(X12, R12), "n_epochs"),
+    "SubgradientSSVM n_epochs": (lambda: __import__("course_lib.structured.subgradient", fromlist=["x"]).SubgradientSSVM(
+        models.MulticlassModel(3), n_epochs=10**12).fit(X3[:12], Y3[:12]), "n_epochs"),
     "margin_perceptron max_updates": (lambda: multiclass.margin_perceptron(
         XS, (RS > 0).astype(int), multiclass.fit_feature_map(None, XS, (RS > 0).astype(int), 2),
         max_updates=10**12), "max_updates"),
@@ -924,6 +930,39 @@ def test_class_index_outside_its_range_is_refused():
         y_bad = (RS > 0).astype(int)
         y_bad[0] = bad
         assert_clear_error(lambda: multiclass.margin_perceptron(XS, y_bad, feature_map), "y")
+
+
+def test_box_outside_the_image_or_upside_down_is_refused():
+    S = vision.integral_image(np.ones((4, 5)))
+    for box in ([9, 0, 2, 2], [0, 9, 2, 2], [3, 0, 2, 2], [0, 4, 2, 2], [-1, 0, 2, 2]):
+        assert_clear_error(lambda: vision.box_sum(S, np.array(box)), "box")
+    assert vision.box_sum(S, np.array([1, 1, 1, 1])) == 0.0 and vision.box_sum(S, np.array([0, 0, 4, 5])) == 20.0
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("name", ESTIMATORS)
+def test_parameter_changed_after_fit_gives_the_fitted_answer_or_a_clear_error(name):
+    """A hyperparameter set to a bad value after fit: predict answers as fitted, or refuses
+    naming it; never another answer computed from the bad value."""
+    X_fit, y_fit = _fit_data(name)
+    names = set(inspect.signature(CALLABLES[name]).parameters) | {"X", "y", "r", "Y", "fit"}
+    problems = []
+    for parameter, value in _arguments(name).items():
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            continue
+        for bad in (np.nan, -1, "1", None, 0):
+            model = _fit(_build(name, {}), X_fit, y_fit)
+            before = [method(X_fit) for method in _predict_methods(model)] or model
+            setattr(model, parameter, bad)
+            outcome = _answer_of(lambda: [method(X_fit) for method in _predict_methods(model)] or model)
+            if outcome[0] == "crash":
+                problems.append(f"{parameter} = {bad!r}: {outcome[1]}")
+            elif outcome[0] == "refused" and not any(
+                    re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", outcome[1]) for n in names):
+                problems.append(f"{parameter} = {bad!r}: unclear: {outcome[1][:150]}")
+            elif outcome[0] == "ok" and not _same(outcome[1], before):
+                problems.append(f"{parameter} = {bad!r} set after fit changed the answer")
+    assert not problems, "\n".join(problems)
 
 
 # ------------------------------------------------------------------ every estimator, bad fit and predict input by class
