@@ -965,6 +965,55 @@ def test_parameter_changed_after_fit_gives_the_fitted_answer_or_a_clear_error(na
     assert not problems, "\n".join(problems)
 
 
+def _on_axes(draw, **arguments):
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    try:
+        return draw(ax, **arguments)
+    finally:
+        plt.close(fig)
+
+
+def _plotting(module):
+    return importlib.import_module("course_lib.plotting." + module)
+
+
+PLOT_HOSTILE = {  # the slider-driven drawing helpers: a bad value is refused, never drawn
+    "NaN or inf": [
+        (lambda: _on_axes(_plotting("multiclass").slides_argmax_panel, shrink=np.nan), "shrink"),
+        (lambda: _on_axes(_plotting("multiclass").ovr_halfspace_panel, shrink=np.inf), "shrink"),
+        (lambda: _plotting("linear").draw_geometry(w0=np.nan), "w0"),
+        (lambda: _plotting("linear").least_squares_figure(np.nan), "distance"),
+        (lambda: _plotting("multiclass").noisy_forty_twenty_forty(noise=np.nan), "noise"),
+    ],
+    "wrong type": [
+        (lambda: _on_axes(_plotting("multiclass").slides_argmax_panel, shrink="1"), "shrink"),
+        (lambda: _plotting("linear").draw_geometry(w0="1"), "w0"),
+        (lambda: _plotting("linear").least_squares_figure(None), "distance"),
+        (lambda: _plotting("perceptron").blob_epochs(seed={"a": 1}), "seed"),
+        (lambda: _plotting("perceptron").ocr_curves(seeds=[0, 1]), "seeds"),
+        (lambda: _plotting("multiclass").noisy_forty_twenty_forty(seed=1.5), "seed"),
+    ],
+    "negative": [
+        (lambda: _on_axes(_plotting("multiclass").ovr_halfspace_panel, shrink=-1.0), "shrink"),
+    ],
+    "wrong length": [
+        (lambda: _plotting("linear").draw_geometry(x=(1.0,)), "x"),
+    ],
+}
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("kind", sorted(PLOT_HOSTILE))
+def test_drawing_helpers_refuse_hostile_slider_values_by_class(kind):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    for call, fragment in PLOT_HOSTILE[kind]:
+        assert_clear_error(call, fragment)
+
+
 # ------------------------------------------------------------------ every estimator, bad fit and predict input by class
 
 def _predict_methods(model):
