@@ -386,7 +386,7 @@ def _as_array(labels):
 def _lazy_run(X, y, max_epoch, seed):
     """A prepared model (classes_, feature columns) and the generator of its lazy epochs."""
     max_epoch = check_int(max_epoch, "max_epoch", 1)
-    if hasattr(X, "__len__"):  # else the model's checks name X
+    if isinstance(X, (list, tuple)) or np.ndim(X) >= 1:  # else the model's checks name X
         check_steps(max_epoch, "max_epoch", len(X))
     model = AveragedPerceptron(n_epochs=max_epoch, seed=seed)
     rows, gold, shape, orders = model._prepare(X, y)

@@ -986,6 +986,8 @@ PLOT_HOSTILE = {  # the slider-driven drawing helpers: a bad value is refused, n
         (lambda: _plotting("linear").draw_geometry(w0=np.nan), "w0"),
         (lambda: _plotting("linear").least_squares_figure(np.nan), "distance"),
         (lambda: _plotting("multiclass").noisy_forty_twenty_forty(noise=np.nan), "noise"),
+        (lambda: _plotting("margins").draw_suboptimal_margin(degrees=np.nan), "degrees"),
+        (lambda: _plotting("multiclass").forty_twenty_forty_figure(share=np.nan), "share"),
     ],
     "wrong type": [
         (lambda: _on_axes(_plotting("multiclass").slides_argmax_panel, shrink="1"), "shrink"),
@@ -994,6 +996,9 @@ PLOT_HOSTILE = {  # the slider-driven drawing helpers: a bad value is refused, n
         (lambda: _plotting("perceptron").blob_epochs(seed={"a": 1}), "seed"),
         (lambda: _plotting("perceptron").ocr_curves(seeds=[0, 1]), "seeds"),
         (lambda: _plotting("multiclass").noisy_forty_twenty_forty(seed=1.5), "seed"),
+        (lambda: _plotting("kernels").draw_kernel_knn_figure(sigma="1"), "sigma"),
+        (lambda: _plotting("margins").draw_suboptimal_margin(degrees=None), "degrees"),
+        (lambda: _plotting("multiclass").forty_twenty_forty_figure(share="1"), "share"),
     ],
     "negative": [
         (lambda: _on_axes(_plotting("multiclass").ovr_halfspace_panel, shrink=-1.0), "shrink"),

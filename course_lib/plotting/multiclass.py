@@ -191,6 +191,7 @@ def ovr_halfspace_panel(ax, share=0.2, seed=0, shrink=2.0):
     return float(np.mean(wrong))
 
 
+@finite_arguments
 def forty_twenty_forty_panels(axes, share=0.2, seed=0, shrink=2.0):
     """Left: the slides' argmax; right: one-vs-rest. Returns both errors. `shrink`: see
     draw_vectors."""
@@ -198,6 +199,7 @@ def forty_twenty_forty_panels(axes, share=0.2, seed=0, shrink=2.0):
 
 
 @slide_figure("M2_forty_twenty_forty", slide="L'utilité de la confiance de prédiction argmax_i <w_i, x>")
+@finite_arguments
 def forty_twenty_forty_figure(share=0.2):
     """The 40/20/40 example: the slides' argmax is always right, one-vs-rest errs on class 2"""
     fig, axes = new_figure(ncols=2, width=5.6, height=4.2)
