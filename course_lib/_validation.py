@@ -5,6 +5,7 @@ import functools
 import inspect
 import math
 import numbers
+import re
 
 import numpy as np
 
@@ -13,6 +14,11 @@ from course_lib.i18n import N_, _
 # The library promises correct results for features of magnitude at most MAX_ABS: squared
 # distances, inner products and their sums then stay far from float64's overflow (~1e308).
 MAX_ABS = 1e100
+# The largest number of steps (an example visited, an iteration) a loop is asked to run: beyond
+# it a call would run for hours, or fill the memory with the states it records.
+MAX_STEPS = 10**9
+# Integers NumPy computes with are 64-bit: a larger count or size cannot be an array's length.
+MAX_INT = 2**63 - 1
 
 
 class NotFittedError(ValueError, AttributeError, RuntimeError):
@@ -161,6 +167,17 @@ def check_int(value, name, minimum):
         raise ValueError(_("{name} must be an integer >= {minimum}; got {value}.").format(
             name=name, minimum=minimum, value=value))
     return int(value)
+
+
+def check_steps(count, name, per_count=1):
+    """Return count (an int >= 1 already checked) when count * per_count steps stay within
+    MAX_STEPS; a larger count would run for hours or exhaust the memory."""
+    if count * per_count > MAX_STEPS:
+        raise ValueError(_("{name}={count} asks for {steps:.3g} steps ({per_count} per unit of {name}), "
+                           "beyond the {limit:.0e} that finish in reasonable time and memory: use a "
+                           "smaller {name}.").format(name=name, count=count, steps=float(count * per_count),
+                                                     per_count=per_count, limit=MAX_STEPS))
+    return count
 
 
 def check_fitted(estimator, attribute):
@@ -342,10 +359,83 @@ def _too_big(error, arguments, where):
                                                     error=type(error).__name__))
 
 
+def _not_a_number(error, arguments, where):
+    """NumPy's "float() argument must be ... not 'dict'" as a clear error naming the argument of
+    that type (a dict or a set where numbers are expected); any other TypeError as it is."""
+    found = re.search(r"float\(\) argument must be a string or a (?:real )?number, not '(\w+)'", str(error))
+    names = [name for name, value in arguments.items() if found and type(value).__name__ == found.group(1)]
+    if len(names) != 1:
+        return error
+    return TypeError(_("{name} must be an array of real numbers; got a {kind}: {value}. Pass {where} a "
+                       "NumPy array (or a list) of floats for {name}.").format(
+                           name=names[0], kind=found.group(1), value=_short(repr(arguments[names[0]])), where=where))
+
+
 def _is_allocation_error(error):
     return isinstance(error, MemoryError) or (
-        isinstance(error, ValueError) and ("array is too big" in str(error)
-                                           or "Maximum allowed size exceeded" in str(error)))
+        isinstance(error, ValueError) and any(s in str(error) for s in (
+            "array is too big", "Maximum allowed size exceeded", "Maximum allowed dimension exceeded"))) or (
+        isinstance(error, OverflowError) and "too large to convert" in str(error))
+
+
+def _check_integer_range(arguments, where):
+    """Refuse an integer argument beyond NumPy's 64-bit integers (a count, a size or an index
+    that large fails inside NumPy with an OverflowError or an IndexError); a seed may be any
+    integer."""
+    for name, value in arguments.items():
+        if (isinstance(value, numbers.Integral) and not isinstance(value, bool) and abs(value) > MAX_INT
+                and name != "seed"):
+            raise ValueError(_("{name}={value} is beyond the 64-bit integers {where} computes with (at most "
+                               "{limit} in magnitude): use a smaller {name}.").format(
+                                   name=name, value=_short(value), where=where, limit=MAX_INT))
+
+
+def _leaves(value, depth=0):
+    """The entries of a (nested) list, tuple or object array, at most 3 levels deep."""
+    if isinstance(value, np.ndarray) and value.dtype.kind == "O" and depth < 3:
+        for v in value.flat:
+            yield from _leaves(v, depth + 1)
+    elif isinstance(value, (list, tuple)) and depth < 3:
+        for v in value:
+            yield from _leaves(v, depth + 1)
+    else:
+        yield value
+
+
+def _holds_none(value):
+    """True when a list or tuple (or an object array) of numbers holds None somewhere: NumPy
+    would read that None as NaN, or fail inside."""
+    if not isinstance(value, (list, tuple)) and not (isinstance(value, np.ndarray) and value.dtype.kind == "O"):
+        return False
+    kinds = {"none" if v is None else "number" if isinstance(v, (numbers.Real, np.ndarray)) else "other"
+             for v in _leaves(value)}
+    return "none" in kinds and "other" not in kinds
+
+
+def _check_array_values(names, required, defaults, arguments, where):
+    """No required parameter is None; the parameters that hold arrays of numbers (annotated
+    np.ndarray or given a shape) get an array, a list or a number: not None unless None is their
+    default, not a dict, a set or a string; and no argument mixes None with its numbers."""
+    for name in required:
+        if arguments.get(name, 0) is None and name not in names:
+            raise TypeError(_("{name} is None: {where} needs a value for {name}.").format(name=name, where=where))
+    for name in names:
+        if name not in arguments:
+            continue
+        value = arguments[name]
+        if value is None:
+            if name in required or defaults.get(name) is not None:
+                raise TypeError(_("{name} is None: pass {where} an array of numbers for {name}.").format(
+                    name=name, where=where))
+            continue
+        if isinstance(value, (dict, set, frozenset, str, bytes)):
+            raise TypeError(_("{name} must be an array of real numbers; got a {kind}: {value}. Pass "
+                              "{where} a NumPy array (or a list) of floats for {name}.").format(
+                                  name=name, kind=type(value).__name__, value=_short(repr(value)), where=where))
+    for name, value in arguments.items():
+        if _holds_none(value):
+            raise TypeError(_("{name} holds None among its numbers: {value}. Pass {where} a number in "
+                              "every entry of {name}.").format(name=name, value=_short(repr(value)), where=where))
 
 
 # boolean masks among the parameters annotated np.ndarray (other booleans become 0.0 and 1.0)
@@ -381,6 +471,11 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None, indices=None):
         kinds = {name: kind for name, kind in _number_kinds(signature).items()
                  if name not in (shapes or {})}  # a shaped parameter may be an array
         arrays = _array_parameters(signature)
+        array_like = tuple(dict.fromkeys(arrays + tuple(shapes or ())))
+        required = {p.name for p in signature.parameters.values() if p.default is p.empty}
+        packed = {p.name for p in signature.parameters.values() if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+        required -= packed
+        defaults = {p.name: p.default for p in signature.parameters.values() if p.default is not p.empty}
         if arrays and any(p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
                           for p in signature.parameters.values()):
             raise TypeError(_("{f}: np.ndarray parameters need named parameters only").format(
@@ -390,6 +485,8 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None, indices=None):
         def checked(*args, **kwargs):
             arguments = bind(args, kwargs)
             _check_number_kinds(kinds, arguments, f.__name__)
+            _check_integer_range(arguments, f.__name__)
+            _check_array_values(array_like, required, defaults, arguments, f.__name__)
             converted = False
             for name in arrays:
                 value = arguments.get(name)
@@ -426,10 +523,13 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None, indices=None):
                     bound = inspect.BoundArguments(signature, arguments)
                     args, kwargs = bound.args, bound.kwargs
                 out = f(*args, **kwargs)
-            except (MemoryError, ValueError) as error:
+            except (MemoryError, ValueError, OverflowError) as error:
                 if _is_allocation_error(error):
                     raise _too_big(error, arguments, f.__name__) from error
                 raise
+            except TypeError as error:
+                named = {name: value for name, value in arguments.items() if name not in packed}
+                raise _not_a_number(error, named, f.__name__) from error
             if not inf_passed:
                 _check_result(out, arguments, f.__name__)
             return out
@@ -561,6 +661,8 @@ def finite_hyperparameters(fit=None, *, inf_ok=()):
             _check_number_kinds(_number_kinds(signature),
                                 {name: getattr(self, name) for name in signature.parameters
                                  if hasattr(self, name)}, type(self).__name__)
+            _check_integer_range({name: getattr(self, name) for name in signature.parameters
+                                  if hasattr(self, name)}, type(self).__name__)
             for name in signature.parameters:
                 value = getattr(self, name, None)
                 found = _non_finite(value)

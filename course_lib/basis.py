@@ -137,12 +137,13 @@ class RBFNetwork:
     def fit(self, X, r):
         X = check_matrix(X, "X")
         r = check_binary_targets(r, X.shape[0], "r")
-        check_positive(self.s, "s")
+        s = check_positive(self.s, "s")
         ridge = float(self.ridge)
         if not ridge >= 0:
             raise ValueError(_("ridge must be >= 0; got {ridge!r}.").format(ridge=self.ridge))
         self.centres_ = pick_centres(X, self.K, self.seed)
-        Z = np.c_[rbf_features(X, self.centres_, self.s), np.ones(X.shape[0])]
+        self.s_ = s  # the width fitted: transform uses it even if s is changed after fit
+        Z = np.c_[rbf_features(X, self.centres_, s), np.ones(X.shape[0])]
         penalty = ridge * np.eye(Z.shape[1])
         penalty[-1, -1] = 0.0  # do not shrink w0
         coef = np.linalg.solve(Z.T @ Z + penalty + 1e-12 * np.eye(Z.shape[1]), Z.T @ r)
@@ -154,7 +155,7 @@ class RBFNetwork:
         """The K-dimensional representation phi(x) = (phi_1(x), ..., phi_K(x))."""
         if not hasattr(self, "centres_"):
             raise NotFittedError(_("This RBFNetwork is not fitted yet: call fit(X, r) first."))
-        return rbf_features(X, self.centres_, self.s)
+        return rbf_features(X, self.centres_, self.s_)
 
     def decision_function(self, X):
         return self.transform(X) @ self.w_ + self.w0_

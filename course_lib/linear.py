@@ -11,6 +11,7 @@ from course_lib._validation import (
     check_binary_targets,
     check_fitted,
     check_int,
+    check_steps,
     check_matrix,
     check_positive,
     check_random_state,
@@ -70,7 +71,7 @@ class Perceptron(LinearDiscriminant):
         X = check_matrix(X)
         r = check_binary_targets(r, X.shape[0])
         eta = check_positive(self.eta, "eta")
-        n_epochs = check_int(self.n_epochs, "n_epochs", minimum=1)
+        n_epochs = check_steps(check_int(self.n_epochs, "n_epochs", minimum=1), "n_epochs", len(X))
         if not isinstance(self.shuffle, (bool, np.bool_)):
             raise TypeError(_("shuffle must be True or False; got {shuffle!r}.").format(
                                 shuffle=self.shuffle))
@@ -141,7 +142,7 @@ def least_squares_epochs(X, r, n_epochs=6):
     """
     X = check_matrix(X)
     r = check_binary_targets(r, X.shape[0])
-    n_epochs = check_int(n_epochs, "n_epochs", minimum=1)
+    n_epochs = check_steps(check_int(n_epochs, "n_epochs", minimum=1), "n_epochs", len(X))
     A = np.c_[X, np.ones(len(X))]
     eta = 1.0 / np.linalg.eigvalsh(A.T @ A).max()
     theta = np.zeros(A.shape[1])

@@ -16,6 +16,7 @@ from course_lib._validation import (
     check_class_indices,
     check_fitted,
     check_int,
+    check_steps,
     check_labels,
     check_matrix,
     finite_arguments,
@@ -453,10 +454,11 @@ def margin_perceptron(X, y, feature_map, margin=1.0, max_updates=100_000):
     y = np.asarray(y)
     if y.shape != (X.shape[0],) or y.dtype.kind not in "iu":
         raise ValueError(_("y must hold one class index (an integer 0..k-1) per row of X."))
+    y = check_class_indices(y, feature_map.n_classes_, "y")
     if not (np.isfinite(margin) and margin > 0):
         raise ValueError(_("margin must be a positive number; got {margin!r}.").format(
                              margin=margin))
-    max_updates = check_int(max_updates, "max_updates", 1)
+    max_updates = check_steps(check_int(max_updates, "max_updates", 1), "max_updates")
     # k updates give ||w|| <= k R, and a constraint needs ||w|| R >= margin: k >= margin / R^2
     R = max(float(np.linalg.norm(feature_map.psi(x, label) - feature_map.psi(x, rival)))
             for x, label in zip(X, y) for rival in range(feature_map.n_classes_))

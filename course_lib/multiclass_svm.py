@@ -18,6 +18,7 @@ from course_lib._validation import (
     finite_arguments,
     check_fitted,
     check_int,
+    check_steps,
     check_matrix,
     check_positive,
     check_random_state,
@@ -42,7 +43,7 @@ class _PsiLinearClassifier:
 
     def _prepare(self, X, y):
         X = check_matrix(X)
-        check_int(self.n_iter, "n_iter", minimum=1)
+        check_steps(check_int(self.n_iter, "n_iter", minimum=1), "n_iter")
         self.classes_, y_index = check_labels(y, X.shape[0])
         k = len(self.classes_)
         self.feature_map_ = fit_feature_map(self.feature_map, X, y_index, k)

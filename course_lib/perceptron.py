@@ -30,6 +30,7 @@ import numpy as np
 from course_lib._validation import (
     check_fitted,
     check_int,
+    check_steps,
     check_matrix,
     check_random_state,
     finite_arguments,
@@ -307,6 +308,7 @@ class Perceptron:
         gold = [index[label] for label in y]
         rng = check_random_state(self.seed)
         n = len(rows)
+        check_steps(n_epochs, "n_epochs", n)
         orders = (rng.permutation(n) if self.shuffle else np.arange(n) for _ in range(n_epochs))
         self.classes_ = _as_array(classes)
         self.feature_names_ = list(columns)
@@ -383,7 +385,10 @@ def _as_array(labels):
 
 def _lazy_run(X, y, max_epoch, seed):
     """A prepared model (classes_, feature columns) and the generator of its lazy epochs."""
-    model = AveragedPerceptron(n_epochs=check_int(max_epoch, "max_epoch", 1), seed=seed)
+    max_epoch = check_int(max_epoch, "max_epoch", 1)
+    if isinstance(X, (list, tuple)) or np.ndim(X) >= 1:  # else the model's checks name X
+        check_steps(max_epoch, "max_epoch", len(X))
+    model = AveragedPerceptron(n_epochs=max_epoch, seed=seed)
     rows, gold, shape, orders = model._prepare(X, y)
     return model, lazy_epochs(rows, gold, shape, orders)
 

@@ -19,6 +19,7 @@ from course_lib._validation import (
     check_binary_targets,
     check_fitted,
     check_int,
+    check_steps,
     check_matrix,
     check_non_negative,
     check_positive,
@@ -181,6 +182,7 @@ class KernelHingeGD:
         eta = check_positive(self.eta, "eta")
         n_epochs = check_int(self.n_epochs, "n_epochs", minimum=0)
         tol = check_tolerance(self.tol, "tol", N_("the gap is at most the hinge error it is relative to"))
+        check_steps(n_epochs, "n_epochs", X.shape[0] ** 2)  # an epoch is a product G alpha
         G = gram(X, self.kernel, **params)
         alpha, w0 = np.zeros(X.shape[0]), 0.0
         alphas, w0s, errors, etas = [alpha.copy()], [w0], [hinge_error(alpha, w0, G, r, lam)], []

@@ -845,6 +845,181 @@ def test_same_numbers_in_another_dtype_give_the_same_answer(name):
     assert not problems, "\n".join(problems)
 
 
+# ------------------------------------------------------------------ None, dicts and integers beyond int64, by class
+#
+# None where an array is required, None among the numbers of an array (NumPy reads it as NaN), a
+# dict where an array is expected and an integer beyond NumPy's 64 bits: each is refused naming
+# the parameter, never read as NaN, nor left to fail inside NumPy (OverflowError, IndexError).
+
+VALUE_KINDS = ["None for an array", "None among the numbers", "dict for an array", "integer beyond int64"]
+
+
+# None and dicts are valid there: weights None means all 1; any output has a key
+NONE_OK = {("structured.base.check_example_weights", "weights"), ("structured.ssvm_base.output_key", "y")}
+
+
+def _value_cases(name, kind):
+    """(parameter, changes, must_refuse) for one class of VALUE_KINDS, as _hostile_cases."""
+    defaults = {p.name: p.default for p in inspect.signature(CALLABLES[name]).parameters.values()}
+    for parameter, value in _arguments(name).items():
+        is_array = isinstance(value, np.ndarray) and value.ndim >= 1 and value.dtype.kind in "biuf"
+        is_int = isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+        if (name, parameter) in NONE_OK:
+            continue
+        if kind == "None for an array" and is_array and defaults.get(parameter, 0) is not None:
+            yield parameter, {parameter: None}, True
+        if kind == "None among the numbers" and is_array and value.size > 1:
+            yield parameter, {parameter: [None] + value.ravel().tolist()[1:]}, True
+        if kind == "dict for an array" and is_array:
+            yield parameter, {parameter: {"a": 1.0}}, True
+        if kind == "integer beyond int64" and is_int and parameter != "seed":
+            for bad in (2**63, 10**30):
+                yield parameter, {parameter: bad}, False
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("kind", VALUE_KINDS)
+@pytest.mark.parametrize("name", CALLED)
+def test_none_dict_or_huge_integer_gets_a_clear_error(name, kind):
+    if name in NOT_GUARDED:
+        pytest.skip(NOT_GUARDED[name])
+    problems = []
+    for parameter, changes, must_refuse in _value_cases(name, kind):
+        outcome = _outcome(name, parameter, changes, must_refuse)
+        if outcome not in ("refused", "ok"):
+            problems.append(f"{parameter}: {outcome}")
+    assert not problems, "\n".join(problems)
+
+
+X12, R12 = data.overlapping(12, seed=1)
+HUGE_COUNTS = {  # counts that would run for hours or fill the memory: refused at once
+    "linear.Perceptron n_epochs": (lambda: linear.Perceptron(n_epochs=10**12).fit(X12, R12), "n_epochs"),
+    "linear.least_squares_epochs n_epochs": (lambda: linear.least_squares_epochs(X12, R12, 10**12), "n_epochs"),
+    "MulticlassSVM n_iter": (lambda: multiclass_svm.MulticlassSVM(n_iter=10**12).fit(X3[:12], Y3[:12]), "n_iter"),
+    "HingeRiskSGD n_iter": (lambda: multiclass_svm.HingeRiskSGD(n_iter=10**12).fit(X3[:12], Y3[:12]), "n_iter"),
+    "perceptron.Perceptron n_epochs": (lambda: perceptron.Perceptron(n_epochs=10**12).fit(X3, Y3), "n_epochs"),
+    "AveragedPerceptron n_epochs": (lambda: perceptron.AveragedPerceptron(n_epochs=10**12).fit(X3, Y3), "n_epochs"),
+    "accuracy_by_epoch max_epoch": (lambda: perceptron.accuracy_by_epoch(X3, Y3, X3, Y3, 10**12), "max_epoch"),
+    "KernelHingeGD n_epochs": (lambda: KernelHingeGD(n_epochs=10**12).fit(X12, R12), "n_epochs"),
+    "SubgradientSSVM n_epochs": (lambda: __import__("course_lib.structured.subgradient", fromlist=["x"]).SubgradientSSVM(
+        models.MulticlassModel(3), n_epochs=10**12).fit(X3[:12], Y3[:12]), "n_epochs"),
+    "margin_perceptron max_updates": (lambda: multiclass.margin_perceptron(
+        XS, (RS > 0).astype(int), multiclass.fit_feature_map(None, XS, (RS > 0).astype(int), 2),
+        max_updates=10**12), "max_updates"),
+}
+
+
+@pytest.mark.timeout(10)
+@pytest.mark.parametrize("case", sorted(HUGE_COUNTS))
+def test_huge_counts_are_refused_at_once(case):
+    call, parameter = HUGE_COUNTS[case]
+    assert_clear_error(call, parameter)
+
+
+def test_huge_counts_within_the_limit_are_accepted():
+    from course_lib._validation import MAX_STEPS, check_steps
+
+    assert check_steps(MAX_STEPS // 12, "n_epochs", 12) == MAX_STEPS // 12
+    assert_clear_error(lambda: check_steps(MAX_STEPS // 12 + 1, "n_epochs", 12), "n_epochs")
+    assert len(linear.least_squares_epochs(X12, R12, 1000)) == 1000
+
+
+def test_class_index_outside_its_range_is_refused():
+    y_bad = (RS > 0).astype(int)
+    feature_map = multiclass.fit_feature_map(None, XS, y_bad, 2)
+    for bad in (2, 9, -1):
+        y_bad = (RS > 0).astype(int)
+        y_bad[0] = bad
+        assert_clear_error(lambda: multiclass.margin_perceptron(XS, y_bad, feature_map), "y")
+
+
+def test_box_outside_the_image_or_upside_down_is_refused():
+    S = vision.integral_image(np.ones((4, 5)))
+    for box in ([9, 0, 2, 2], [0, 9, 2, 2], [3, 0, 2, 2], [0, 4, 2, 2], [-1, 0, 2, 2]):
+        assert_clear_error(lambda: vision.box_sum(S, np.array(box)), "box")
+    assert vision.box_sum(S, np.array([1, 1, 1, 1])) == 0.0 and vision.box_sum(S, np.array([0, 0, 4, 5])) == 20.0
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("name", ESTIMATORS)
+def test_parameter_changed_after_fit_gives_the_fitted_answer_or_a_clear_error(name):
+    """A hyperparameter set to a bad value after fit: predict answers as fitted, or refuses
+    naming it; never another answer computed from the bad value."""
+    X_fit, y_fit = _fit_data(name)
+    names = set(inspect.signature(CALLABLES[name]).parameters) | {"X", "y", "r", "Y", "fit"}
+    problems = []
+    for parameter, value in _arguments(name).items():
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            continue
+        for bad in (np.nan, -1, "1", None, 0):
+            model = _fit(_build(name, {}), X_fit, y_fit)
+            before = [method(X_fit) for method in _predict_methods(model)] or model
+            setattr(model, parameter, bad)
+            outcome = _answer_of(lambda: [method(X_fit) for method in _predict_methods(model)] or model)
+            if outcome[0] == "crash":
+                problems.append(f"{parameter} = {bad!r}: {outcome[1]}")
+            elif outcome[0] == "refused" and not any(
+                    re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", outcome[1]) for n in names):
+                problems.append(f"{parameter} = {bad!r}: unclear: {outcome[1][:150]}")
+            elif outcome[0] == "ok" and not _same(outcome[1], before):
+                problems.append(f"{parameter} = {bad!r} set after fit changed the answer")
+    assert not problems, "\n".join(problems)
+
+
+def _on_axes(draw, **arguments):
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    try:
+        return draw(ax, **arguments)
+    finally:
+        plt.close(fig)
+
+
+def _plotting(module):
+    return importlib.import_module("course_lib.plotting." + module)
+
+
+PLOT_HOSTILE = {  # the slider-driven drawing helpers: a bad value is refused, never drawn
+    "NaN or inf": [
+        (lambda: _on_axes(_plotting("multiclass").slides_argmax_panel, shrink=np.nan), "shrink"),
+        (lambda: _on_axes(_plotting("multiclass").ovr_halfspace_panel, shrink=np.inf), "shrink"),
+        (lambda: _plotting("linear").draw_geometry(w0=np.nan), "w0"),
+        (lambda: _plotting("linear").least_squares_figure(np.nan), "distance"),
+        (lambda: _plotting("multiclass").noisy_forty_twenty_forty(noise=np.nan), "noise"),
+        (lambda: _plotting("margins").draw_suboptimal_margin(degrees=np.nan), "degrees"),
+        (lambda: _plotting("multiclass").forty_twenty_forty_figure(share=np.nan), "share"),
+    ],
+    "wrong type": [
+        (lambda: _on_axes(_plotting("multiclass").slides_argmax_panel, shrink="1"), "shrink"),
+        (lambda: _plotting("linear").draw_geometry(w0="1"), "w0"),
+        (lambda: _plotting("linear").least_squares_figure(None), "distance"),
+        (lambda: _plotting("perceptron").blob_epochs(seed={"a": 1}), "seed"),
+        (lambda: _plotting("perceptron").ocr_curves(seeds=[0, 1]), "seeds"),
+        (lambda: _plotting("multiclass").noisy_forty_twenty_forty(seed=1.5), "seed"),
+        (lambda: _plotting("kernels").draw_kernel_knn_figure(sigma="1"), "sigma"),
+        (lambda: _plotting("margins").draw_suboptimal_margin(degrees=None), "degrees"),
+        (lambda: _plotting("multiclass").forty_twenty_forty_figure(share="1"), "share"),
+    ],
+    "negative": [
+        (lambda: _on_axes(_plotting("multiclass").ovr_halfspace_panel, shrink=-1.0), "shrink"),
+    ],
+    "wrong length": [
+        (lambda: _plotting("linear").draw_geometry(x=(1.0,)), "x"),
+    ],
+}
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("kind", sorted(PLOT_HOSTILE))
+def test_drawing_helpers_refuse_hostile_slider_values_by_class(kind):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    for call, fragment in PLOT_HOSTILE[kind]:
+        assert_clear_error(call, fragment)
+
+
 # ------------------------------------------------------------------ every estimator, bad fit and predict input by class
 
 def _predict_methods(model):

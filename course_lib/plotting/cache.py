@@ -9,10 +9,14 @@ filled in, before the cache is looked up.
 import functools
 import inspect
 
+from course_lib._validation import _check_number_kinds, _non_finite, _number_kinds
+from course_lib.i18n import _
+
 
 def cached(maxsize=128):
     def decorate(function):
         signature = inspect.signature(function)
+        kinds = _number_kinds(signature)
 
         @functools.lru_cache(maxsize=maxsize)
         def compute(arguments):
@@ -22,6 +26,17 @@ def cached(maxsize=128):
         def lookup(*args, **kwargs):
             bound = signature.bind(*args, **kwargs)
             bound.apply_defaults()
+            _check_number_kinds(kinds, bound.arguments, function.__name__)
+            for name, value in bound.arguments.items():
+                if _non_finite(value) or (isinstance(value, tuple) and any(map(_non_finite, value))):
+                    raise ValueError(_("{name} must hold finite numbers; got {name}={value!r}. Pass {where} "
+                                       "real values.").format(name=name, value=value, where=function.__name__))
+                try:
+                    hash(value)
+                except TypeError:
+                    raise TypeError(_("{name} must be a number, a string or a tuple; got a {kind}: pass "
+                                      "{where} a tuple instead of a list or an array.").format(
+                                          name=name, kind=type(value).__name__, where=function.__name__)) from None
             return compute(tuple(bound.arguments.items()))
 
         lookup.cache_info, lookup.cache_clear = compute.cache_info, compute.cache_clear

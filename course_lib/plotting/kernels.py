@@ -12,6 +12,7 @@ from matplotlib.patches import Circle, Rectangle
 from scipy import ndimage
 
 from course_lib import basis, data, kernels
+from course_lib._validation import finite_arguments
 from course_lib.i18n import _
 from course_lib.kernel_knn import KernelKNN
 from course_lib.model_selection import grid_search
@@ -623,6 +624,7 @@ def draw_kernel_knn(ax, X, r, k, kernel="gaussian", sigma=1.0, degree=2, steps=7
     title="k-NN with kernel distances: Gaussian (the Euclidean neighbours), polynomial (other "
     "neighbours), and on the support vectors only",
 )
+@finite_arguments
 def draw_kernel_knn_figure(axes=None, sigma=1.0, k=3, degree=2):
     """k-NN with kernel distances: Gaussian (the Euclidean neighbours), polynomial (other
     neighbours), and on the support vectors only."""

@@ -5,6 +5,7 @@ the version space (K4)."""
 import numpy as np
 
 from course_lib import data
+from course_lib._validation import finite_arguments
 from course_lib.i18n import _
 from course_lib.linear import (
     LeastSquaresClassifier, Perceptron, least_squares_epochs, perceptron_criterion,
@@ -46,6 +47,7 @@ def outlier_data(distance):
 
 
 @slide_figure("K1_linear_discriminant_geometry", slide="Géométrie des discriminants linéaires")
+@finite_arguments(shapes={"w": "2", "x": "2"})
 def draw_geometry(ax=None, w=(1.0, 2.0), w0=-2.0, x=(2.2, 1.6)):
     """Geometry of a linear discriminant: w sets the orientation, w0 the offset, h(x)/||w|| the distance."""
     fig, ax = figure_for(ax, width=6, height=5.5)
@@ -161,7 +163,8 @@ for _epoch in range(1, 7):
                  epoch=_epoch)(least_squares_epoch_figure)
 
 
-def draw_least_squares(ax, distance):
+@finite_arguments
+def draw_least_squares(ax, distance: float):
     """Least squares with and without a far point of class +1 at `distance` (see outlier_data)."""
     X0, r0 = nonseparable_data()
     X, r = outlier_data(distance)
@@ -185,6 +188,7 @@ def draw_least_squares(ax, distance):
 
 @slide_figure("K3_least_squares_far_point", slide="Moindres carrés sur données non linéairement séparables",
               title="Least squares dragged by one point of class +1 far away on its own, correct side")
+@finite_arguments
 def least_squares_figure(distance=12.0):
     """Least squares on the non-separable data with a far point of class +1."""
     fig, ax = new_figure(width=5.5, height=6)

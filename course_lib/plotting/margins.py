@@ -5,7 +5,7 @@ import numpy as np
 from matplotlib.text import Text
 
 from course_lib import data, lagrange, margins
-from course_lib._validation import as_numbers, check_fitted, check_int, check_matrix
+from course_lib._validation import as_numbers, check_fitted, check_int, check_matrix, finite_arguments
 from course_lib.i18n import N_, _
 from course_lib.plotting.labels import PointLabels
 from course_lib.plotting.linear import shade_sides
@@ -135,6 +135,7 @@ def suboptimal_direction(X, r, svm, degrees=25.0):
 
 
 @slide_figure("K5_suboptimal_margin", slide="Marge sous-optimale")
+@finite_arguments
 def draw_suboptimal_margin(ax=None, degrees=25.0):
     """A separating line that is not the best one: its margin (the grey band) is narrow."""
     fig, ax = figure_for(ax, width=6, height=5.5)

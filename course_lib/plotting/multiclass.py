@@ -20,7 +20,7 @@ from course_lib.multiclass import (
     predict_index,
     zero_one_cost,
 )
-from course_lib._validation import check_random_state
+from course_lib._validation import check_non_negative, check_random_state, finite_arguments
 from course_lib.multiclass_svm import HingeRiskSGD, MulticlassSVM, sgd_excess_bound, sgd_iterations, svm_excess_bound
 from course_lib.plotting.artists import (
     affine_scores, argmax_boundaries, argmax_polygons, cell_runs, kept, region_edges, replace,
@@ -119,6 +119,7 @@ def draw_vectors(ax, W, labels=None, shrink=2.0):
     """Arrows from the origin for the rows w_y of W (2-D), labelled w_1, w_2, ... on a white box
     (readable over the points). `shrink`: the points left free at both ends of an arrow
     (matplotlib's default 2; 0 spares the live demo the clipping of each arrow's path)."""
+    shrink = check_non_negative(shrink, "shrink")
     for k, w in enumerate(np.asarray(W)):
         arrow, text = kept(ax, ("vector", k), lambda: (
             ax.annotate("", xy=(0, 0), xytext=(0, 0), zorder=4,
@@ -154,6 +155,7 @@ def _ovr_halfspaces(share, seed):
     return OneVsRest(HalfspaceERM()).fit(X, y)
 
 
+@finite_arguments
 def slides_argmax_panel(ax, share=0.2, seed=0, shrink=2.0):
     """argmax_i <w_i, x> with the slides' w_1, w_2, w_3 on the 40/20/40 data; returns its error.
     `shrink`: see draw_vectors."""
@@ -167,6 +169,7 @@ def slides_argmax_panel(ax, share=0.2, seed=0, shrink=2.0):
     return error
 
 
+@finite_arguments
 def ovr_halfspace_panel(ax, share=0.2, seed=0, shrink=2.0):
     """One-vs-rest around the best homogeneous halfspaces (exact 0-1 ERM) on the 40/20/40 data
     with class 2 holding `share` of the points; errors crossed. Returns its error. `shrink`: see
@@ -188,6 +191,7 @@ def ovr_halfspace_panel(ax, share=0.2, seed=0, shrink=2.0):
     return float(np.mean(wrong))
 
 
+@finite_arguments
 def forty_twenty_forty_panels(axes, share=0.2, seed=0, shrink=2.0):
     """Left: the slides' argmax; right: one-vs-rest. Returns both errors. `shrink`: see
     draw_vectors."""
@@ -195,6 +199,7 @@ def forty_twenty_forty_panels(axes, share=0.2, seed=0, shrink=2.0):
 
 
 @slide_figure("M2_forty_twenty_forty", slide="L'utilité de la confiance de prédiction argmax_i <w_i, x>")
+@finite_arguments
 def forty_twenty_forty_figure(share=0.2):
     """The 40/20/40 example: the slides' argmax is always right, one-vs-rest errs on class 2"""
     fig, axes = new_figure(ncols=2, width=5.6, height=4.2)

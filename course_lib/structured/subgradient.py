@@ -17,6 +17,7 @@ import numpy as np
 from course_lib._threads import one_blas_thread
 from course_lib._validation import (
     check_int,
+    check_steps,
     check_positive,
     check_random_state,
     finite_hyperparameters,
@@ -62,6 +63,7 @@ class SubgradientSSVM(BaseSSVM):
         every = check_int(self.history_every, "history_every", minimum=0)
         rng = check_random_state(self.seed)
         n, C = len(X), float(self.C)
+        check_steps(n_epochs, "n_epochs", n)
         psi_true = [self.model.joint_feature(x, y) for x, y in zip(X, Y)]
         w = np.zeros(d)
         self._start_history()

@@ -66,9 +66,10 @@ def box_sum(S: np.ndarray, box):
                                  box=box.tolist()))
         box = as_float.astype(np.int64)
     r0, c0, r1, c1 = box.T
-    if np.any((r0 < 0) | (c0 < 0) | (r1 >= S.shape[0]) | (c1 >= S.shape[1])):
-        raise ValueError(_("box must lie inside the image: 0 <= r0, c0 and r1 <= {last_row}, c1 <= "
-                           "{last_column} for this integral image S of shape {shape}.").format(
+    if np.any((r0 < 0) | (c0 < 0) | (r1 >= S.shape[0]) | (c1 >= S.shape[1]) | (r0 > r1) | (c0 > c1)):
+        raise ValueError(_("box must lie inside the image with its corners in order: 0 <= r0 <= r1 <= "
+                           "{last_row} and 0 <= c0 <= c1 <= {last_column} for this integral image S of "
+                           "shape {shape}.").format(
                              last_row=S.shape[0] - 1, last_column=S.shape[1] - 1, shape=S.shape))
     return _box_sum(S, box)
 

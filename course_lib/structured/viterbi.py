@@ -24,7 +24,7 @@ import numpy as np
 
 import numbers
 
-from course_lib._validation import as_numbers, check_int
+from course_lib._validation import as_numbers, check_int, finite_arguments
 from course_lib.i18n import _
 
 __all__ = [
@@ -157,6 +157,7 @@ def viterbi_batch(unaries, pairwise, lengths=None):
     return out
 
 
+@finite_arguments
 def hamming_unary(y, n_labels, normalize_length=False):
     """The Hamming loss Delta(y, y') = sum_t 1[y'_t != y_t] (divided by r if normalize_length)
     written as unary scores: entry [t, s] is 1 (or 1/r) when s != y_t, else 0."""
