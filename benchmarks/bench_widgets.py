@@ -1,11 +1,13 @@
 """Kernel-side redraw time of every demo of every chapter, per control: each control is swept
 at both ends of its range (or every option) and at seeded random values, the others at their
-defaults; then every value is visited again (a frame already shown). Targets: a median redraw
+defaults; then every value is visited again (a frame already shown). A slider is swept again at
+every other option of each of its demo's menus (a kernel, a learner), which can change the work
+a frame does. Targets: a median redraw
 <= 100 ms and a worst <= 250 ms on a first visit, <= 30 ms on a return.
 
     python -m benchmarks widgets [name ...]    # names: demo factories, e.g. kernel_svm_demo
 
-One row per demo and control: the demo's build time (construction and first frame), then the
+One row per demo and control (a slider under a menu's other option: "C | kernel=linear"): the demo's build time (construction and first frame), then the
 first-visit ("cold") median and worst wall time, the median and worst CPU time of a first visit
 (less sensitive to the machine's load) and the return ("warm") median, in ms. Points demos get
 a "drag" row: a point dragged along a path of mouse moves, one frame per move. The last line
@@ -17,6 +19,7 @@ import os
 import sys
 import time
 
+import ipywidgets as widgets
 import numpy as np
 
 from course_lib.widgets.kernels import hinge_gd_demo, kernel_svm_demo, soft_margin_demo
@@ -84,6 +87,23 @@ def sweep(demo, name, control, rng):
     return cold, warm
 
 
+def menu_sweeps(demo, rng):
+    """Rows (label, cold, warm) of each slider swept at every non-default option of each menu."""
+    menus = {name: control for name, control in demo.controls.items() if isinstance(control, widgets.Dropdown)}
+    sliders = {name: control for name, control in demo.controls.items() if getattr(control, "options", None) is None}
+    rows = []
+    for menu_name, menu in menus.items():
+        default = menu.value
+        for label, value in [option if isinstance(option, tuple) else (option, option) for option in menu.options]:
+            if value == default:
+                continue
+            demo.set(**{menu_name: value})
+            for name, control in sliders.items():
+                rows.append((f"{name} | {menu_name}={str(label)[:14]}", *sweep(demo, name, control, rng)))
+        demo.set(**{menu_name: default})
+    return rows
+
+
 def drag(demo, rng):
     """Seconds per mouse move while a point is dragged across the box (one frame each)."""
     width, height = demo.fig.bbox.width, demo.fig.bbox.height
@@ -118,7 +138,7 @@ def ms(values, how, column=0):
 def main(names=()):
     chosen = [make for make in FACTORIES if not names or make.__name__ in names]
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    print(f"{'demo':28s} {'control':13s} {'build s':>7s} {'n':>3s} {'cold med':>8s} {'worst':>7s} "
+    print(f"{'demo':28s} {'control':34s} {'build s':>7s} {'n':>3s} {'cold med':>8s} {'worst':>7s} "
           f"{'cpu med':>7s} {'worst':>7s} {'warm med':>8s}   (ms; cpu: CPU time of a first visit)")
     settings = over_100 = over_250 = 0
     for make in chosen:
@@ -127,6 +147,7 @@ def main(names=()):
         demo = make()
         built = time.perf_counter() - start
         rows = [(name, *sweep(demo, name, control, rng)) for name, control in demo.controls.items()]
+        rows += menu_sweeps(demo, rng)
         if hasattr(demo, "handle") and getattr(demo, "events", None) is not None:
             rows.append(("drag", drag(demo, rng), []))
         for number, (name, cold, warm) in enumerate(rows):
@@ -135,7 +156,7 @@ def main(names=()):
             over_250 += sum(t > 0.25 for t, _ in cold)
             label = make.__name__ if number == 0 else ""
             build = f"{built:7.2f}" if number == 0 else " " * 7
-            print(f"{label:28s} {name:13s} {build} {len(cold):3d} {ms(cold, np.median)} "
+            print(f"{label:28s} {name:34s} {build} {len(cold):3d} {ms(cold, np.median)} "
                   f"{ms(cold, np.max)} {ms(cold, np.median, 1)} {ms(cold, np.max, 1)} {ms(warm, np.median)} ",
                   flush=True)
     print(f"{over_100} of {settings} first-visit settings above 100 ms, {over_250} above 250 ms "
