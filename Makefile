@@ -106,6 +106,8 @@ french: $(STAMP)
 #                           the whole notebooks/ folder, so the chapter's links (glossary,
 #                           solutions) open as dashboards too; each page runs its notebook when
 #                           opened (Voila 0.5 preheats a kernel only when it serves one notebook).
+#                           The folder is given as an absolute path: Voila 0.5.8 passes it on as
+#                           the contents' root, which jupyter_server requires absolute.
 NB ?= $(firstword $(wildcard notebooks/01_*.ipynb))
 CLASS_PORT ?= 8866
 CLASS_PAGE = $(patsubst notebooks/%,%,$(NB))
@@ -122,5 +124,5 @@ class: $(STAMP)
 	    "(in French NB=notebooks/fr/NN_name.ipynb, a chapter of notebooks/fr/)"; exit 2; }
 	@echo "class mode: $(CLASS_URL)"
 	@(sleep 4; $(BIN)/python -m webbrowser -t "$(CLASS_URL)" >/dev/null 2>&1) &
-	$(JUPYTER_ENV) $(BIN)/voila notebooks --template=course --Voila.ip=127.0.0.1 --port=$(CLASS_PORT) \
+	$(JUPYTER_ENV) $(BIN)/voila "$(CURDIR)/notebooks" --template=course --Voila.ip=127.0.0.1 --port=$(CLASS_PORT) \
 	  --no-browser --show_tracebacks=True
