@@ -366,9 +366,14 @@ def _not_a_number(error, arguments, where):
     names = [name for name, value in arguments.items() if found and type(value).__name__ == found.group(1)]
     if len(names) != 1:
         return error
+    return _not_an_array(names[0], arguments[names[0]], where)
+
+
+def _not_an_array(name, value, where):
+    """The TypeError for a value (a dict, a set, a string) given where an array of numbers is expected."""
     return TypeError(_("{name} must be an array of real numbers; got a {kind}: {value}. Pass {where} a "
                        "NumPy array (or a list) of floats for {name}.").format(
-                           name=names[0], kind=found.group(1), value=_short(repr(arguments[names[0]])), where=where))
+                           name=name, kind=type(value).__name__, value=_short(repr(value)), where=where))
 
 
 def _is_allocation_error(error):
@@ -429,9 +434,7 @@ def _check_array_values(names, required, defaults, arguments, where):
                     name=name, where=where))
             continue
         if isinstance(value, (dict, set, frozenset, str, bytes)):
-            raise TypeError(_("{name} must be an array of real numbers; got a {kind}: {value}. Pass "
-                              "{where} a NumPy array (or a list) of floats for {name}.").format(
-                                  name=name, kind=type(value).__name__, value=_short(repr(value)), where=where))
+            raise _not_an_array(name, value, where)
     for name, value in arguments.items():
         if _holds_none(value):
             raise TypeError(_("{name} holds None among its numbers: {value}. Pass {where} a number in "
