@@ -665,7 +665,7 @@ def _outcome(name, parameter, changes, must_refuse):
         named = any(re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", message) for n in names)
         numpy_internal = any(s in message for s in (
             "zero-size array", "object of type", "broadcast", "gufunc", "cannot reshape",
-            "unpack", "empty sequence"))
+            "unpack", "empty sequence", "inhomogeneous", "setting an array element", "float() argument"))
         return "refused" if named and not numpy_internal else f"unclear: {message[:150]}"
     except Exception as error:  # noqa: BLE001 -- any other exception is the defect reported
         return f"crash: {type(error).__name__}: {str(error)[:150]}"
@@ -848,10 +848,12 @@ def test_same_numbers_in_another_dtype_give_the_same_answer(name):
 # ------------------------------------------------------------------ None, dicts and integers beyond int64, by class
 #
 # None where an array is required, None among the numbers of an array (NumPy reads it as NaN), a
-# dict where an array is expected and an integer beyond NumPy's 64 bits: each is refused naming
-# the parameter, never read as NaN, nor left to fail inside NumPy (OverflowError, IndexError).
+# dict where an array is expected, an integer beyond NumPy's 64 bits and a ragged list (rows of
+# different lengths) where a matrix is expected: each is refused naming the parameter, never read
+# as NaN, nor left to fail inside NumPy (OverflowError, IndexError, "inhomogeneous shape").
 
-VALUE_KINDS = ["None for an array", "None among the numbers", "dict for an array", "integer beyond int64"]
+VALUE_KINDS = ["None for an array", "None among the numbers", "dict for an array", "integer beyond int64",
+               "ragged list for an array"]
 
 
 # None and dicts are valid there: weights None means all 1; any output has a key
@@ -875,6 +877,10 @@ def _value_cases(name, kind):
         if kind == "integer beyond int64" and is_int and parameter != "seed":
             for bad in (2**63, 10**30):
                 yield parameter, {parameter: bad}, False
+        if kind == "ragged list for an array" and is_array and value.ndim >= 2 and value.shape[-1] >= 2:
+            rows = value.tolist()  # the last row one entry short: NumPy cannot make an array of it
+            rows[-1] = rows[-1][:-1]
+            yield parameter, {parameter: rows}, True
 
 
 @pytest.mark.timeout(120)
@@ -1417,3 +1423,4 @@ def test_bad_argument_gets_a_french_message_naming_the_parameter(parameter):
         course_lib.set_language("en")
     assert french != english, f"still in English: {french}"
     assert re.search(rf"(?<![\w.]){re.escape(parameter)}(?!\w)", french), french
+
