@@ -8,6 +8,7 @@ import itertools
 import math
 import numbers
 import re
+import time
 import tracemalloc
 
 import numpy as np
@@ -881,6 +882,8 @@ def _value_cases(name, kind):
             rows = value.tolist()  # the last row one entry short: NumPy cannot make an array of it
             rows[-1] = rows[-1][:-1]
             yield parameter, {parameter: rows}, True
+        if kind == "count beyond time or memory" and is_int and parameter != "seed":
+            yield parameter, {parameter: 10**12}, False  # refused at once, or an answer: never a hang
 
 
 @pytest.mark.timeout(120)
@@ -894,6 +897,26 @@ def test_none_dict_or_huge_integer_gets_a_clear_error(name, kind):
         outcome = _outcome(name, parameter, changes, must_refuse)
         if outcome not in ("refused", "ok"):
             problems.append(f"{parameter}: {outcome}")
+    assert not problems, "\n".join(problems)
+
+
+# Every integer parameter (a count, a size, a number of steps or of cached outputs) set to 10^12:
+# refused at once naming it (check_steps, or the allocation that cannot succeed), or answered at
+# once (a cap such as max_iter, reached only if needed): never a loop that runs for hours or
+# fills the memory.
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("name", CALLED)
+def test_counts_beyond_time_or_memory_are_refused_at_once(name):
+    if name in NOT_GUARDED:
+        pytest.skip(NOT_GUARDED[name])
+    problems = []
+    for parameter, changes, must_refuse in _value_cases(name, "count beyond time or memory"):
+        start = time.perf_counter()
+        outcome = _outcome(name, parameter, changes, must_refuse)
+        if outcome not in ("refused", "ok"):
+            problems.append(f"{parameter}: {outcome}")
+        elif time.perf_counter() - start > 20:
+            problems.append(f"{parameter}: {outcome} after {time.perf_counter() - start:.0f} s")
     assert not problems, "\n".join(problems)
 
 
