@@ -5,7 +5,8 @@ import numpy as np
 
 from course_lib import basis
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, Quiz, check_function, check_number, limited_tries, value_and_reason
+from course_lib.exercises.harness import (Choice, Quiz, check_function, check_number, float_array, limited_tries,
+                                         value_and_reason)
 from course_lib.exercises.seal import seal
 from course_lib.i18n import _, N_
 
@@ -46,8 +47,8 @@ def corner_points(n=200, seed=0, spread=0.15):
 def _three_and_one(w, w0):
     """(w as 3 floats, w0 as a float, None) or (None, None, reason) for any input."""
     try:
-        w = np.asarray(w, dtype=float).reshape(-1)
-        w0 = np.asarray(w0, dtype=float).reshape(-1)
+        w = float_array(w).reshape(-1)
+        w0 = float_array(w0).reshape(-1)
     except (TypeError, ValueError):
         return None, None, _("w and w₀ must be numbers: w three of them (one per z₁, z₂, z₃), w₀ one.")
     if w.size != 3 or w0.size != 1:
