@@ -1597,3 +1597,23 @@ def test_answer_checks_refuse_junk_and_disguised_right_answers_by_class(name):
             if _verdict_of(check, {**right, parameter: disguise}).correct:
                 problems.append(f"{parameter}: the right value as {type(disguise).__name__} {disguise!r:.40} accepted")
     assert not problems, "\n".join(problems)
+
+
+def _exercise_helpers_with_counts():
+    """(name, helper, parameter) for the exercises' public functions other than checks whose
+    parameter has an integer default (the data of a chapter: corner_points(n=200))."""
+    for module_name in EXERCISE_MODULES:
+        module = importlib.import_module("course_lib.exercises." + module_name)
+        for name, helper in vars(module).items():
+            if (name.startswith(("_", "check_")) or not inspect.isfunction(helper)
+                    or helper.__module__ != module.__name__):
+                continue
+            for p in inspect.signature(helper).parameters.values():
+                if isinstance(p.default, int) and not isinstance(p.default, bool) and p.name != "seed":
+                    yield f"{module_name}.{name}", helper, p.name
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("name, helper, parameter", list(_exercise_helpers_with_counts()))
+def test_exercise_data_helpers_refuse_counts_beyond_time_or_memory(name, helper, parameter):
+    assert_clear_error(lambda: helper(**{parameter: 10**12}), parameter)
