@@ -554,8 +554,9 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None, indices=None):
             except (MemoryError, ValueError, OverflowError) as error:
                 if _is_allocation_error(error):
                     raise _too_big(error, arguments, f.__name__) from error
-                ragged = [name for name, value in arguments.items() if name not in packed and _is_ragged(value)]
-                if "inhomogeneous" in str(error) and ragged:
+                ragged = [name for name, value in arguments.items()
+                          if "inhomogeneous" in str(error) and name not in packed and _is_ragged(value)]
+                if ragged:  # NumPy could not make an array of a list passed on inside the function
                     raise _ragged(ragged[0], arguments[ragged[0]]) from error
                 raise
             except TypeError as error:
