@@ -6,6 +6,7 @@ import html
 import io
 import re
 import struct
+import sys
 import unicodedata
 import zlib
 from concurrent.futures import ThreadPoolExecutor
@@ -16,7 +17,7 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 from course_lib.i18n import _
-from course_lib.plotting.arguments import Between, checked, count, positive
+from course_lib.plotting.arguments import Between, Panels, checked, count, positive
 
 # Okabe & Ito's palette, safe for the common colour-vision deficiencies.
 BLUE, VERMILLION, GREEN, ORANGE = "#0072B2", "#D55E00", "#009E73", "#E69F00"
@@ -141,6 +142,9 @@ def figure_for(ax, **size):
     arguments of new_figure) when `ax` is None, else `(None, ax)` to draw into the caller's."""
     if ax is None:
         return new_figure(**size)
+    panels = size.get("ncols", 1) * size.get("nrows", 1)
+    if panels > 1:  # the drawing indexes `axes`: one Axes would fail inside it
+        Panels(panels).check("axes", ax, sys._getframe(1).f_code.co_name)
     return None, ax
 
 
