@@ -16,7 +16,7 @@ import numbers
 import numpy as np
 from matplotlib.axes import Axes
 
-from course_lib._validation import _short, finite_arguments
+from course_lib._validation import _binder, _short, finite_arguments
 from course_lib.i18n import _
 
 
@@ -127,19 +127,20 @@ class Panels:
 
 def checked(function=None, *, shapes=None, inf_ok=(), **rules):
     """Decorator: finite_arguments (types, NaN and inf, 64-bit integers; not its check of the
-    result) then `rules`, a map from
-    parameter to Between, OneOf, Numbers or Panels, checked on the arguments passed (defaults are
-    valid by construction; None passes where it is the default)."""
+    result) then `rules`, a map from parameter to Between, OneOf, Numbers or Panels, checked on
+    the arguments passed (defaults are valid by construction; None passes where it is the
+    default)."""
     def decorate(f):
         signature = inspect.signature(f)
         unknown = set(rules) - set(signature.parameters)
         if unknown:
             raise TypeError(f"{f.__name__}: no parameter {sorted(unknown)}")
         optional = {name: signature.parameters[name].default is None for name in rules}
+        bind = _binder(signature)
 
         @functools.wraps(f)
         def within(*args, **kwargs):
-            arguments = signature.bind(*args, **kwargs).arguments
+            arguments = bind(args, kwargs)
             for name, rule in rules.items():
                 if name in arguments and not (arguments[name] is None and optional.get(name)):
                     rule.check(name, arguments[name], f.__name__)
