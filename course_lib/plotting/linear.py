@@ -48,7 +48,7 @@ def outlier_data(distance):
 
 
 @slide_figure("K1_linear_discriminant_geometry", slide="Géométrie des discriminants linéaires")
-@checked(shapes={"w": "2", "x": "2"}, w=Numbers(2), x=Numbers(2))
+@checked(shapes={"w": "2", "x": "2"}, w=Numbers(2), w0=Between(-100, 100), x=Numbers(2))
 def draw_geometry(ax=None, w=(1.0, 2.0), w0=-2.0, x=(2.2, 1.6)):
     """Geometry of a linear discriminant: w sets the orientation, w0 the offset, h(x)/||w|| the distance."""
     fig, ax = figure_for(ax, width=6, height=5.5)

@@ -66,7 +66,7 @@ def circle_support_vectors(ax, X, index, label=None):
     title="Distances r h(x)/||w|| of the points to a separating line; the margin rho is the "
     "smallest",
 )
-@checked(w=Numbers(2), w0=Between())
+@checked(w=Numbers(2), w0=Between(-100, 100))
 def draw_distances(ax=None, w=(1.0, 0.6), w0=None):
     """Distances r h(x)/||w|| of the points to a separating line; the margin rho is the smallest.
     w0 = None places the line halfway between the classes along w (margins.best_offset)."""
