@@ -107,7 +107,7 @@ from conftest import ARTIFACTS  # noqa: E402
 
 CHAPTER_03 = next((p.name for p in sorted(NOTEBOOKS.glob("03_*.ipynb"))), None)
 PROJECTOR_SIZES = [(1920, 1080), (1366, 768)]
-STUDENT_TEXT = ["Replace `...`", "Replace ...", "ex.SOFT_X", "ex.check_", "points with xi > 0",
+STUDENT_TEXT = ["Replace `...`", "Replace ...", "ex.SOFT_X", "ex.check_", "points with ξ > 0",
                 "AssertionError", "# claim"]
 # Each live figure: its rendered size against its natural one (the image has 2 pixels per CSS
 # pixel, its smallest text 12 pt = 16 CSS px at natural size), where it sits against its controls.
