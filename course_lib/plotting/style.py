@@ -120,7 +120,9 @@ def plain_text(text):
         return unicodedata.normalize("NFC", tex)  # ŷ as one character where Unicode has it
     text = re.sub(r"\$([^$]*)\$", math, text)
     # An operator whose subscript has no Unicode form, as it is read: min over ‖u‖ ≤ B of L(u)
-    text = re.sub(r"\b(argmax|argmin|max|min|Σ)_(?:\(([^()]*)\)|(\w)(?!\w))\s*", r"\1 over \2\3 of ", text)
+    text = re.sub(r"\b(argmax|argmin|max|min|Σ)_(?:\(([^()]*)\)|(\w)(?!\w))\s*", lambda m: _(
+        # TRANSLATORS: an operator read out with its subscript, as in "min over ‖u‖ ≤ B of L(u)"
+        "{operator} over {subscript} of ").format(operator=m.group(1), subscript=m.group(2) or m.group(3)), text)
     return re.sub(r"(?<=\S) {2,}", " ", text)
 
 
