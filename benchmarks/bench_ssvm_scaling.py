@@ -74,10 +74,10 @@ def main():
 
 def write_csv(rows):
     """The measured rows so far (rewritten after each run: a long run leaves usable data)."""
-    with OUT.open("w", newline="") as handle:
+    with OUT.open("w", newline="", encoding="utf-8") as handle:
         handle.write(f"# python -m benchmarks ssvm_scaling; {platform.processor() or platform.machine()}, "
                      f"Python {platform.python_version()}; OCR fold 1, chain without 1/r, C/n = {C_OVER_N}, "
-                     f"epsilon = {EPSILON:.0%} of P*\n")
+                     f"ε = {EPSILON:.0%} of P*\n")
         writer = csv.DictWriter(handle, fieldnames=COLUMNS)
         writer.writeheader()
         writer.writerows(rows)

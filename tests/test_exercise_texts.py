@@ -93,3 +93,38 @@ def test_the_checks_write_math_in_unicode(path):
 def test_the_exercise_cells_write_math_as_tex(path):
     found = {cell: ascii_math(source) for cell, source in exercise_markdown(path).items() if ascii_math(source)}
     assert not found, found
+
+
+# What a chapter prints is read like the checks' verdicts, so it writes math in Unicode too. Allowed:
+# the slides' named objectives (E_percp, E_quad, E_hinge, L_d), the code's names the figures show
+# (W_pair, W_unary), a subscript letter Unicode has no form for (b_q, w_y, h_w), a computed power
+# Unicode cannot write (N^1.97, with its decimal point; 2^25600, of a number) and a script in
+# parentheses (26^(rᵢ)).
+PRINTED_ALLOWED = re.compile(r"\b[EL]_(?:percp|quad|hinge|d)\b|\bW_(?:pair|unary)\b|\b[A-Za-z]_[bcdfgquvwyz]\b"
+                             r"|\^\d+\.\d+|\d\^\d+|\^\(")
+
+
+def printed_lines(path):
+    """{cell index: lines} of what the chapter's code cells print (their stored text output),
+    the listings of the library's source (inspect.getsource) left out."""
+    found = {}
+    for index, cell in enumerate(nbformat.read(path, as_version=4).cells):
+        if cell.cell_type == "code" and "getsource" not in cell.source:
+            found[index] = [line for output in cell.outputs if output.output_type == "stream"
+                            for line in output.text.splitlines()]
+    return found
+
+
+def test_the_printed_pattern_allows_only_what_unicode_cannot_write():
+    assert ascii_math(PRINTED_ALLOWED.sub(" ", "E_percp = 8.4, W_pair[a, b], b_q - bᵢ, 10^79.06, N^1.97, 26^(rᵢ)")) == []
+    for text in ("xi > 1: 4 points", "0 <= alpha <= C", "1/2||w||^2", "E_q^2", "26^r readings", "dE/dw0",
+                 "argmax_y <w, x>", "w0 = 0.5", "sigma_min = 0.01"):
+        assert ascii_math(PRINTED_ALLOWED.sub(" ", text)), text
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda path: path.stem)
+def test_what_a_chapter_prints_writes_math_in_unicode(path):
+    found = {f"cell {index}": [line for line in lines if ascii_math(PRINTED_ALLOWED.sub(" ", line))]
+             for index, lines in printed_lines(path).items()}
+    found = {cell: lines for cell, lines in found.items() if lines}
+    assert not found, found

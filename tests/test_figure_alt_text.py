@@ -5,6 +5,9 @@ ignore an image output's metadata)."""
 import base64
 import html
 import re
+from pathlib import Path
+
+import nbformat
 
 from course_lib.plotting.style import describe, new_figure, plain_text
 
@@ -40,3 +43,44 @@ def test_alt_text_of_a_grid_joins_its_panels():
 def test_an_accent_stays_on_its_letter():
     assert plain_text(r"$\Delta(y, \hat y)$ = 0.60") == "Δ(y, ŷ) = 0.60"
     assert plain_text(r"$\hat{\mathbf{y}}_i$, $\bar{y}$") == "ŷᵢ, ȳ"
+
+
+def test_a_script_with_no_unicode_form_reads_where_it_ends():
+    """A sub- or superscript that Unicode cannot write stays as written, in parentheses when it
+    is more than a name; an operator over such a subscript reads "min over ... of"."""
+    assert plain_text(r"excess over $\min_{\|u\|\leq B} L^{g-hinge}_D(u)$") == \
+        "excess over min over ‖u‖ ≤ B of L^(g-hinge)_D(u)"
+    assert plain_text(r"binary: argmax$_{y=\pm 1}\langle w, yx\rangle$ = sign$\langle w, x\rangle$") == \
+        "binary: argmax over y = ±1 of ⟨w, yx⟩ = sign⟨w, x⟩"
+    assert plain_text(r"regions argmax$_y \langle w_y, x\rangle$") == "regions argmax over y of ⟨w_y, x⟩"
+    assert plain_text(r"features $\Psi_{i,j,1}$, $E_{percp} = 2$") == "features Ψ_(i,j,1), E_percp = 2"
+    assert plain_text(r"$\max_k$ plane, $\sum_t \alpha^t$, max_iter=5") == "maxₖ plane, Σₜ αᵗ, max_iter=5"
+
+
+# TeX left raw ($, \, braces) or a script whose end cannot be seen: ^ or _ followed by something
+# other than a name ending the script (w_y, E_percp) or a parenthesised script (L^(g-hinge)).
+MANGLED = re.compile(r"[$\\{}]|[\^_](?!\(|\w+(?![-‖≤≥=+⟨]))")
+
+
+def stored_alt_texts():
+    """Every alt text in the stored outputs of the English chapters and solutions (the figures
+    ending a cell; a demo's figures go through the same describe), with where it is."""
+    root = Path(__file__).resolve().parent.parent / "notebooks"
+    for path in sorted(root.glob("[0-9]*.ipynb")) + sorted((root / "solutions").glob("[0-9]*.ipynb")):
+        for index, cell in enumerate(nbformat.read(path, as_version=4).cells):
+            for output in cell.get("outputs", []):
+                for alt in re.findall(r'alt="([^"]*)"', str(output.get("data", {}).get("text/html", ""))):
+                    yield f"{path.name} cell {index}", html.unescape(alt)
+
+
+def test_the_mangled_class_is_caught():
+    assert MANGLED.search("excess over min_‖u‖≤ B L^g-hinge_D(u)")
+    assert MANGLED.search(r"$\xi$ > 1") and MANGLED.search("x^{2}") and MANGLED.search("argmax_y⟨w, x⟩")
+    assert not MANGLED.search("min over ‖u‖ ≤ B of L^(g-hinge)_D(u); w_object = 1; ⟨w_y, x⟩; W_pair[a, b]")
+
+
+def test_every_stored_figure_reads_its_math_as_text():
+    alts = list(stored_alt_texts())
+    assert len(alts) > 50, "the chapters' figures should carry alt texts"
+    bad = [f"{where}: {alt}" for where, alt in alts if MANGLED.search(alt)]
+    assert bad == [], "\n".join(bad)

@@ -49,6 +49,7 @@ def site(tmp_path_factory):
                                         "fig, ax = new_figure()\nax.set_title('A static figure')\nfig"))
     notebook.cells.append(new_code_cell("from course_lib.exercises import margins as ex\nex.check_slacks(...)",
                                         metadata={"tags": ["exercise"]}))
+    notebook.cells.append(new_markdown_cell("## Both at once [K9] [K18]"))
     path = folder / "99_small.ipynb"
     nbformat.write(notebook, path)
     (folder / "solutions").mkdir()
@@ -227,6 +228,7 @@ def test_pages_have_index_previous_next_contents_and_figures_have_alt_text(site)
     assert "rel='prev' href='../99_small.html'" in solutions and "href='../index.html'>Index" in solutions
     toc = re.search(r"<details class='course-toc'.*?</details>", chapter, re.S).group(0)
     assert "Soft margins and the role of C [K9, K13]" in toc and "Loss criteria [K18]" in toc
+    assert "Both at once [K9] [K18]</a></li>" in toc  # its IDs not listed a second time
     assert 'name="viewport"' in chapter
     images = re.findall(r"<img\b[^>]*>", chapter)
     assert images and all(re.search(r'alt="[^"]+"', tag) for tag in images), images
@@ -305,6 +307,10 @@ def test_every_link_of_a_notebook_leads_inside_notebooks():
     chapters = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")) + sorted(NOTEBOOKS.glob("fr/[0-9][0-9]_*.ipynb"))
     glossary = {path for path, url in links if url.startswith("glossary.ipynb")}
     assert glossary == set(chapters), "every chapter links the glossary"
+    solved = {path for path in chapters if (path.parent / "solutions" / f"{path.name[:2]}_solutions.ipynb").exists()}
+    linked = {path for path, url in links if url.startswith("solutions/")}
+    english = {path for path in solved if path.parent == NOTEBOOKS}  # (the French edition follows its English)
+    assert english - linked == set(), "a chapter with worked solutions links them (a link, not a name in code)"
 
 
 def test_solutions_take_the_chapters_links_from_their_own_folder():

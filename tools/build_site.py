@@ -519,7 +519,8 @@ def navigation(entries, index, twins=()):
         links.append(f"<a class='course-binder' href='{html.escape(entry['binder'], quote=True)}'>{words['binder']}</a>")
     items = []  # a section's subsections (level 3) in a list of their own inside its item
     for level, text, anchor, ids in entry["headings"][1:]:
-        tag = f" <span class='course-ids'>[{', '.join(ids)}]</span>" if ids and f"[{', '.join(ids)}]" not in text else ""
+        shown = all(re.search(rf"\b{re.escape(i)}\b", text) for i in ids)  # "Exercises [M6] [M8]" names them
+        tag = f" <span class='course-ids'>[{', '.join(ids)}]</span>" if ids and not shown else ""
         link = f"<a href='#{html.escape(anchor, quote=True)}'>{html.escape(text)}</a>{tag}"
         if level > 2 and items:
             items[-1][1].append(f"<li class='level{level}'>{link}</li>")

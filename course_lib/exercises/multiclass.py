@@ -219,16 +219,16 @@ def check_first_sgd_step(answer):
 
 
 PAC_REASONS = (
-    Choice("The corollary's T involves only B, ρ and eps; the classes enter only through ρ, the largest "
+    Choice("The corollary's T involves only B, ρ and ε; the classes enter only through ρ, the largest "
            "‖Ψ(x, y)‖, which the multi-vector map keeps at ‖x‖", True,
-           "Nothing in (B ρ / eps)² counts the classes: this is the slide's point that the guarantees do not "
+           "Nothing in (B ρ / ε)² counts the classes: this is the slide's point that the guarantees do not "
            "depend on |Y|, as long as an efficient loss-augmented argmax exists."),
     Choice("SGD visits every class equally often", False,
            "SGD draws examples, not classes, and the bound holds whatever the class frequencies."),
     Choice("The hinge is convex", False,
            "Convexity makes SGD's guarantee possible at all; it does not say why T ignores |Y|."),
     Choice("It does depend on |Y|: T grows like log |Y|", False,
-           "Look at the formula: (B ρ / eps)² has no |Y| in it."),
+           "Look at the formula: (B ρ / ε)² has no |Y| in it."),
 )
 
 
@@ -246,10 +246,10 @@ def check_pac_sgd(T, eta, reason=None):
     expected_T = sgd_iterations(B, rho, eps)
     expected_eta = float(sgd_eta(B, rho, expected_T))
     if not (read_integer(T) == expected_T and np.isclose(float_array(eta), expected_eta)):
-        return _verdict(False, _("Plug B, ρ and eps into the corollary's two formulas."))
+        return _verdict(False, _("Plug B, ρ and ε into the corollary's two formulas."))
     why = check_reason(reason, PAC_REASONS)
-    numbers = (_("(B ρ / eps)² = ({B:g} x {rho:g} / {eps:g})² = {expected_T}, "
-               "and η = B / (ρ sqrt T) = {expected_eta:g}.").format(
+    numbers = (_("(B ρ / ε)² = ({B:g} × {rho:g} / {eps:g})² = {expected_T}, "
+               "and η = B / (ρ √T) = {expected_eta:g}.").format(
                    B=B, rho=rho, eps=eps, expected_T=expected_T, expected_eta=expected_eta))
     return _verdict(why.correct, f"{numbers} {why.why}" if why else _("T and η are right. Your reason: {why}").format(
         why=why.why))

@@ -36,7 +36,7 @@ SLIDES_W = np.array([[-1.0, 1.0], [0.0, np.sqrt(2.0)], [1.0, 1.0]]) / np.sqrt(2.
 REDUCTIONS = (N_("one-vs-rest (confidences)"), N_("one-vs-rest (signs)"), N_("all pairs (votes)"))
 LEARNERS = {  # binary learners wrapped by the reductions
     N_("least squares"): LeastSquaresClassifier,
-    N_("Gaussian SVM (C = 1, sigma = 1.5)"): lambda: SVM(C=1.0, kernel="gaussian", sigma=1.5),
+    N_("Gaussian SVM (C = 1, σ = 1.5)"): lambda: SVM(C=1.0, kernel="gaussian", sigma=1.5),
 }
 BOX = dict(xlim=(-3.2, 3.2), ylim=(-1.2, 2.6))
 SGD_LEARNERS = ("svm", "hinge")  # MulticlassSVM (rate = lambda), HingeRiskSGD (rate = eta)

@@ -20,9 +20,9 @@ CURVE_STYLE = {
 def plot_surrogate_losses(ax, margins=np.linspace(-2.5, 2.5, 501)):
     """0-1 loss 1[y <w, x> < 0] and hinge max(0, 1 - y <w, x>) against the margin y <w, x>."""
     ax.plot(margins, (margins < 0).astype(float), color=BLACK, label=_("0-1 loss (NP-hard)"))
-    ax.plot(margins, np.maximum(0.0, 1.0 - margins), color=BLUE, label=_("hinge max(0, 1 - y<w,x>)"))
+    ax.plot(margins, np.maximum(0.0, 1.0 - margins), color=BLUE, label=_("hinge max(0, 1 - y⟨w, x⟩)"))
     ax.fill_between(margins, (margins < 0).astype(float), np.maximum(0.0, 1.0 - margins),
-                    color=BLUE, alpha=0.12, label=_("hinge - 0-1 >= 0"))
+                    color=BLUE, alpha=0.12, label=_("hinge - 0-1 ≥ 0"))
     ax.set_xlabel(_("margin $y\\langle w, x\\rangle$"))
     ax.set_ylabel(_("loss"))
     ax.legend(loc="upper right")
@@ -46,7 +46,7 @@ def plot_rescaled_hinges(ax, delta, margin_hinge, slack_hinge):
     ax.scatter(np.asarray(delta) - jitter, slack_hinge, s=18, color=VERMILLION, alpha=0.6, marker="s",
                label=_("slack rescaling"))
     top = max(np.max(delta), 1.0) + 0.5
-    ax.plot([0, top], [0, top], color=BLACK, lw=1.5, label=_("H = Delta"))
+    ax.plot([0, top], [0, top], color=BLACK, lw=1.5, label=_("H = Δ"))
     ax.set_xlabel(_("task loss $\\Delta(y_i, \\hat y(x_i, w))$"))
     ax.set_ylabel(_("surrogate $H_i(w)$"))
     ax.legend(loc="upper left")
@@ -108,7 +108,7 @@ def load_training_times():
     from importlib import resources
 
     path = resources.files("course_lib") / "resources" / "ssvm_training_times.csv"
-    lines = path.read_text().splitlines()
+    lines = path.read_text(encoding="utf-8").splitlines()
     comment = lines[0].lstrip("# ") if lines[0].startswith("#") else ""
     rows = list(csv.DictReader(line for line in lines if not line.startswith("#")))
     table = {}
@@ -158,8 +158,8 @@ def training_time_figure():
         ax.xaxis.set_minor_locator(NullLocator())
         ax.legend(loc="upper left", fontsize=9, ncols=2 if ax is ax_time else 1)
     ax_passes.set_ylim(0, 1.3 * max(table[name]["passes"].max() for name in table))
-    fig.supxlabel(_("One-slack: O(1/eps) iterations, independent of n (Joachims, Finley & Yu 2009); "
-                  "n-slack: O(n/eps^2) constraints (Tsochantaridis et al. 2005).\n"
+    fig.supxlabel(_("One-slack: O(1/ε) iterations, independent of n (Joachims, Finley & Yu 2009); "
+                  "n-slack: O(n/ε²) constraints (Tsochantaridis et al. 2005).\n"
                   "OCR words of fold 1, chain model, C/n = 0.1; measured by python -m benchmarks ssvm_scaling."),
                   fontsize=10)
     return fig
@@ -198,7 +198,7 @@ def plot_multiclass_fit(ax, learner, X, y, resolution=100):
     ax.set_xlim(x0, x1)
     ax.set_ylim(y0, y1)
     objective = 0.5 * float(learner.w_ @ learner.w_) + learner.C * float(slack.mean())
-    ax.set_title(_("C = {C:.3g}: ||w|| = {norm:.2f}, {violated} "
+    ax.set_title(_("C = {C:.3g}: ‖w‖ = {norm:.2f}, {violated} "
                  "slacks > 0, P(w) = {objective:.3f}").format(
                      C=learner.C, norm=np.linalg.norm(learner.w_), violated=violated.sum(), objective=objective), fontsize=10)
     kept(ax, "legend", lambda: ax.legend(loc="lower left", fontsize=8))

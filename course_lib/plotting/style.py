@@ -117,15 +117,26 @@ def plain_text(text):
         tex = re.sub(r"([\^_])\{([^{}]*)\}|([\^_])(.)", lambda m: _script(
             m.group(2) if m.group(1) else m.group(4), m.group(1) or m.group(3), scripts), tex)
         tex = tex.replace("{", "").replace("}", "").replace("⟨ ", "⟨").replace(" ⟩", "⟩")
+        tex = re.sub(r"\s*([=<>≤≥≠≈∈])\s*", r" \1 ", tex)  # a relation spaced as TeX draws it
+        tex = re.sub(r"(^|[=(,] )± (?=\d)", r"\1±", tex)  # a sign, not a sum: y = ±1
         return unicodedata.normalize("NFC", tex)  # ŷ as one character where Unicode has it
-    return re.sub(r"\$([^$]*)\$", math, text)
+    text = re.sub(r"\$([^$]*)\$", math, text)
+    # An operator whose subscript has no Unicode form, as it is read: min over ‖u‖ ≤ B of L(u)
+    text = re.sub(r"\b(argmax|argmin|max|min|Σ)_(?:\(([^()]*)\)|(\w)(?!\w))\s*", lambda m: _(
+        # TRANSLATORS: an operator read out with its subscript, as in "min over ‖u‖ ≤ B of L(u)"
+        "{operator} over {subscript} of ").format(operator=m.group(1), subscript=m.group(2) or m.group(3)), text)
+    return re.sub(r"(?<=\S) {2,}", " ", text)
 
 
 def _script(text, mark, tables):
     """A super- (mark ^) or subscript (_) in Unicode when every character has one (a star
-    stays a star: x*), else as written (w_object)."""
+    stays a star: x*), else as written: a name as is (w_object, w_y), anything else in
+    parentheses, so a reader sees where it ends (L^(g-hinge)_D, Ψ_(i,j,1))."""
     converted = text.translate(tables[mark])
-    return converted if all(a != b or a in "ᵀ*" for a, b in zip(text, converted)) else mark + text
+    if all(a != b or a in "ᵀ*" for a, b in zip(text, converted)):
+        return converted
+    text = text.strip()
+    return mark + (text if re.fullmatch(r"\w+", text) else f"({text})")
 
 
 @checked(ncols=count(1, 100), nrows=count(1, 100), width=positive(100), height=positive(100))

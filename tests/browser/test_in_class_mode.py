@@ -107,7 +107,7 @@ from conftest import ARTIFACTS  # noqa: E402
 
 CHAPTER_03 = next((p.name for p in sorted(NOTEBOOKS.glob("03_*.ipynb"))), None)
 PROJECTOR_SIZES = [(1920, 1080), (1366, 768)]
-STUDENT_TEXT = ["Replace `...`", "Replace ...", "ex.SOFT_X", "ex.check_", "points with xi > 0",
+STUDENT_TEXT = ["Replace `...`", "Replace ...", "ex.SOFT_X", "ex.check_", "points with ξ > 0",
                 "AssertionError", "# claim"]
 # Each live figure: its rendered size against its natural one (the image has 2 pixels per CSS
 # pixel, its smallest text 12 pt = 16 CSS px at natural size), where it sits against its controls.
@@ -232,11 +232,17 @@ def test_the_chapters_with_demos_are_counted():
     assert all(counts[c] >= 1 for c in counts if c[:2] in ("01", "03", "05", "06", "07", "08", "09", "11", "12")), counts
 
 
-@pytest.mark.parametrize("chapter", class_chapters())
+def class_pages():
+    """Every chapter in class mode, and the glossary they link to."""
+    return class_chapters() + ["glossary.ipynb"]
+
+
+@pytest.mark.parametrize("chapter", class_pages())
 def test_no_serious_accessibility_violation_in_class_mode(make_class, page, chapter):
     """axe finds no serious or critical violation on the chapter's dashboard at 1920x1080, once
     all of it is shown: every demo the chapter has drawn (its figure loaded), every image
-    loaded, no output added for 2 s; the page says its language."""
+    loaded, no output added for 2 s; the page says its language. The glossary too: a page
+    with no link or control, whose scrolling cells must take the keyboard's focus."""
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(f"{make_class.url}/voila/render/{chapter}", wait_until="load", timeout=900_000)
     demos = shown_demos(chapter)
