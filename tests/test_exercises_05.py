@@ -89,6 +89,10 @@ def test_psd_check():
     assert_caught(ex.check_is_psd, lambda G: bool(np.linalg.eigvalsh(G)[-1] >= 0), "wrong verdict")
     assert_caught(ex.check_is_psd, lambda G: not is_psd(G), "wrong verdict")  # flipped
     assert_caught(ex.check_is_psd, lambda G: bool(np.all(G >= 0)), "wrong verdict")
+    # necessary conditions only: a non-negative diagonal, and every 2 x 2 principal minor non-negative
+    assert_caught(ex.check_is_psd, lambda G: bool(np.all(np.diag(G) >= 0)), "wrong verdict")
+    assert_caught(ex.check_is_psd, lambda G: bool(np.all(np.diag(G) >= 0) and np.all(
+        G**2 <= np.outer(np.diag(G), np.diag(G)) + 1e-9)), "wrong verdict")
     assert_caught(ex.check_is_psd, lambda G: float(is_psd(G)), "True or False")
 
 

@@ -217,7 +217,20 @@ def _psd_cases(rng):
         B = rng.normal(size=(5, 5))
         cases.append(dict(G=B + B.T))
     cases.append(dict(G=np.array([[1.0, 2.0], [2.0, 1.0]])))  # eigenvalues 3 and -1
+    for _ in range(2):
+        cases.append(dict(G=_unit_diagonal_not_psd(rng)))
     return cases
+
+
+def _unit_diagonal_not_psd(rng):
+    """A symmetric 4 x 4 matrix with ones on its diagonal and off-diagonal entries in (-0.95, 0.95):
+    every diagonal entry and every 2 x 2 principal minor is positive, and still an eigenvalue is
+    below -0.05 (a test of the diagonal and of the pairs alone calls it PSD)."""
+    while True:
+        upper = np.triu(np.round(rng.uniform(-0.95, 0.95, size=(4, 4)), 2), 1)
+        G = np.eye(4) + upper + upper.T
+        if np.linalg.eigvalsh(G)[0] < -0.05:
+            return G
 
 
 def _reference_is_psd(G):
