@@ -893,3 +893,28 @@ def test_every_chapters_checks_are_sealed():
     unsealed = [name for name, check in CHECKS.items() if check.__code__ is not seal.sealed(print).__code__]
     assert not unsealed, f"these checks do not ask whether they were changed: {unsealed}"
     assert seal.changed() is None
+
+
+# -- answers shown before an attempt --------------------------------------------------------------
+
+@pytest.mark.parametrize("chapter", sorted(p.name for p in (ROOT / "notebooks").glob("[01][0-9]_*.ipynb")))
+def test_a_chapter_opened_before_it_runs_shows_no_quiz_answer(chapter):
+    """Every concept question's stored output carried its answer, folded in a <details> ("The
+    answer, with an explanation of every choice"): one click in a notebook not yet run showed which
+    choice is right. A chapter's Quiz outputs now keep the question and its choices; the answer
+    is shown after Check, in the worked solutions and on the site."""
+    import nbformat
+
+    from course_lib.widgets.quiz import ANSWERS
+
+    notebook = nbformat.read(ROOT / "notebooks" / chapter, as_version=4)
+    quizzes = 0
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            assert ANSWERS not in data, chapter
+            html = str(data.get("text/html", ""))
+            if "course-quiz-static" in html:
+                quizzes += 1
+                assert "<b>right</b>" not in html and "The answer, with" not in html, html
+    assert quizzes >= 3, chapter
