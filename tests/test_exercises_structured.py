@@ -146,15 +146,20 @@ def test_certified_epochs_check():
     _, primal = ssg(ex.hierarchy_model(), X, Y, 10.0, 30, 0)
     lower = ex.certified_lower_bound(X, Y, 10.0)
     first = int(np.flatnonzero(np.array(primal) <= 1.1 * lower)[0])
-    check = lambda a: ex.check_certified_epochs(a, X, Y, 10.0, 0, 30)  # noqa: E731
+    check = lambda a: ex.check_certified_epochs(a, X, Y, 10.0, 0, 30, "D")  # noqa: E731
     assert_passes(check, first)
     assert_caught(check, first + 3, "earlier epoch")
     if first > 0:
         assert_caught(check, first - 1, "not yet within")
     assert_junk_never_raises(lambda a: check(-1 if type(a) is int and a == first else a))  # the junk 3 may be it
-    smaller = lambda a: ex.check_certified_epochs(0, X[:12], Y[:12], 10.0, 0, a)  # noqa: E731  # another problem
+    smaller = lambda a: ex.check_certified_epochs(0, X[:12], Y[:12], 10.0, 0, a, "D")  # noqa: E731  # another problem
     assert_caught(smaller, 3, "the exercise's run")
-    assert_caught(lambda a: ex.check_certified_epochs(0, X, Y, a, 0, 30), 1e-9, "the exercise's run")  # C -> 0
+    assert_caught(lambda a: ex.check_certified_epochs(0, X, Y, a, 0, 30, "D"), 1e-9, "the exercise's run")  # C -> 0
+    # the epoch is a number the library's learner prints: the prediction made before running is asked too
+    assert_caught(lambda a: ex.check_certified_epochs(first, X, Y, 10.0, 0, 30, a), "A", "one example")
+    assert_caught(lambda a: ex.check_certified_epochs(first, X, Y, 10.0, 0, 30, a), ..., "prediction too")
+    gap = (np.array(primal) - lower) / lower  # the right prediction: the gap grows at some epoch of this run
+    assert np.any(np.diff(gap) > 0) and gap[-1] < gap[0]
 
 
 def test_constraint_counts_check():
