@@ -918,3 +918,48 @@ def test_a_chapter_opened_before_it_runs_shows_no_quiz_answer(chapter):
                 quizzes += 1
                 assert "<b>right</b>" not in html and "The answer, with" not in html, html
     assert quizzes >= 3, chapter
+
+
+# -- answers given as text or truth values ---------------------------------------------------------
+
+_RIGHT_ANSWERS = {  # a right answer of each check whose answer holds numbers (the solutions' own)
+    "linear.check_perceptron_update": ([-1.0, -2.0], -0.5),
+    "margins.check_canonical_scaling": ([1.0, 1 / 3], 0.0, "D"),
+    "margins.check_hard_margin": ([1.0, 0.0], 0.0, [1, 2], "D"),
+    "basis_functions.check_xor_plane": ([2, 2, -4], -1, "C"),
+    "svm_gradient.check_hinge_losses": ([2, 1, 0.5, 0, 0], "A"),
+    "multiclass.check_region_boundaries": (1 - 2 ** 0.5, 2 ** 0.5 - 1),
+    "multiclass.check_ovr_confidences": (1, 3),
+    "multiclass.check_first_sgd_step": ([1, 0.5, 0, 0, -1, -0.5],),
+    "perceptron.check_accumulator_cost": (5000, 121),
+}
+
+
+def _as_text(value):
+    """Every number of an answer written as text: 0.5 -> "0.5", [1, 2] -> ["1", "2"]."""
+    if isinstance(value, (list, tuple)):
+        return type(value)(_as_text(item) for item in value)
+    return str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
+
+
+def _as_truth(value):
+    """Every 0 and 1 of an answer written as False and True."""
+    if isinstance(value, (list, tuple)):
+        return type(value)(_as_truth(item) for item in value)
+    return bool(value) if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1) else value
+
+
+@pytest.mark.parametrize("name", sorted(_RIGHT_ANSWERS))
+def test_an_answer_written_as_text_or_truth_values_does_not_pass(name):
+    """These passed with their numbers in quotes (`["-1.0", "-2.0"]`: np.asarray(..., float) and
+    float() read text as numbers, `w0="-1"`) or with True for class 1 (07 ex 4). Every check of an
+    answer now refuses text and truth values where it asks for numbers, without counting a guess."""
+    check, right = CHECKS[name], _RIGHT_ANSWERS[name]
+    assert check(*right), name
+    for junk in (_as_text(right), _as_truth(right)):
+        if junk == right and all(type(a) is type(b) for a, b in zip(junk, right)):
+            continue
+        verdict = check(*junk)
+        assert not verdict and "holds text" in verdict.why, (junk, verdict.why)
+    assert not harness._tries
+    assert CHECKS["viterbi.check_backtrack"]("bbb", "C"), "a word is still read as text"

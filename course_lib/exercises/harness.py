@@ -539,7 +539,41 @@ _clock = time.monotonic  # tests replace it
 _tries = {}  # question -> (wrong answers since the last right one, end of the pause)
 
 
-def limited_tries(check):
+TEXT_ANSWERS = ("reason", "prediction")  # the parameters of a check whose answer is text (a letter)
+
+
+def _text_or_truth(value, depth=0):
+    """Whether an answer holds text or a truth value where numbers are expected, itself or inside a
+    list, tuple, array or dict value: float("-1") and np.asarray(["-1", "2"], float) read text as
+    numbers, and True == 1 counts as the number 1."""
+    if isinstance(value, (bool, np.bool_, str, bytes, np.str_, np.bytes_)):
+        return True
+    if depth > 20:
+        return False
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind in "bUS" or (value.dtype == object and any(
+            _text_or_truth(item, depth + 1) for item in value.ravel()))
+    if isinstance(value, (list, tuple)):
+        return any(_text_or_truth(item, depth + 1) for item in value)
+    if isinstance(value, dict):
+        return any(_text_or_truth(item, depth + 1) for item in value.values())
+    return False
+
+
+def _junk_answer(signature, args, kwargs, text):
+    """The name of the first answer given as text or a truth value where the question wants numbers
+    (`_text_or_truth`; the parameters in `text` are text answers: a letter, a word), or None."""
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError:
+        return None
+    for name, value in bound.arguments.items():
+        if value is not Ellipsis and value is not None and name not in text and _text_or_truth(value):
+            return name
+    return None
+
+
+def limited_tries(check=None, *, text=()):
     """Decorator for the check of a number, a choice or a reason: it does not take answers by the
     hundred. After WRONG_BEFORE_PAUSE wrong answers in a row the check pauses FIRST_PAUSE seconds,
     then twice as long after each further wrong answer; an answer given during a pause is not
@@ -548,7 +582,13 @@ def limited_tries(check):
     (0, 1, 2, ...) gets two tries, then one a minute later, two minutes, four...
     Answers are read together: with every answer left as `...` the check says what to fill in
     (not counted); with some of them left `...` (or an optional reason omitted) nothing is read,
-    so that no part can be tried alone for free."""
+    so that no part can be tried alone for free.
+    An answer given as text or as True/False where numbers are asked (`"-1"`, `["1", "0.5"]`,
+    `True` for class 1) is not read (and not counted); `text` names the parameters whose answer is
+    text besides TEXT_ANSWERS (`@limited_tries(text=("y",))` for a word)."""
+    if check is None:
+        return lambda check: limited_tries(check, text=text)
+    text = TEXT_ANSWERS + tuple(text)
     question = f"{check.__module__}.{check.__qualname__}"
     signature = inspect.signature(check)
 
@@ -571,6 +611,10 @@ def limited_tries(check):
                                         "question together."))
             return Verdict(False, _("Replace every `...` with your answer: the check reads the answers of a "
                                     "question together."))
+        junk = _junk_answer(signature, args, kwargs, text)
+        if junk is not None:
+            return Verdict(False, _("`{name}` holds text (in quotes) or a truth value (True/False) where the "
+                                    "question asks for numbers: write the numbers themselves.").format(name=junk))
         verdict = check(*args, **kwargs)
         if verdict.correct:
             _tries.pop(question, None)
