@@ -963,3 +963,19 @@ def test_an_answer_written_as_text_or_truth_values_does_not_pass(name):
         assert not verdict and "holds text" in verdict.why, (junk, verdict.why)
     assert not harness._tries
     assert CHECKS["viterbi.check_backtrack"]("bbb", "C"), "a word is still read as text"
+
+
+CODING_CHECKS = {name: check for name, check in CHECKS.items() if _takes_a_function(check)}
+
+
+@pytest.mark.parametrize("name", sorted(CODING_CHECKS))
+def test_a_coding_exercises_hint_writes_no_line_of_its_code(name):
+    """09 ex 5's hint was the solution's three lines (`a[label][f]` += the product, the stamp,
+    `w[gold][f] += x[f]`) and 10 ex 5's the whole loop (`rng = ...`, `w = np.zeros(...)`,
+    `w = w - (1 / t) * (w + C * g)`): copying the hint passed. A hint says what to look at, and
+    names a function at most; no assignment in code."""
+    verdict = CODING_CHECKS[name](lambda *args, **kwargs: None)
+    assert not verdict
+    for code in re.findall(r"`([^`]*)`", verdict.hint().text):
+        assignment = re.search(r"(?<![=<>!])(\+|-|\*|/)?=(?!=)", code)
+        assert not assignment, f"{name}'s hint writes code: {code}"
