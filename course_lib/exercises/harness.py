@@ -573,7 +573,7 @@ def _junk_answer(signature, args, kwargs, text):
     return None
 
 
-def limited_tries(check=None, *, text=()):
+def limited_tries(check=None, *, text=(), data=()):
     """Decorator for the check of a number, a choice or a reason: it does not take answers by the
     hundred. After WRONG_BEFORE_PAUSE wrong answers in a row the check pauses FIRST_PAUSE seconds,
     then twice as long after each further wrong answer; an answer given during a pause is not
@@ -585,10 +585,11 @@ def limited_tries(check=None, *, text=()):
     so that no part can be tried alone for free.
     An answer given as text or as True/False where numbers are asked (`"-1"`, `["1", "0.5"]`,
     `True` for class 1) is not read (and not counted); `text` names the parameters whose answer is
-    text besides TEXT_ANSWERS (`@limited_tries(text=("y",))` for a word)."""
+    text besides TEXT_ANSWERS (`@limited_tries(text=("y",))` for a word), `data` those that take the
+    exercise's data, which the check compares with its own (`is_the_data`)."""
     if check is None:
-        return lambda check: limited_tries(check, text=text)
-    text = TEXT_ANSWERS + tuple(text)
+        return lambda check: limited_tries(check, text=text, data=data)
+    text = TEXT_ANSWERS + tuple(text) + tuple(data)
     question = f"{check.__module__}.{check.__qualname__}"
     signature = inspect.signature(check)
 

@@ -208,7 +208,7 @@ GAP_PREDICTIONS = (
 )
 
 
-@limited_tries
+@limited_tries(data=("X", "Y", "C", "seed", "n_epochs"))
 def check_certified_epochs(first_epoch, X, Y, C, seed, n_epochs, prediction=None):
     """The first epoch e whose P(w_e) is certified within 10% of min P, that is
     P(w_e) <= 1.1 * the one-slack lower bound, for Algorithm 2 run on the exercise's problem (the
