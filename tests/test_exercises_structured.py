@@ -229,8 +229,8 @@ def test_auc_sort_check():
 
 
 @pytest.mark.parametrize("check, right, wrong, fragment", [
-    (lambda a: ix.check_binary_ssvm(*a), (-1, 0.5), (-1, 0.75), "factor 1/2"),
-    (lambda a: ix.check_binary_ssvm(*a), (-1, 0.5), (1, 0.5), "opposite sign"),
+    (lambda a: ix.check_binary_ssvm(*a, "D"), (-1, 0.5), (-1, 0.75), "factor 1/2"),
+    (lambda a: ix.check_binary_ssvm(*a, "D"), (-1, 0.5), (1, 0.5), "opposite sign"),
     (ix.check_two_class_crammer_singer, [-2.0, -1.5], [2.0, 1.5], "opposite sign"),
 ])
 def test_number_checks(check, right, wrong, fragment):
@@ -279,7 +279,21 @@ def test_auc_pairs_check():
 
 
 def test_the_binary_hinge_is_not_leaked():
-    assert_no_answer_leak(lambda a: ix.check_binary_ssvm(-1, a), 0.9, number_strings(0.5))
+    assert_no_answer_leak(lambda a: ix.check_binary_ssvm(-1, a, "D"), 0.9, number_strings(0.5))
+
+
+def test_the_binary_hinge_needs_the_reason_the_library_cannot_give():
+    """The chapter's BinaryModel gives 12 ex 1's two numbers in three calls (inference, then the
+    loss-augmented output's loss and score); why the hinge is not 0 is the student's own."""
+    from course_lib.structured.models import BinaryModel
+
+    model, w, x, y = BinaryModel(), np.array([2.0, -1.0]), np.array([0.5, 1.5]), -1
+    y_bar = model.loss_augmented_inference(x, y, w)
+    hinge = model.loss(y, y_bar) + w @ (model.joint_feature(x, y_bar) - model.joint_feature(x, y))
+    assert_caught(lambda a: ix.check_binary_ssvm(model.inference(x, w), hinge, a), ..., "letter of your reason")
+    for wrong in "ABC":
+        assert_no_answer_leak(lambda a: ix.check_binary_ssvm(-1, 0.5, a), wrong, ["(D)"])
+    assert_passes(lambda a: ix.check_binary_ssvm(-1, 0.5, a), "D")
 
 
 def test_the_auc_cases_hold_ties_and_gaps_of_one_half():
