@@ -979,3 +979,32 @@ def test_a_coding_exercises_hint_writes_no_line_of_its_code(name):
     for code in re.findall(r"`([^`]*)`", verdict.hint().text):
         assignment = re.search(r"(?<![=<>!])(\+|-|\*|/)?=(?!=)", code)
         assert not assignment, f"{name}'s hint writes code: {code}"
+
+
+_PRINTED_ANSWERS = {  # chapter: (exercise, the answer's digits as a cell would print them)
+    "07": ("ex 1", ("325",)),
+    "08": ("ex 4", ("1600", "1,600")),
+    "09": ("ex 4", ("5,000 and 121",)),
+    "10": ("ex 4", ("49.19", "1431.39", "1,431.39")),
+    "11": ("ex 2", ("4732", "4,732", "208827064576", "208,827,064,576", "2.088e+11")),
+}
+
+
+@pytest.mark.parametrize("chapter", sorted(_PRINTED_ANSWERS))
+def test_no_cell_above_an_exercise_prints_its_answer(chapter):
+    """11 ex 2 asks for the counts of brute force and Viterbi for a word of 8 letters; the cost
+    table of the chapter printed the row r = 8 (2.088e+11 readings, 4,732 candidates): the answer
+    was read, not worked out. The table now prints other lengths. No cell outside the exercises of
+    these chapters shows an answer of a counting exercise."""
+    import nbformat
+
+    exercise, answers = _PRINTED_ANSWERS[chapter]
+    (path,) = (ROOT / "notebooks").glob(f"{chapter}_*.ipynb")
+    for cell in nbformat.read(path, as_version=4).cells:
+        if "exercise" in cell.metadata.get("tags", []):
+            continue
+        shown = [cell.source] + [str(out.get("text", "")) + str(out.get("data", {}).get("text/plain", ""))
+                                 for out in cell.get("outputs", [])]
+        for answer in answers:
+            pattern = rf"(?<![\d.,]){re.escape(answer)}(?![\d,]|\.\d)"
+            assert not any(re.search(pattern, text) for text in shown), f"{chapter} {exercise}: {answer} in {cell.source[:80]}"
