@@ -157,6 +157,26 @@ def test_a_loop_over_candidate_counts_passes_none(rationed):
         assert not _brute_force(check, candidates[:3]), check.__name__
 
 
+def test_a_loop_that_clears_the_record_of_wrong_answers_passes_none(rationed, monkeypatch):
+    """`harness._tries.clear()` before each guess (or the question's entry rewritten to no wrong
+    answer) took the pause away: a loop over 16,000 pairs found 07 ex 1's (26, 325) in 26 s. The
+    check now finds its record changed by other code than its own, and refuses as a changed check does."""
+    from course_lib.exercises import multiclass
+
+    question = "course_lib.exercises.multiclass.check_problem_counts"
+    cleared = [(a, b) for a in (24, 25, 26) for b in range(320, 330)]
+    assert not [c for c in cleared if harness._tries.clear() or multiclass.check_problem_counts(*c)]
+    verdict = multiclass.check_problem_counts(26, 325)
+    assert not verdict and CHANGED in verdict.why and "_tries" in verdict.why, verdict.why
+    harness._tries.clear()
+    assert CHANGED in multiclass.check_problem_counts(26, 325).why  # until the kernel restarts
+    retune(monkeypatch, harness, "_tries", {})  # a fresh kernel's record
+    assert not multiclass.check_problem_counts(3, 3) and multiclass.check_problem_counts(26, 325)
+    assert not multiclass.check_problem_counts(3, 3)
+    harness._tries[question] = (0, 0.0)  # rewritten to no wrong answer
+    assert CHANGED in multiclass.check_problem_counts(26, 325).why
+
+
 def test_a_loop_over_every_choice_passes_none(rationed):
     """07 ex 3 and 4: a choice among few options (9 pairs of classes; 4^4 vote lists times 4
     winners times 4 reasons), every option tried."""

@@ -38,6 +38,7 @@ import numpy as np
 
 from course_lib.exercises import Verdict
 from course_lib.exercises.guard import COPY, ELSEWHERE, Guard, TimeLimit, WriteItYourself
+from course_lib.exercises.seal import _refusal
 from course_lib.i18n import N_, _
 
 __all__ = ["check_function", "check_number", "check_reason", "value_and_reason", "Choice", "Quiz", "default_compare", "format_value", "fresh_seed",
@@ -580,6 +581,9 @@ def limited_tries(check=None, *, text=(), data=()):
     read (it is neither right nor wrong). A right answer ends the count. So one wrong answer and
     then the right one pass at once, while a loop calling the check with candidate values
     (0, 1, 2, ...) gets two tries, then one a minute later, two minutes, four...
+    The record of the wrong answers (`_tries`) is checked too: cleared or rewritten by other code than
+    the check's (`_tries.clear()` before each guess of a loop), the check refuses to run, as a changed
+    check does (`seal`).
     Answers are read together: with every answer left as `...` the check says what to fill in
     (not counted); with some of them left `...` (or an optional reason omitted) nothing is read,
     so that no part can be tried alone for free.
@@ -592,10 +596,15 @@ def limited_tries(check=None, *, text=(), data=()):
     text = TEXT_ANSWERS + tuple(text) + tuple(data)
     question = f"{check.__module__}.{check.__qualname__}"
     signature = inspect.signature(check)
+    kept = [None, None]  # the record `_tries` and this question's entry as the check last left it
 
     @functools.wraps(check)
     def wrapped(*args, **kwargs):
-        wrong, until = _tries.get(question, (0, 0.0))
+        entry = _tries.get(question)
+        if kept[0] is _tries and entry is not kept[1]:  # cleared or rewritten by other code than this check's
+            return _refusal(f"{__name__}._tries")
+        kept[:] = _tries, entry
+        wrong, until = entry or (0, 0.0)
         now = _clock()
         if now < until:
             return Verdict(False, _("This check is paused for {seconds} s after {wrong} wrong answers in a row: "
@@ -619,10 +628,11 @@ def limited_tries(check=None, *, text=(), data=()):
         verdict = check(*args, **kwargs)
         if verdict.correct:
             _tries.pop(question, None)
+            kept[1] = None
         elif not missing:
             wrong += 1
             pause = FIRST_PAUSE * 2 ** (wrong - WRONG_BEFORE_PAUSE) if wrong >= WRONG_BEFORE_PAUSE else 0.0
-            _tries[question] = (wrong, now + pause)
+            _tries[question] = kept[1] = (wrong, now + pause)
             if pause:
                 verdict = Verdict(False, verdict.why + " " + _(
                     "({wrong} wrong answers in a row: the check takes the next one in {seconds:g} s, "
