@@ -253,7 +253,7 @@ def check_lazy_update(student_fn, seed=None):
                           show=_show_lazy,
                           hint=_("An entry a[label][f] missed one addition of w[label][f] for every example since its "
                                "stamp, and w[label][f] has not changed since: catch them all up with one product, stamp "
-                               "the entry with n_examples, and only then move w[label][f] by x[f], up for gold and down "
+                               "the entry with `n_examples`, and only then move w[label][f] by x[f], up for gold and down "
                                "for pred. Do it for every feature of x and both labels; a missing entry counts 0."))
 
 

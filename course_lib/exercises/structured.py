@@ -167,7 +167,7 @@ def check_stochastic_subgradient(student_ssg, seed=None):
         student_ssg, _ssg_cases, _reference_ssg, seed=seed, compare=_compare_ssg, allowed=_allowed(hierarchy_model()),
         show=_show_ssg, what=N_("stochastic subgradient"),
         hint=_("Three usual slips: the generator is drawn once, before the first epoch (one per epoch repeats "
-             "the same order); t counts the updates over all the epochs, not the epochs; `primal` has n_epochs + 1 "
+             "the same order); t counts the updates over all the epochs, not the epochs; `primal` has `n_epochs` + 1 "
              "values, P(w) at w = 0 first, then after each epoch, with the mean of the hinges times C."),
         right=_("Your Algorithm 2 gives the library's w and P(w) on every fresh problem. P(w) alone does not say "
               "how far you are from the optimum: the next cell measures it against a certified lower bound."))
