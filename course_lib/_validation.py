@@ -34,18 +34,17 @@ def check_matrix(X, name="X", n_features=None):
     if hasattr(X, "toarray"):
         raise TypeError(_("{name} is a sparse matrix: sparse input is not supported here; pass "
                           "{name}.toarray().").format(name=name))
-    try:
-        X = np.asarray(X)
-    except (TypeError, ValueError) as exc:  # ragged
-        raise TypeError(_("{name} must be an array of numbers ({error}).").format(name=name, error=exc)) from None
+    if isinstance(X, (dict, set, frozenset, str, bytes)):
+        raise _not_numbers(name, X)
+    X = _as_array(X, name)
     _refuse_text(X, name)
     if np.iscomplexobj(X):
         raise ValueError(_("Complex data not supported: {name} holds complex numbers, the models work "
                            "on real features only.").format(name=name))
     try:
         X = X.astype(float, copy=False)
-    except (TypeError, ValueError) as exc:  # numpy's message
-        raise TypeError(_("{name} must be an array of numbers ({error}).").format(name=name, error=exc)) from None
+    except (TypeError, ValueError):  # objects that are not numbers (a dict among the rows...)
+        raise _not_numbers(name, X) from None
     if X.ndim != 2:
         raise ValueError(_(
             "{name} must be 2-D (n_samples, n_features); got shape {shape}. Reshape your data: "
@@ -82,14 +81,44 @@ def _refuse_text(array, name):
 
 
 def as_numbers(value, name):
-    """value as a float array; text ("1.5", "a") is refused naming the parameter."""
-    array = np.asarray(value)
+    """value as a float array; text ("1.5", "a") and ragged lists are refused naming the parameter."""
+    array = _as_array(value, name)
     _refuse_text(array, name)
     try:
         return array.astype(float)
     except (TypeError, ValueError):
-        raise TypeError(_("{name} must be an array of numbers; got {value}.").format(
-            name=name, value=_short(value))) from None
+        raise _not_numbers(name, value) from None
+
+
+def _not_numbers(name, value):
+    return TypeError(_("{name} must be an array of numbers; got {value}.").format(
+        name=name, value=_short(repr(value) if isinstance(value, (dict, set, frozenset)) else value)))
+
+
+def _as_array(value, name):
+    """np.asarray(value), a ragged list (rows of different lengths, None among the rows) refused
+    naming the parameter instead of NumPy's "inhomogeneous shape"."""
+    try:
+        return np.asarray(value)
+    except ValueError:
+        raise _ragged(name, value) from None
+
+
+def _ragged(name, value):
+    return ValueError(_("{name} is a ragged list: its rows {rows} do not all have the same length. Pass a "
+                        "rectangular array of numbers (every row with the same number of entries, no "
+                        "None).").format(name=name, rows=_short(repr(value))))
+
+
+def _is_ragged(value):
+    """True for a list or tuple that NumPy cannot make an array of (rows of different lengths)."""
+    if not isinstance(value, (list, tuple)):
+        return False
+    try:
+        np.asarray(value)
+    except ValueError:
+        return True
+    return False
 
 
 def check_binary_targets(r, n_samples, name="r"):
@@ -301,11 +330,7 @@ def _as_number_array(name, value, where):
     complex numbers is refused naming the parameter."""
     if value is None or (isinstance(value, np.ndarray) and value.dtype.kind in "iuf"):
         return value
-    try:
-        array = np.asarray(value)
-    except ValueError:  # ragged
-        array = np.asarray(value, dtype=object)
-    array = _objects_as_numbers(array)
+    array = _objects_as_numbers(_as_array(value, name))
     if array.dtype.kind == "b" and name not in MASK_PARAMETERS:
         array = array.astype(float)  # True and False as the numbers 1 and 0
     if array.dtype.kind not in "biuf":
@@ -529,6 +554,10 @@ def finite_arguments(function=None, *, inf_ok=(), shapes=None, indices=None):
             except (MemoryError, ValueError, OverflowError) as error:
                 if _is_allocation_error(error):
                     raise _too_big(error, arguments, f.__name__) from error
+                ragged = [name for name, value in arguments.items()
+                          if "inhomogeneous" in str(error) and name not in packed and _is_ragged(value)]
+                if ragged:  # NumPy could not make an array of a list passed on inside the function
+                    raise _ragged(ragged[0], arguments[ragged[0]]) from error
                 raise
             except TypeError as error:
                 named = {name: value for name, value in arguments.items() if name not in packed}
@@ -596,12 +625,14 @@ def _binder(signature):
     return bind
 
 
-def _leading_shape(values, axes):
+def _leading_shape(values, axes, name):
     """The shape of a list's first `axes` axes (a list of sequences of different lengths has
-    only its length)."""
+    only its length; refused, naming it, where it should be a matrix)."""
     try:
         return np.shape(values)[:axes]
     except ValueError:  # ragged
+        if axes > 1:
+            raise _ragged(name, values) from None
         return (len(values),)
 
 
@@ -627,7 +658,7 @@ def _check_shapes(function_name, shapes, arguments):
         if value is None:
             continue
         shape = (value.shape if isinstance(value, np.ndarray) else
-                 _leading_shape(value, len(tokens) + leading) if isinstance(value, (list, tuple))
+                 _leading_shape(value, len(tokens) + leading, name) if isinstance(value, (list, tuple))
                  else np.shape(value))
         if optional and len(shape) == 0:
             continue

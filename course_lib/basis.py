@@ -11,6 +11,7 @@ from course_lib._validation import (
     finite_hyperparameters,
     finite_arguments,
     NotFittedError,
+    as_numbers,
     check_binary_targets,
     check_int,
     check_matrix,
@@ -31,9 +32,10 @@ def xor_map(X):
 
 def square_map(x):
     """phi(x) = (x, x^2): projects a 1-D problem (x of shape (n, 1) or (n,)) to 2-D."""
-    if np.ndim(x) == 2 and np.shape(x)[1] != 1:
+    x = check_matrix(x, "x") if x is None else as_numbers(x, "x")
+    if x.ndim > 2 or (x.ndim == 2 and x.shape[1] != 1):
         raise ValueError(_("x must be 1-D points, of shape (n,) or (n, 1); got shape {shape}.").format(
-                             shape=np.shape(x)))
+                             shape=x.shape))
     x = check_matrix(np.reshape(x, (-1, 1)), "x", n_features=1)
     return np.c_[x, x**2]
 

@@ -285,8 +285,8 @@ def best_hinge_in_ball(X, y, feature_map, B, Delta=None, n_steps=400):
         raise TypeError(_("best_hinge_in_ball needs a fitted MultiVector feature map."))
     X = check_matrix(X)
     B = check_positive(B, "B")
-    n_steps = check_int(n_steps, "n_steps", minimum=1)
     k = feature_map.n_classes_
+    n_steps = check_steps(check_int(n_steps, "n_steps", minimum=1), "n_steps", X.shape[0] * k)  # a step: n x k scores
     y = check_class_indices(y, k, "y", n_samples=X.shape[0])
     Delta = zero_one_cost(k) if Delta is None else check_cost(Delta, k)
     rows = np.arange(len(y))

@@ -62,7 +62,7 @@ def test_the_soft_margin_figure_writes_its_slacks_where_nothing_else_is(C):
     assert (f"({hidden} ξ left out: no room)" in labels.note.get_text()) == (hidden > 0)
 
 
-@pytest.mark.parametrize("C", [0.01, 0.1, 1.0, 10.0, 100.0, 1000.0])
+@pytest.mark.parametrize("C", [0.01, 0.1, 1.0, 10.0, 100.0])
 def test_the_live_demo_places_its_slacks_at_its_own_size_and_font(C):
     from course_lib.widgets.kernels import soft_margin_demo
 

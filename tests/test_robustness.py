@@ -8,6 +8,7 @@ import itertools
 import math
 import numbers
 import re
+import time
 import tracemalloc
 
 import numpy as np
@@ -665,7 +666,7 @@ def _outcome(name, parameter, changes, must_refuse):
         named = any(re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", message) for n in names)
         numpy_internal = any(s in message for s in (
             "zero-size array", "object of type", "broadcast", "gufunc", "cannot reshape",
-            "unpack", "empty sequence"))
+            "unpack", "empty sequence", "inhomogeneous", "setting an array element", "float() argument"))
         return "refused" if named and not numpy_internal else f"unclear: {message[:150]}"
     except Exception as error:  # noqa: BLE001 -- any other exception is the defect reported
         return f"crash: {type(error).__name__}: {str(error)[:150]}"
@@ -848,10 +849,12 @@ def test_same_numbers_in_another_dtype_give_the_same_answer(name):
 # ------------------------------------------------------------------ None, dicts and integers beyond int64, by class
 #
 # None where an array is required, None among the numbers of an array (NumPy reads it as NaN), a
-# dict where an array is expected and an integer beyond NumPy's 64 bits: each is refused naming
-# the parameter, never read as NaN, nor left to fail inside NumPy (OverflowError, IndexError).
+# dict where an array is expected, an integer beyond NumPy's 64 bits and a ragged list (rows of
+# different lengths) where a matrix is expected: each is refused naming the parameter, never read
+# as NaN, nor left to fail inside NumPy (OverflowError, IndexError, "inhomogeneous shape").
 
-VALUE_KINDS = ["None for an array", "None among the numbers", "dict for an array", "integer beyond int64"]
+VALUE_KINDS = ["None for an array", "None among the numbers", "dict for an array", "integer beyond int64",
+               "ragged list for an array"]
 
 
 # None and dicts are valid there: weights None means all 1; any output has a key
@@ -875,6 +878,12 @@ def _value_cases(name, kind):
         if kind == "integer beyond int64" and is_int and parameter != "seed":
             for bad in (2**63, 10**30):
                 yield parameter, {parameter: bad}, False
+        if kind == "ragged list for an array" and is_array and value.ndim >= 2 and value.shape[-1] >= 2:
+            rows = value.tolist()  # the last row one entry short: NumPy cannot make an array of it
+            rows[-1] = rows[-1][:-1]
+            yield parameter, {parameter: rows}, True
+        if kind == "count beyond time or memory" and is_int and parameter != "seed":
+            yield parameter, {parameter: 10**12}, False  # refused at once, or an answer: never a hang
 
 
 @pytest.mark.timeout(120)
@@ -888,6 +897,26 @@ def test_none_dict_or_huge_integer_gets_a_clear_error(name, kind):
         outcome = _outcome(name, parameter, changes, must_refuse)
         if outcome not in ("refused", "ok"):
             problems.append(f"{parameter}: {outcome}")
+    assert not problems, "\n".join(problems)
+
+
+# Every integer parameter (a count, a size, a number of steps or of cached outputs) set to 10^12:
+# refused at once naming it (check_steps, or the allocation that cannot succeed), or answered at
+# once (a cap such as max_iter, reached only if needed): never a loop that runs for hours or
+# fills the memory.
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("name", CALLED)
+def test_counts_beyond_time_or_memory_are_refused_at_once(name):
+    if name in NOT_GUARDED:
+        pytest.skip(NOT_GUARDED[name])
+    problems = []
+    for parameter, changes, must_refuse in _value_cases(name, "count beyond time or memory"):
+        start = time.perf_counter()
+        outcome = _outcome(name, parameter, changes, must_refuse)
+        if outcome not in ("refused", "ok"):
+            problems.append(f"{parameter}: {outcome}")
+        elif time.perf_counter() - start > 20:
+            problems.append(f"{parameter}: {outcome} after {time.perf_counter() - start:.0f} s")
     assert not problems, "\n".join(problems)
 
 
@@ -1417,3 +1446,174 @@ def test_bad_argument_gets_a_french_message_naming_the_parameter(parameter):
         course_lib.set_language("en")
     assert french != english, f"still in English: {french}"
     assert re.search(rf"(?<![\w.]){re.escape(parameter)}(?!\w)", french), french
+
+
+# ---------------------------------------------------------------- the exercises' checks, by class of junk
+# Every check of a student's answer, each answer given junk: a "Not yet" Verdict with its reason,
+# never a traceback, never accepted. The right answers (from the chapters) are the baseline: each
+# passes, and the same right value in a type that is not a number (text, a truth value, a complex
+# number, an object equal to everything) does not.
+
+from course_lib.exercises import Verdict  # noqa: E402
+from course_lib.exercises import harness as exercise_harness  # noqa: E402
+
+EXERCISE_MODULES = ["basis_functions", "instantiations", "kernels", "linear", "margins", "multiclass", "perceptron",
+                    "structured", "svm_gradient", "viterbi"]
+
+
+def _answer_checks():
+    """{"module.check_x": check} for the checks of an answer (not of a student's function)."""
+    found = {}
+    for module_name in EXERCISE_MODULES:
+        module = importlib.import_module("course_lib.exercises." + module_name)
+        for name, check in vars(module).items():
+            if name.startswith("check_") and getattr(check, "__module__", None) == module.__name__:
+                first = next(iter(inspect.signature(check).parameters))
+                if not (first.startswith("student") or first in ("phi", "gradient", "margin_hinge", "slack_hinge")):
+                    found[f"{module_name}.{name}"] = check
+    found.pop("linear.check_numbers")  # the checks' own helper: its `expected` is the author's
+    # its right answer is the epoch of the student's own run (X, Y, C, seed given with it): its
+    # junk is tested in test_exercises_structured
+    found.pop("structured.check_certified_epochs")
+    return found
+
+
+ANSWER_CHECKS = _answer_checks()
+
+
+def _right_answers():
+    from course_lib import lagrange
+    from course_lib.exercises import margins as M, svm_gradient as S, viterbi as V
+    from course_lib.structured.viterbi import viterbi
+
+    x, r4 = np.array([-2.0, -1.0, 1.0, 3.0]), np.array([-1.0, -1.0, 1.0, 1.0])
+    A = np.c_[x, np.ones(4)]
+    w_ls, w0_ls = np.linalg.solve(A.T @ A, A.T @ r4)
+    XS30, RS30 = data.linearly_separable(n=30, seed=0)
+    p = XS30 @ np.array([1.0, 1.0])
+    x_lagrange, lam = lagrange.solve_lagrange(a=np.array(M.LAGRANGE_A), b=M.LAGRANGE_B)
+    step = KernelHingeGD(sigma=1.0, lam=1.0, eta=0.1, n_epochs=1).fit(S.GD_X, S.GD_R)
+    return {
+        "basis_functions.check_rbf_value": dict(value=np.exp(-2.5), reason="B"),
+        "basis_functions.check_xor_plane": dict(w=[2, 2, -4], w0=-1, reason="C"),
+        "instantiations.check_binary_ssvm": dict(answer_y_hat=-1, answer_hinge=0.5),
+        "instantiations.check_two_class_crammer_singer": dict(answer_w=[-2.0, -1.5]),
+        "kernels.check_gamma": dict(gamma=16.0),
+        "kernels.check_kernel_distance": dict(value=float(np.sqrt(2 - 2 * np.exp(-2.0))), reason="C"),
+        "kernels.check_polynomial_kernel": dict(value=4.0, reason="C"),
+        "kernels.check_sigma_min": dict(value=0.6, reason="A"),
+        "linear.check_least_squares": dict(answer_w=w_ls, answer_w0=w0_ls, prediction="B"),
+        "linear.check_perceptron_update": dict(answer_w=[-1.0, -2.0], answer_w0=-0.5),
+        "linear.check_signed_distance": dict(answer=2.8),
+        "linear.check_version_space_interval": dict(answer_low=-p[RS30 > 0].min(), answer_high=-p[RS30 < 0].max(),
+                                                    X=XS30, r=RS30),
+        "margins.check_canonical_scaling": dict(w=[1.0, 1 / 3], w0=0.0, reason="D"),
+        "margins.check_hard_margin": dict(w=[1.0, 0.0], w0=0.0, support=[1, 2], prediction="D"),
+        "margins.check_lagrange": dict(x1=x_lagrange[0], x2=x_lagrange[1], lam=lam, reason="B"),
+        "margins.check_primal_objective": dict(value=4.5),
+        "margins.check_slacks": dict(xi=[0.0, 0.5, 1.5, 0.0]),
+        "multiclass.check_first_sgd_step": dict(answer=[1, 0.5, 0, 0, -1, -0.5]),
+        "multiclass.check_hinge": dict(loss=2.5, y_hat=3, reason="B"),
+        "multiclass.check_ovr_confidences": dict(signs_answer=1, confidences_answer=3),
+        "multiclass.check_pac_sgd": dict(T=1600, eta=0.05, reason="A"),
+        "multiclass.check_problem_counts": dict(one_vs_rest=26, all_pairs=325),
+        "multiclass.check_region_boundaries": dict(low=1 - np.sqrt(2), high=np.sqrt(2) - 1),
+        "multiclass.check_votes": dict(votes=[2, 1, 2, 1], winner=1, reason="B"),
+        "perceptron.check_accumulator_cost": dict(answer_naive=5000, answer_on_error=121),
+        "perceptron.check_average": dict(answer={"A": {"x": 2, "y": -3}, "B": {"x": -2, "y": 3}}, reason="C"),
+        "perceptron.check_lazy_catch_up": dict(answer=19, reason="B"),
+        "perceptron.check_multiclass_update": dict(answer={"A": {"f1": 2, "f2": 1, "f3": 0}, "B": {"f1": -1, "f2": 1, "f3": -1},
+                                                           "C": {"f1": -1, "f2": 1, "f3": 2}}),
+        "structured.check_constraint_counts": dict(log10_formulation_2=math.log10(30) + 100 * math.log10(3),
+                                                   log10_formulation_3=3000 * math.log10(3)),
+        "svm_gradient.check_first_step": dict(alpha=step.alpha_, w0=step.w0_, reason="D"),
+        "svm_gradient.check_hinge_losses": dict(losses=[2, 1, 0.5, 0, 0], reason="A"),
+        "viterbi.check_M_table": dict(M=viterbi(V.UNARY, V.PAIRWISE, return_tables=True)[1], reason="A"),
+        "viterbi.check_backtrack": dict(y="bbb", reason="C"),
+        "viterbi.check_counts": dict(n_sequences=26 ** 8, n_candidates=7 * 26 * 26),
+        "viterbi.check_loss_augmented_unary": dict(augmented=V.UNARY + np.eye(3, 2)[[1, 0, 0]], reason="D"),
+    }
+
+
+class _EqualToEverything:
+    def __eq__(self, other):
+        return True
+
+    __hash__ = object.__hash__
+
+    def __float__(self):
+        return 1.0
+
+
+def _disguises(value):
+    """The right `value` in types that are not numbers, which NumPy or == would take as it."""
+    if isinstance(value, str):
+        return []
+    shown = value.tolist() if isinstance(value, np.ndarray) else value
+    found = [str(shown), _EqualToEverything()]
+    if isinstance(value, numbers.Real):
+        found += [complex(value)] + ([bool(value)] if value in (0, 1) else [])
+    return found
+
+
+# the junk of every class at once in each answer: numbers beyond float64, ragged lists, text,
+# truth values, NaN, objects equal to everything
+JUNK_ANSWERS = {"integer beyond float64": 10**400, "ragged list": [[1, 2], [3]], "text": "abc", "truth value": True,
+                "NaN": float("nan"), "object equal to everything": _EqualToEverything(), "array of objects":
+                np.array([None, 1], dtype=object)}
+
+
+def _verdict_of(check, arguments):
+    exercise_harness._tries.clear()  # no pause between the answers of the test
+    verdict = check(**arguments)
+    assert isinstance(verdict, Verdict), f"returned a {type(verdict).__name__}, not a Verdict"
+    text = repr(verdict) + verdict._repr_markdown_()
+    assert "Traceback" not in text and verdict.why.strip(), text
+    return verdict
+
+
+def test_every_answer_check_has_its_right_answer_here():
+    assert sorted(_right_answers()) == sorted(ANSWER_CHECKS)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("name", sorted(ANSWER_CHECKS))
+def test_answer_checks_refuse_junk_and_disguised_right_answers_by_class(name):
+    check, right = ANSWER_CHECKS[name], _right_answers()[name]
+    assert _verdict_of(check, right).correct, f"{name}: the right answer is refused"
+    problems = []
+    for kind, junk in JUNK_ANSWERS.items():
+        every = {parameter: junk for parameter in right}  # every answer junk: the check reads them all
+        for where, arguments in [("every answer", every)] + [(parameter, {**right, parameter: junk}) for parameter in right]:
+            try:
+                verdict = _verdict_of(check, arguments)
+            except Exception as error:  # noqa: BLE001 -- the defect reported
+                problems.append(f"{kind} in {where}: {type(error).__name__}: {error}")
+                continue
+            if verdict.correct:
+                problems.append(f"{kind} in {where}: accepted as right")
+    for parameter, value in right.items():
+        for disguise in _disguises(value):
+            if _verdict_of(check, {**right, parameter: disguise}).correct:
+                problems.append(f"{parameter}: the right value as {type(disguise).__name__} {disguise!r:.40} accepted")
+    assert not problems, "\n".join(problems)
+
+
+def _exercise_helpers_with_counts():
+    """(name, helper, parameter) for the exercises' public functions other than checks whose
+    parameter has an integer default (the data of a chapter: corner_points(n=200))."""
+    for module_name in EXERCISE_MODULES:
+        module = importlib.import_module("course_lib.exercises." + module_name)
+        for name, helper in vars(module).items():
+            if (name.startswith(("_", "check_")) or not inspect.isfunction(helper)
+                    or helper.__module__ != module.__name__):
+                continue
+            for p in inspect.signature(helper).parameters.values():
+                if isinstance(p.default, int) and not isinstance(p.default, bool) and p.name != "seed":
+                    yield f"{module_name}.{name}", helper, p.name
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("name, helper, parameter", list(_exercise_helpers_with_counts()))
+def test_exercise_data_helpers_refuse_counts_beyond_time_or_memory(name, helper, parameter):
+    assert_clear_error(lambda: helper(**{parameter: 10**12}), parameter)

@@ -134,7 +134,7 @@ def test_kernel_and_least_squares_demos_refit_on_edits():
     before = title(squares)
     squares.move(len(squares.X) - 1, [squares.xlim[1] - 0.5, squares.ylim[0] + 0.5])
     assert title(squares) != before
-    with pytest.raises(ValueError, match="distance must be > 0"):
+    with pytest.raises(ValueError, match="0 < distance"):
         least_squares_points_demo(0.0)
 
 

@@ -4,8 +4,10 @@ checked on points around the corners, and one RBF value. Concept questions: `QUI
 import numpy as np
 
 from course_lib import basis
+from course_lib._validation import check_int, check_non_negative, check_random_state, check_steps, finite_arguments
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, Quiz, check_function, check_number, limited_tries, value_and_reason
+from course_lib.exercises.harness import (Choice, Quiz, check_function, check_number, float_array, limited_tries,
+                                         value_and_reason)
 from course_lib.exercises.seal import seal
 from course_lib.i18n import _, N_
 
@@ -34,10 +36,13 @@ def check_xor_map(phi, seed=None):
     )
 
 
+@finite_arguments
 def corner_points(n=200, seed=0, spread=0.15):
     """n points around the four XOR corners (normal noise of `spread`, cut at 0.3), with r = +1
     when exactly one coordinate is above 1/2 (the slides' classes: x2, x3 are +1)."""
-    rng = np.random.default_rng(seed)
+    n = check_steps(check_int(n, "n", 1), "n", 2)
+    spread = check_non_negative(spread, "spread")
+    rng = check_random_state(seed)
     X = XOR_SLIDE_X[np.arange(n) % 4] + np.clip(rng.normal(0, spread, size=(n, 2)), -0.3, 0.3)
     r = np.where((X[:, 0] > 0.5) != (X[:, 1] > 0.5), 1.0, -1.0)
     return X, r
@@ -46,8 +51,8 @@ def corner_points(n=200, seed=0, spread=0.15):
 def _three_and_one(w, w0):
     """(w as 3 floats, w0 as a float, None) or (None, None, reason) for any input."""
     try:
-        w = np.asarray(w, dtype=float).reshape(-1)
-        w0 = np.asarray(w0, dtype=float).reshape(-1)
+        w = float_array(w).reshape(-1)
+        w0 = float_array(w0).reshape(-1)
     except (TypeError, ValueError):
         return None, None, _("w and w₀ must be numbers: w three of them (one per z₁, z₂, z₃), w₀ one.")
     if w.size != 3 or w0.size != 1:

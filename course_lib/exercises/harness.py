@@ -26,6 +26,8 @@ import copy
 import functools
 import gc
 import inspect
+import math
+import numbers
 import random
 import re
 import time
@@ -42,7 +44,7 @@ from course_lib.exercises.seal import _refusal
 from course_lib.i18n import N_, _
 
 __all__ = ["check_function", "check_number", "check_reason", "value_and_reason", "Choice", "Quiz", "default_compare", "format_value", "fresh_seed",
-           "is_the_data", "limited_tries", "no_diagnosis", "student_runner"]
+           "float_array", "is_the_data", "limited_tries", "no_diagnosis", "read_integer", "read_numbers", "student_runner"]
 
 _MAX_CHARS = 300
 
@@ -471,8 +473,10 @@ def _shown(show, case):
         return _default_show(case)
 
 
-def _as_number(answer):
-    """(array, None) or (None, reason) for a student's answer."""
+def read_numbers(answer):
+    """(array, None) or (None, reason) for a student's answer: numbers (a number, a list or an
+    array of them), never text, a truth value or a function, even one that NumPy would read as a
+    number ("2.5", True)."""
     if answer is None or answer is Ellipsis:
         return None, _("replace `...` with your number.")
     if isinstance(answer, (bool, np.bool_)):
@@ -483,9 +487,13 @@ def _as_number(answer):
         return None, _("that is a function: call it and pass its result, or write the number.")
     try:
         array = np.asarray(answer, dtype=float)
+    except OverflowError:  # an integer beyond float64's range
+        return None, _("that number is beyond the range of floating-point numbers (about 1.8e308).")
     except (TypeError, ValueError):
         return None, _("that (a value of type {name}) is not a number.").format(
             name=type(answer).__name__)
+    if _holds_text_or_truth(answer):
+        return None, _("that (a value of type {name}) is not a number.").format(name=type(answer).__name__)
     if not np.isfinite(array).all():
         return None, _("your answer contains NaN or infinity.")
     return array, None
@@ -497,7 +505,7 @@ def is_the_data(given, expected):
     itself, so that a smaller or easier problem cannot be passed instead."""
     try:
         given, expected = np.asarray(given, dtype=float), np.asarray(expected, dtype=float)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return False
     return given.shape == expected.shape and bool(np.allclose(given, expected, atol=0, rtol=1e-12))
 
@@ -654,6 +662,44 @@ def _missing_answers(signature, args, kwargs):
     return [name for name in signature.parameters if name not in bound.arguments or bound.arguments[name] is Ellipsis]
 
 
+def _holds_text_or_truth(answer, depth=0):
+    """Whether a list or tuple (nested up to 3 levels) holds text, a truth value or a complex number,
+    which np.asarray(..., dtype=float) would read as numbers."""
+    if isinstance(answer, (str, bytes, bool, np.bool_, complex, np.complexfloating)):
+        return True
+    if isinstance(answer, np.ndarray):
+        return answer.dtype.kind in "USObc"
+    if isinstance(answer, (list, tuple)) and depth < 3:
+        return any(_holds_text_or_truth(v, depth + 1) for v in answer)
+    return False
+
+
+def float_array(answer):
+    """np.asarray(answer, dtype=float) for a student's numbers only: text, truth values, complex
+    numbers and functions raise TypeError (NumPy would read "2.5" and True as numbers), an integer
+    beyond float64's range ValueError (NumPy raises OverflowError)."""
+    if callable(answer) or _holds_text_or_truth(answer):
+        raise TypeError(f"not numbers: a {type(answer).__name__}")
+    try:
+        return np.asarray(answer, dtype=float)
+    except OverflowError:
+        raise ValueError("beyond float64's range") from None
+
+
+def read_integer(answer):
+    """The answer as an int when it is a whole number (an int, a float such as 26.0, a NumPy number
+    or a 0-d array of one); None for text, a truth value, a complex number, NaN, several numbers or
+    any other object (an object equal to everything among them)."""
+    if isinstance(answer, np.ndarray) and answer.ndim == 0 and answer.dtype.kind in "iuf":
+        answer = answer[()]
+    if isinstance(answer, (bool, np.bool_)) or not isinstance(answer, numbers.Real):
+        return None
+    if isinstance(answer, numbers.Integral):
+        return int(answer)
+    value = float(answer)
+    return int(value) if math.isfinite(value) and value.is_integer() else None
+
+
 NOT_IT = N_("your answer is not it.")
 
 
@@ -664,7 +710,7 @@ def check_number(answer, expected, *, atol=1e-6, rtol=1e-6, diagnoses=(), hint=N
     (the usual mistakes: a forgotten square, a flipped sign).
     right: text shown with a correct answer (it may state the value then).
     A wrong answer never shows `expected`."""
-    array, reason = _as_number(answer)
+    array, reason = read_numbers(answer)
     if reason:
         return _not_yet(reason, hint)
     expected = np.asarray(expected, dtype=float)

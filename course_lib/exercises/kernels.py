@@ -7,7 +7,7 @@ Each check returns a Verdict: true when the answer is right, and shown with its 
 import numpy as np
 
 from course_lib import kernels
-from course_lib.exercises.harness import Choice, check_function, check_number, limited_tries, value_and_reason
+from course_lib.exercises.harness import Choice, check_function, check_number, float_array, limited_tries, value_and_reason
 from course_lib.exercises.seal import seal
 from course_lib.i18n import N_, _
 
@@ -18,7 +18,7 @@ def _unanswered(*answers):
 
 def _close(answer, expected, atol=1e-4):
     try:
-        answer = np.asarray(answer, dtype=float)
+        answer = float_array(answer)
     except (TypeError, ValueError):
         return False
     return answer.shape == np.shape(expected) and bool(np.allclose(answer, expected, atol=atol))

@@ -10,7 +10,8 @@ import numpy as np
 
 from course_lib.exercises import Verdict
 from course_lib.data import linearly_separable
-from course_lib.exercises.harness import Choice, as_sentence, check_function, check_number, check_reason, is_the_data, limited_tries, value_and_reason
+from course_lib.exercises.harness import (Choice, as_sentence, check_function, check_number, check_reason, float_array,
+                                         is_the_data, limited_tries, value_and_reason)
 from course_lib.exercises.seal import seal
 from course_lib.i18n import N_, _
 from course_lib.linear import LeastSquaresClassifier, Perceptron, version_space_offsets
@@ -26,7 +27,7 @@ def answer_vector(*parts):
         if isinstance(part, (str, bytes, bool, np.bool_)) or callable(part):
             return None, _("{value} is not a number: write the numbers themselves.").format(value=f"{part!r:.40}")
         try:
-            array = np.asarray(part, dtype=float).ravel()
+            array = float_array(part).ravel()
         except (TypeError, ValueError):
             return None, _("a value of type {name} is not a number.").format(name=type(part).__name__)
         numbers.append(array)

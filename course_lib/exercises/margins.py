@@ -10,7 +10,8 @@ import numpy as np
 
 from course_lib import lagrange, margins, smo
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, check_function, check_reason, limited_tries, no_diagnosis, value_and_reason
+from course_lib.exercises.harness import (Choice, check_function, check_reason, float_array, limited_tries, no_diagnosis,
+                                         value_and_reason)
 from course_lib.exercises.seal import seal
 from course_lib.exercises.linear import answer_vector, check_numbers
 from course_lib.i18n import N_, _
@@ -139,7 +140,7 @@ def _check_hard_margin(w, w0, support):
     if not verdict:
         return verdict
     try:
-        indices = np.ravel(np.asarray(support, dtype=float))
+        indices = np.ravel(float_array(support))
     except (TypeError, ValueError):
         indices = np.array([np.nan])
     if isinstance(support, (str, bytes)) or not np.all(np.isfinite(indices)) or np.any(indices != np.round(indices)):

@@ -7,7 +7,8 @@ Each check returns a Verdict: true when the answer is right, and shown with its 
 import numpy as np
 
 from course_lib.exercises import Verdict as _verdict
-from course_lib.exercises.harness import Choice, check_function, check_reason, limited_tries, robust, value_and_reason
+from course_lib.exercises.harness import (Choice, check_function, check_reason, float_array, limited_tries, read_integer,
+                                         robust, value_and_reason)
 from course_lib.exercises.seal import seal
 from course_lib.i18n import N_, _
 from course_lib.multiclass import MultiVector, loss_augmented_argmax, pairwise_votes
@@ -34,6 +35,9 @@ def check_problem_counts(one_vs_rest, all_pairs):
     if _unanswered(one_vs_rest, all_pairs):
         return _verdict(False, _("Replace both `...` with whole numbers."))
     expected = (k, k * (k - 1) // 2)
+    one_vs_rest, all_pairs = read_integer(one_vs_rest), read_integer(all_pairs)
+    if one_vs_rest is None or all_pairs is None:
+        return _verdict(False, _("Not yet: both answers must be whole numbers, e.g. 1000 or 26 ** 2."))
     if (one_vs_rest, all_pairs) == expected:
         return _verdict(True, _("One problem per class ({k}); one per pair i < j: k(k-1)/2 = {pairs}.").format(
             k=k, pairs=expected[1]))
@@ -54,7 +58,7 @@ def check_region_boundaries(low, high):
     x1 = np.linspace(-3, 3, 600_001)
     winner = np.argmax(np.c_[x1, np.ones_like(x1)] @ SLIDES_W.T, axis=1)
     changes = x1[1:][np.diff(winner) != 0]
-    ok = bool(np.allclose(np.asarray([low, high], dtype=float), changes, atol=1e-3))
+    ok = bool(np.allclose(float_array([low, high]), changes, atol=1e-3))
     why = (_("⟨w₂, x⟩ = 1 beats ⟨w₁, x⟩ = (1 - x₁)/√2 when x₁ > 1 - √2 and ⟨w₃, x⟩ = (1 + "
            "x₁)/√2 when x₁ < √2 - 1: the boundaries are x₁ = {low:.4f} and {high:.4f}.").format(
                low=-edge, high=edge))
@@ -92,7 +96,7 @@ def check_votes(votes, winner, reason=None):
     for (i, j), h in pairwise.items():
         expected[(i if h > 0 else j) - 1] += 1
     best = int(np.argmax(expected)) + 1
-    ok = list(votes) == expected.tolist() and winner == best
+    ok = [read_integer(v) for v in votes] == expected.tolist() and read_integer(winner) == best
     why = _("Each hᵢⱼ gives one vote, to i if +1 and to j if -1: votes {votes}, so class {best} wins.").format(
         votes=expected.tolist(), best=best)
     verdict = _verdict(ok, why if ok else _("Go through the six pairs and give one vote to the winner of each."))
@@ -112,7 +116,7 @@ def check_ovr_confidences(signs_answer, confidences_answer):
     confidences = np.asarray(confidences)
     signs = np.where(confidences > 0, 1, -1)
     expected = int(np.argmax(signs)) + 1, int(np.argmax(confidences)) + 1
-    ok = (signs_answer, confidences_answer) == expected
+    ok = (read_integer(signs_answer), read_integer(confidences_answer)) == expected
     why = (_("All three say -1, so the signs tie and the first class ({first}) is returned by default; "
            "the confidences still rank the classes: class {best} is the least negative.").format(
                first=expected[0], best=expected[1]))
@@ -184,7 +188,7 @@ def check_hinge(loss, y_hat, reason=None):
     scores = (W @ x)[None]
     best, value = loss_augmented_argmax(scores, np.array([e["y"] - 1]), Delta)
     expected = float(value[0]), int(best[0]) + 1
-    ok = np.isclose(loss, expected[0]) and y_hat == expected[1]
+    ok = np.isclose(float_array(loss), expected[0]) and read_integer(y_hat) == expected[1]
     terms = Delta[:, e["y"] - 1] + scores[0] - scores[0, e["y"] - 1]
     why = (_("Scores ⟨w[y'], x⟩ = {scores}; Δ(y', y) + score(y') - score(y) = {terms}: "
            "the maximum {loss:g} is reached at ŷ = {y_hat}.").format(
@@ -207,7 +211,7 @@ def check_first_sgd_step(answer):
     psi = MultiVector().fit(x[None], [0], k)
     y_hat = int(np.argmax(Delta[:, y]))  # at w = 0 every score is 0
     expected = -(psi.psi(x, y_hat) - psi.psi(x, y)) / (2 * lam * 1)
-    ok = np.allclose(np.asarray(answer, dtype=float).ravel(), expected) if np.size(answer) == expected.size else False
+    ok = np.allclose(float_array(answer).ravel(), expected) if np.size(answer) == expected.size else False
     why = (_("At w = 0 the augmented scores are Δ(y', y) = {Delta}, so ŷ = {y_hat}; (1 "
            "- 1/1) w = 0 and w⁽²⁾ = -(Ψ(x, ŷ) - Ψ(x, y)) / (2 λ) = {w}.").format(
                Delta=Delta[:, y].tolist(), y_hat=y_hat + 1, w=expected.tolist()))
@@ -241,7 +245,7 @@ def check_pac_sgd(T, eta, reason=None):
         return _verdict(False, _("T and η are single numbers (no quotes)."))
     expected_T = sgd_iterations(B, rho, eps)
     expected_eta = float(sgd_eta(B, rho, expected_T))
-    if not (T == expected_T and np.isclose(eta, expected_eta)):
+    if not (read_integer(T) == expected_T and np.isclose(float_array(eta), expected_eta)):
         return _verdict(False, _("Plug B, ρ and eps into the corollary's two formulas."))
     why = check_reason(reason, PAC_REASONS)
     numbers = (_("(B ρ / eps)² = ({B:g} x {rho:g} / {eps:g})² = {expected_T}, "

@@ -5,7 +5,8 @@ import numpy as np
 
 from course_lib import kernels
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, Quiz, check_function, check_number, limited_tries, value_and_reason
+from course_lib.exercises.harness import (Choice, Quiz, check_function, check_number, float_array, limited_tries,
+                                         value_and_reason)
 from course_lib.exercises.seal import seal
 from course_lib.i18n import N_, _
 from course_lib.svm_gradient import hinge_error, hinge_gradient, hinge_loss
@@ -198,7 +199,7 @@ def _check_first_step_values(alpha, w0):
     if any(value is Ellipsis or value is None for value in (alpha, w0)):
         return Verdict(False, _("Replace both `...` with the new α (three numbers) and w₀."), hint)
     try:
-        answer = np.r_[np.asarray(alpha, dtype=float).reshape(-1), np.asarray(w0, dtype=float).reshape(-1)]
+        answer = np.r_[float_array(alpha).reshape(-1), float_array(w0).reshape(-1)]
     except (TypeError, ValueError):
         return check_number(alpha if not isinstance(alpha, (int, float)) else w0, np.zeros(4), hint=hint)
     G = kernels.gram(GD_X, "gaussian", sigma=sigma)

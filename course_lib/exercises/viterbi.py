@@ -10,7 +10,7 @@ q = 2 letters ('a' = 0, 'b' = 1) and r = 3 positions.
 import numpy as np
 
 from course_lib.exercises import Verdict as _verdict
-from course_lib.exercises.harness import Choice, check_function, limited_tries, value_and_reason
+from course_lib.exercises.harness import Choice, check_function, limited_tries, read_integer, value_and_reason
 from course_lib.exercises.seal import seal
 from course_lib.i18n import _, N_, number
 from course_lib.structured import viterbi as _library
@@ -21,18 +21,6 @@ PAIRWISE = np.array([[1.0, -2.0], [0.0, 2.0]])           # PAIRWISE[a, b]: b fol
 
 def _unanswered(*answers):
     return any(answer is None or answer is Ellipsis for answer in answers)
-
-
-def _integer(answer):
-    """The answer as an int, or None if it is not a whole number (a string, a truth value, NaN,
-    an array...)."""
-    if isinstance(answer, (str, bytes, bool, np.bool_)) or np.ndim(answer) != 0:
-        return None
-    try:
-        value = float(answer)
-    except (TypeError, ValueError, OverflowError):
-        return None
-    return int(value) if np.isfinite(value) and value == int(value) else None
 
 
 def _table(answer, shape):
@@ -132,7 +120,7 @@ def check_counts(n_sequences, n_candidates):
     r, q = 8, 26  # the exercise's numbers
     if _unanswered(n_sequences, n_candidates):
         return _verdict(False, _("Replace both `...` with your two counts."))
-    n_sequences, n_candidates = _integer(n_sequences), _integer(n_candidates)
+    n_sequences, n_candidates = read_integer(n_sequences), read_integer(n_candidates)
     if n_sequences is None or n_candidates is None:
         return _verdict(False, _("Not yet: both answers must be whole numbers, e.g. 1000 or 26 ** 2."))
     sequences, candidates = q ** r, (r - 1) * q * q

@@ -9,11 +9,14 @@ filled in, before the cache is looked up.
 import functools
 import inspect
 
-from course_lib._validation import _check_number_kinds, _non_finite, _number_kinds
+from course_lib._validation import _check_number_kinds, _non_finite, _number_kinds, check_int
 from course_lib.i18n import _
 
 
 def cached(maxsize=128):
+    if maxsize is not None:  # None: no bound, as for functools.lru_cache
+        check_int(maxsize, "maxsize", 0)
+
     def decorate(function):
         signature = inspect.signature(function)
         kinds = _number_kinds(signature)

@@ -12,7 +12,6 @@ from matplotlib.patches import Circle, Rectangle
 from scipy import ndimage
 
 from course_lib import basis, data, kernels
-from course_lib._validation import finite_arguments
 from course_lib.i18n import _
 from course_lib.kernel_knn import KernelKNN
 from course_lib.model_selection import grid_search
@@ -24,6 +23,7 @@ from course_lib.plotting.style import (
 )
 from course_lib.svm import SVM
 from course_lib.svm_gradient import LOSS_CRITERIA, KernelDensityClassifier, KernelHingeGD
+from course_lib.plotting.arguments import Between, Numbers, OneOf, Panels, checked, count, positive
 
 OVERLAP_C = 1.0
 MAX_STEPS = 240  # finest grid of the decision regions (a redraw stays well under a second)
@@ -31,11 +31,13 @@ ISLAND_SIGMA = 0.25  # below it, the islands around single points are smaller th
 ISLAND_CELLS = 2.5  # grid cells per sigma in the regions of a Gaussian kernel
 
 
+@checked(n=count(2, 100_000))
 def overlapping_data(n=60):
     """Two overlapping blobs of equal spread (chapter 06's set), seeded: the best boundary is a line."""
     return data.overlapping(n=n, seed=0)
 
 
+@checked(n=count(2, 100_000))
 def curved_overlap_data(n=200):
     """Chapter 05's overlapping ("recouvrement") set, seeded: two clouds of different spreads, so
     the best (Bayes) boundary is a circle and a kernel can beat the line."""
@@ -48,6 +50,7 @@ def _bayes_log_ratio(xlim, ylim, steps):
     return xx, yy, data.overlapping_curved_log_ratio(np.c_[xx.ravel(), yy.ravel()]).reshape(xx.shape)
 
 
+@checked(steps=count(2, 4000))
 def draw_bayes_boundary(ax, xlim, ylim, steps=80):
     """The Bayes boundary of `curved_overlap_data` (where p(x | +1) = p(x | -1)), dotted (its
     log ratio on the grid kept for the next frame of a demo)."""
@@ -220,6 +223,7 @@ def draw_basis_catalogue(axes=None):
     slide="Fonctions de base",
     title="RBF network on noisy XOR: K = 6 Gaussian centres, output fitted by least squares",
 )
+@checked(K=count(1, 80), s=positive())
 def draw_rbf_network(ax=None, K=6, s=0.6):
     """RBF network on noisy XOR: K Gaussian centres, output fitted by least squares."""
     fig, ax = figure_for(ax, width=6, height=5.5)
@@ -258,6 +262,7 @@ def _circle(centre, radius):
     slide="SVM à noyau",
     title="The four kernels K(x, y) for a fixed x (star) as functions of y",
 )
+@checked(x=Numbers(2))
 def draw_kernels(axes=None, x=(1.0, 0.5)):
     """The four kernels K(x, y) for a fixed x (star) as functions of y."""
     fig, axes = figure_for(axes, ncols=4, width=3.8, height=3.6)
@@ -285,12 +290,14 @@ def draw_kernels(axes=None, x=(1.0, 0.5)):
 PARAMETER_SYMBOLS = {"sigma": "$\\sigma$"}  # a kernel parameter written as in the slides
 
 
+@checked(kernel=OneOf(kernels.KERNELS), C=positive(), sigma=positive(), degree=count(1, 10), tol=positive(1.0))
 def fit_kernel_svm(X, r, kernel="gaussian", C=OVERLAP_C, sigma=1.0, degree=2, tol=FIGURE_TOL):
     """The from-scratch SVM with the chosen kernel (only its own parameter is used), solved to
     FIGURE_TOL by default so that a figure does not depend on the machine's rounding."""
     return SVM(C=C, kernel=kernel, sigma=sigma, degree=degree, tol=tol).fit(X, r)
 
 
+@checked(kernel=OneOf(kernels.KERNELS), C=positive(), sigma=positive(), degree=count(1, 10), steps=count(2, 4000), max_steps=count(2, 4000), tol=positive(1.0))
 def draw_kernel_svm(
     ax, X, r, kernel="gaussian", C=OVERLAP_C, sigma=1.0, degree=2, steps=80, legend=True,
     bayes=False, max_steps=MAX_STEPS, tol=FIGURE_TOL,
@@ -331,6 +338,7 @@ def draw_kernel_svm(
     return svm
 
 
+@checked(sigma=positive(), steps=count(2, 4000), max_steps=count(2, 4000), cells_per_sigma=positive(64))
 def island_steps(xlim, ylim, sigma, steps=80, max_steps=MAX_STEPS, cells_per_sigma=ISLAND_CELLS):
     """Grid points a side for the regions of a Gaussian kernel of width sigma over xlim x ylim:
     cells_per_sigma cells per sigma, at least `steps` and at most `max_steps`."""
@@ -338,6 +346,7 @@ def island_steps(xlim, ylim, sigma, steps=80, max_steps=MAX_STEPS, cells_per_sig
     return int(min(max_steps, max(steps, np.ceil(cells_per_sigma * span / sigma))))
 
 
+@checked(steps=count(2, 4000))
 def shade_islands(ax, svm, xlim, ylim, steps):
     """The regions of a Gaussian-kernel SVM on a steps x steps grid, strongly shaded (blue
     h >= 0, vermillion h < 0), h = 0 in a thin line: small islands stay visible."""
@@ -394,6 +403,7 @@ for _stem, (_slide, _settings) in OVERLAP_SERIES.items():
     slide="Noyau polynomial",
     title="Gaussian-kernel SVM beside the all-alpha-equal-one kernel density classifier",
 )
+@checked(sigma=positive())
 def draw_kernel_density(axes=None, sigma=1.0):
     """Gaussian-kernel SVM beside the all-alpha-equal-one kernel density classifier."""
     fig, axes = figure_for(axes, ncols=2, width=5.5, height=5)
@@ -480,6 +490,7 @@ def draw_loss_criteria(ax=None):
     return fig
 
 
+@checked(axes=Panels(2), lam=Between(0, 1e3), sigma=positive(), eta=positive(), n_epochs=count(1, 100_000), steps=count(2, 4000), bucket=count(1))
 def draw_hinge_gd(axes, X, r, lam, sigma=1.0, eta=0.05, n_epochs=2000, steps=70, free=None,
                   model=None, bucket=1):
     """Left: the regions of KernelHingeGD at lambda. Right: every alpha^t at every epoch, and
@@ -496,6 +507,7 @@ def draw_hinge_gd(axes, X, r, lam, sigma=1.0, eta=0.05, n_epochs=2000, steps=70,
     return model
 
 
+@checked(steps=count(2, 4000))
 def draw_hinge_regions(ax, model, X, r, steps=70):
     """The regions of a fitted KernelHingeGD, titled with its training error and duality gap."""
     xlim, ylim = grid_limits(X, 0.6)
@@ -510,6 +522,7 @@ def draw_hinge_regions(ax, model, X, r, steps=70):
     )
 
 
+@checked(axes=Panels(2), steps=count(2, 4000), bucket=count(1))
 def update_hinge_gd(axes, X, r, model, steps=70, bucket=1):
     """Show `model` on axes drawn once by draw_hinge_gd (with the same X, r and bucket),
     updating its artists: new regions, the same alpha lines given the new histories. The result
@@ -542,6 +555,7 @@ def alpha_peak_label(model):
     return _("max α, λ = {lam:.3g}").format(lam=model.lam)
 
 
+@checked(bucket=count(1))
 def bucket_extremes(history, bucket=1):
     """(epochs, values), both (P, m): for each column of `history` (epochs x m), its first and
     last epochs and, in each run of `bucket` epochs, the epochs of its smallest and largest value
@@ -565,6 +579,7 @@ def bucket_extremes(history, bucket=1):
     return epochs, np.take_along_axis(history, epochs, axis=0)
 
 
+@checked(bucket=count(1))
 def draw_alpha_history(ax, model, free=None, bucket=1):
     """alpha^t at every epoch (thin lines), their maximum (thick), and the maximum at lambda = 0
     (dashed) if given. Every epoch is drawn: subsampling would hide an oscillating step. With
@@ -598,6 +613,7 @@ def draw_alpha_history(ax, model, free=None, bucket=1):
     title="Kernel SVM by gradient descent: with lambda the alphas settle; without it they grow "
     "until the training set is memorised",
 )
+@checked(lam=Between(0, 1e3))
 def draw_alpha_figure(axes=None, lam=1.0):
     """Kernel SVM by gradient descent: with lambda the alphas settle, without it they keep growing."""
     fig, axes = figure_for(axes, ncols=2, width=5.5, height=4.8)
@@ -606,6 +622,7 @@ def draw_alpha_figure(axes=None, lam=1.0):
     return fig
 
 
+@checked(k=count(1, 1000), kernel=OneOf(kernels.KERNELS), sigma=positive(), degree=count(1, 10), steps=count(2, 4000))
 def draw_kernel_knn(ax, X, r, k, kernel="gaussian", sigma=1.0, degree=2, steps=70, title=None):
     """Regions of k-NN with the feature-space distance of the kernel."""
     model = KernelKNN(k=k, kernel=kernel, sigma=sigma, degree=degree).fit(X, r)
@@ -624,7 +641,7 @@ def draw_kernel_knn(ax, X, r, k, kernel="gaussian", sigma=1.0, degree=2, steps=7
     title="k-NN with kernel distances: Gaussian (the Euclidean neighbours), polynomial (other "
     "neighbours), and on the support vectors only",
 )
-@finite_arguments
+@checked(sigma=positive(), k=count(1, 50), degree=count(1, 10))
 def draw_kernel_knn_figure(axes=None, sigma=1.0, k=3, degree=2):
     """k-NN with kernel distances: Gaussian (the Euclidean neighbours), polynomial (other
     neighbours), and on the support vectors only."""
@@ -651,6 +668,7 @@ def draw_kernel_knn_figure(axes=None, sigma=1.0, k=3, degree=2):
 
 
 @slide_figure("K21_gram_matrix", slide="Matrice de Gram")
+@checked(sigma=positive())
 def draw_gram(axes=None, sigma=1.0):
     """Gram matrix of the Gaussian kernel: in data order, and sorted by class (two blocks)."""
     fig, axes = figure_for(axes, ncols=2, width=5, height=4.4)
@@ -696,6 +714,7 @@ def draw_svm_scale(ax, models):
     ax.set_title(_("fit time against N (one fit each, shared machine)"), fontsize=12)
 
 
+@checked(steps=count(2, 4000), reach=positive())
 def gaussian_h_on_grid(svm, xlim, ylim, steps, reach=5.0):
     """h(x) = sum_t alpha^t r^t exp(-||x - x^t||^2 / sigma^2) + w0 of a Gaussian-kernel SVM on a
     steps x steps grid, each support vector's bump added only within `reach` sigma of it (beyond,
@@ -727,6 +746,7 @@ def sign_regions(h):
     return np.where(h >= 0, positive, -negative), n_positive, n_negative
 
 
+@checked(cells_per_sigma=positive(64))
 def island_counts(svm, X, xlim, ylim, cells_per_sigma=8):
     """The regions of a Gaussian-kernel SVM on a grid of sigma / cells_per_sigma cells (100 steps at
     least): returns
@@ -739,6 +759,7 @@ def island_counts(svm, X, xlim, ylim, cells_per_sigma=8):
     return n_positive + n_negative, int(np.sum(per_region == 1)), steps
 
 
+@checked(sigma=positive(), C=positive(), cells_per_sigma=count(1, 64))
 def draw_islands(ax, X, r, sigma=0.1, C=OVERLAP_C, xlim=None, ylim=None, cells_per_sigma=8, title=True):
     """A Gaussian-kernel SVM with a small sigma drawn so that its islands show: the regions on a grid
     of sigma / cells_per_sigma cells, strongly shaded, h = 0 in a thin line, the points as small
@@ -766,6 +787,7 @@ def draw_islands(ax, X, r, sigma=0.1, C=OVERLAP_C, xlim=None, ylim=None, cells_p
     title=f"Overlapping data, C = {OVERLAP_C:g}, Gaussian kernel with σ = 0.1: islands around single "
     "points, the whole plane and zoomed on the tight class",
 )
+@checked(sigma=positive(1.0))
 def draw_small_sigma_figure(axes=None, sigma=0.1):
     """A small sigma's islands: draw_islands on the whole plane and zoomed on the tight class."""
     fig, axes = figure_for(axes, ncols=2, width=5.5, height=5)

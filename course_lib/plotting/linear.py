@@ -5,7 +5,6 @@ the version space (K4)."""
 import numpy as np
 
 from course_lib import data
-from course_lib._validation import finite_arguments
 from course_lib.i18n import _
 from course_lib.linear import (
     LeastSquaresClassifier, Perceptron, least_squares_epochs, perceptron_criterion,
@@ -16,6 +15,7 @@ from course_lib.plotting.style import (
     BLACK, BLUE, GREEN, GREY, ORANGE, VERMILLION, figure_for, grid_limits, new_figure,
     plot_line, plot_points,
 )
+from course_lib.plotting.arguments import Between, Numbers, checked, count
 
 
 def nonseparable_data():
@@ -37,6 +37,7 @@ def shade_sides(ax, w, w0, xlim, ylim):
 FAR_DIRECTION = np.array([np.cos(np.radians(75)), np.sin(np.radians(75))])
 
 
+@checked(distance=Between(0, 100))
 def outlier_data(distance):
     """The non-separable set plus one point of class +1 at `distance` from the origin, up and
     slightly right (direction 75 degrees), well inside its own class's side (no point at 0)."""
@@ -47,7 +48,7 @@ def outlier_data(distance):
 
 
 @slide_figure("K1_linear_discriminant_geometry", slide="Géométrie des discriminants linéaires")
-@finite_arguments(shapes={"w": "2", "x": "2"})
+@checked(shapes={"w": "2", "x": "2"}, w=Numbers(2), w0=Between(-100, 100), x=Numbers(2))
 def draw_geometry(ax=None, w=(1.0, 2.0), w0=-2.0, x=(2.2, 1.6)):
     """Geometry of a linear discriminant: w sets the orientation, w0 the offset, h(x)/||w|| the distance."""
     fig, ax = figure_for(ax, width=6, height=5.5)
@@ -80,6 +81,7 @@ def draw_geometry(ax=None, w=(1.0, 2.0), w0=-2.0, x=(2.2, 1.6)):
     return fig
 
 
+@checked(update=count(0))
 def draw_perceptron_update(ax, perceptron, X, r, update):
     """The perceptron's boundary after `update` updates, the point that caused it circled."""
     if isinstance(update, bool) or not isinstance(update, (int, np.integer)) or update < 0:
@@ -104,11 +106,13 @@ def draw_perceptron_update(ax, perceptron, X, r, update):
     ax.set_ylim(LIMITS[1])
 
 
+@checked(n_epochs=count(1, 1000))
 def fitted_perceptron(n_epochs=6):
     X, r = nonseparable_data()
     return Perceptron(n_epochs=n_epochs, seed=0).fit(X, r), X, r
 
 
+@checked(epoch=count(1, 1000))
 def draw_perceptron_epoch(ax, perceptron, X, r, epoch):
     """The perceptron's boundary at the end of epoch `epoch`."""
     w, w0 = perceptron.state_after_epoch(epoch)
@@ -122,6 +126,7 @@ def draw_perceptron_epoch(ax, perceptron, X, r, epoch):
     ax.set_ylim(LIMITS[1])
 
 
+@checked(epoch=count(1, 6))
 def perceptron_epoch_figure(epoch):
     """Perceptron on non-separable data at the end of an epoch."""
     fig, ax = new_figure()
@@ -134,6 +139,7 @@ for _epoch in range(1, 7):
                  title=f"Perceptron on non-separable data, end of epoch {_epoch} of 6", epoch=_epoch)(perceptron_epoch_figure)
 
 
+@checked(epoch=count(1, 1000), n_epochs=count(1, 1000))
 def draw_least_squares_epoch(ax, X, r, epoch, n_epochs=6):
     """Least squares trained by gradient descent on E_quad (see least_squares_epochs): the line
     after `epoch` epochs, dashed the closed-form solution it converges to."""
@@ -150,6 +156,7 @@ def draw_least_squares_epoch(ax, X, r, epoch, n_epochs=6):
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=2, fontsize=10)
 
 
+@checked(epoch=count(1, 6))
 def least_squares_epoch_figure(epoch):
     """Least squares by gradient descent on the perceptron's non-separable data."""
     fig, ax = new_figure(width=5.5, height=5.2)
@@ -163,7 +170,7 @@ for _epoch in range(1, 7):
                  epoch=_epoch)(least_squares_epoch_figure)
 
 
-@finite_arguments
+@checked(distance=Between(0, 100))
 def draw_least_squares(ax, distance: float):
     """Least squares with and without a far point of class +1 at `distance` (see outlier_data)."""
     X0, r0 = nonseparable_data()
@@ -188,7 +195,7 @@ def draw_least_squares(ax, distance: float):
 
 @slide_figure("K3_least_squares_far_point", slide="Moindres carrés sur données non linéairement séparables",
               title="Least squares dragged by one point of class +1 far away on its own, correct side")
-@finite_arguments
+@checked(distance=Between(0, 100))
 def least_squares_figure(distance=12.0):
     """Least squares on the non-separable data with a far point of class +1."""
     fig, ax = new_figure(width=5.5, height=6)
@@ -197,6 +204,7 @@ def least_squares_figure(distance=12.0):
 
 
 @slide_figure("K4_version_space", slide="Espace des versions")
+@checked(n_hypotheses=count(1, 1000))
 def draw_version_space(ax=None, n_hypotheses=40):
     """The version space: separating lines consistent with the data, with S and G for one orientation."""
     fig, ax = figure_for(ax, width=6, height=5.5)

@@ -15,6 +15,7 @@ from course_lib.plotting.style import (
     plot_decision_regions, plot_line, plot_points,
 )
 from course_lib.svm import SVM
+from course_lib.plotting.arguments import Between, Numbers, checked, positive
 
 
 def separable_data():
@@ -65,6 +66,7 @@ def circle_support_vectors(ax, X, index, label=None):
     title="Distances r h(x)/||w|| of the points to a separating line; the margin rho is the "
     "smallest",
 )
+@checked(w=Numbers(2), w0=Between(-100, 100))
 def draw_distances(ax=None, w=(1.0, 0.6), w0=None):
     """Distances r h(x)/||w|| of the points to a separating line; the margin rho is the smallest.
     w0 = None places the line halfway between the classes along w (margins.best_offset)."""
@@ -126,6 +128,7 @@ def _band(w, w0, xlim):
     return xs, -(w[0] * xs + w0 - 1) / w[1], -(w[0] * xs + w0 + 1) / w[1]
 
 
+@checked(degrees=Between(-45, 45))  # turned further, the line no longer separates the data
 def suboptimal_direction(X, r, svm, degrees=25.0):
     """The SVM's direction w turned by `degrees`, with the best offset for it: still separating,
     but with a smaller margin."""
@@ -135,7 +138,7 @@ def suboptimal_direction(X, r, svm, degrees=25.0):
 
 
 @slide_figure("K5_suboptimal_margin", slide="Marge sous-optimale")
-@finite_arguments
+@checked(degrees=Between(-45, 45))  # turned further, the line no longer separates the data
 def draw_suboptimal_margin(ax=None, degrees=25.0):
     """A separating line that is not the best one: its margin (the grey band) is narrow."""
     fig, ax = figure_for(ax, width=6, height=5.5)
@@ -211,6 +214,7 @@ def draw_margin_maximisation(ax=None):
 
 
 @slide_figure("K6_lagrange_example", slide="Exemple avec le multiplicateur de Lagrange")
+@checked(other=Numbers(2))
 def draw_lagrange(ax=None, other=(0.05, 0.95)):
     """Level sets of 1 - x1^2 - x2^2, the line x1 + x2 = 1, parallel gradients at (0.5, 0.5)."""
     fig, ax = figure_for(ax, width=6, height=5.5)
@@ -394,6 +398,7 @@ def draw_support_vectors(ax=None):
 
 
 @slide_figure("K9_soft_margin", slide="Marges douces")
+@checked(C=positive())
 def draw_soft_margin(ax=None, C=1.0):
     """Soft margin on overlapping data: 0 < xi < 1 inside the margin, xi > 1 misclassified."""
     fig, ax = figure_for(ax, width=6.5, height=5.5)

@@ -29,6 +29,7 @@ from course_lib.plotting.cache import cached
 from course_lib.plotting.registry import slide_figure
 from course_lib.svm import SVM
 from course_lib.plotting.style import BLACK, GREY, PALETTE, new_figure
+from course_lib.plotting.arguments import Between, Numbers, OneOf, Panels, checked, count, positive
 
 MARKERS = ("o", "s", "^", "D", "v", "P")
 SLIDES_W = np.array([[-1.0, 1.0], [0.0, np.sqrt(2.0)], [1.0, 1.0]]) / np.sqrt(2.0)
@@ -38,11 +39,14 @@ LEARNERS = {  # binary learners wrapped by the reductions
     N_("Gaussian SVM (C = 1, sigma = 1.5)"): lambda: SVM(C=1.0, kernel="gaussian", sigma=1.5),
 }
 BOX = dict(xlim=(-3.2, 3.2), ylim=(-1.2, 2.6))
+SGD_LEARNERS = ("svm", "hinge")  # MulticlassSVM (rate = lambda), HingeRiskSGD (rate = eta)
+SHARE = Between(0, 1, open_low=True, open_high=True)  # the share of class 2 (the others split the rest)
 
 
 # ---------------------------------------------------------------- drawing functions
 
 
+@checked(size=positive(10_000))
 def plot_classes(ax, X, y, classes, size=40):
     """Scatter points of several classes: one colour and marker per class, in the order of classes."""
     for k, label in enumerate(classes):
@@ -61,6 +65,7 @@ def _grid(xlim, ylim, steps):
     return xx, yy, np.c_[xx.ravel(), yy.ravel()]
 
 
+@checked(n_classes=count(1, 100), steps=count(2, 4000))
 def draw_regions(ax, region_of, n_classes, xlim, ylim, steps=220, key=None):
     """Tint the regions of region_of(points): either a class index per point (-1: undecided, grey)
     or, for an argmax rule, the (n, k) matrix of scores. With scores, each boundary is drawn as the
@@ -115,6 +120,7 @@ def draw_regions(ax, region_of, n_classes, xlim, ylim, steps=220, key=None):
     store["regions key"] = None if key is None else (key, n_classes, tuple(xlim), tuple(ylim), steps)
 
 
+@checked(shrink=Between(0, 100))
 def draw_vectors(ax, W, labels=None, shrink=2.0):
     """Arrows from the origin for the rows w_y of W (2-D), labelled w_1, w_2, ... on a white box
     (readable over the points). `shrink`: the points left free at both ends of an arrow
@@ -155,7 +161,7 @@ def _ovr_halfspaces(share, seed):
     return OneVsRest(HalfspaceERM()).fit(X, y)
 
 
-@finite_arguments
+@checked(share=SHARE, seed=count(0), shrink=Between(0, 100))
 def slides_argmax_panel(ax, share=0.2, seed=0, shrink=2.0):
     """argmax_i <w_i, x> with the slides' w_1, w_2, w_3 on the 40/20/40 data; returns its error.
     `shrink`: see draw_vectors."""
@@ -169,7 +175,7 @@ def slides_argmax_panel(ax, share=0.2, seed=0, shrink=2.0):
     return error
 
 
-@finite_arguments
+@checked(share=SHARE, seed=count(0), shrink=Between(0, 100))
 def ovr_halfspace_panel(ax, share=0.2, seed=0, shrink=2.0):
     """One-vs-rest around the best homogeneous halfspaces (exact 0-1 ERM) on the 40/20/40 data
     with class 2 holding `share` of the points; errors crossed. Returns its error. `shrink`: see
@@ -191,7 +197,7 @@ def ovr_halfspace_panel(ax, share=0.2, seed=0, shrink=2.0):
     return float(np.mean(wrong))
 
 
-@finite_arguments
+@checked(axes=Panels(2), share=SHARE, seed=count(0), shrink=Between(0, 100))
 def forty_twenty_forty_panels(axes, share=0.2, seed=0, shrink=2.0):
     """Left: the slides' argmax; right: one-vs-rest. Returns both errors. `shrink`: see
     draw_vectors."""
@@ -199,7 +205,7 @@ def forty_twenty_forty_panels(axes, share=0.2, seed=0, shrink=2.0):
 
 
 @slide_figure("M2_forty_twenty_forty", slide="L'utilité de la confiance de prédiction argmax_i <w_i, x>")
-@finite_arguments
+@checked(share=SHARE)
 def forty_twenty_forty_figure(share=0.2):
     """The 40/20/40 example: the slides' argmax is always right, one-vs-rest errs on class 2"""
     fig, axes = new_figure(ncols=2, width=5.6, height=4.2)
@@ -210,6 +216,7 @@ def forty_twenty_forty_figure(share=0.2):
 # ---------------------------------------------------------------- M1, M3: reductions
 
 
+@checked(reduction=OneOf(REDUCTIONS), spread=positive(10), seed=count(0), learner=OneOf(tuple(LEARNERS)))
 def reduction_fit(reduction=REDUCTIONS[0], spread=1.3, seed=0, learner="least squares"):
     """(X, y, fitted model) of a reduction around a binary learner of LEARNERS on three_blobs,
     classes 1, 2, 3 as in the slides (both one-vs-rest reductions fit the same OneVsRest)."""
@@ -237,6 +244,7 @@ def _reduction_class(reduction, learner):
     return AllPairs if reduction == REDUCTIONS[2] else OneVsRest
 
 
+@checked(reduction=OneOf(REDUCTIONS), spread=positive(10), seed=count(0), learner=OneOf(tuple(LEARNERS)))
 def reduction_panel(ax, reduction=REDUCTIONS[0], spread=1.3, seed=0, learner="least squares", fitted=None):
     """A reduction around a binary learner of LEARNERS on three_blobs: its regions (grey: the
     signs leave the class undecided) and the training accuracy in the title. Classes are 1, 2, 3 as
@@ -271,6 +279,7 @@ def reduction_panel(ax, reduction=REDUCTIONS[0], spread=1.3, seed=0, learner="le
 
 
 @cached(maxsize=4)
+@checked(n=count(3, 100_000), seed=count(0), noise=Between(0, 10))
 def noisy_forty_twenty_forty(n=90, seed=1, noise=0.35):
     """The 2-D three-class set of the SGD demos: 40/20/40 with jitter."""
     return forty_twenty_forty(n=n, seed=seed, noise=noise)
@@ -294,6 +303,7 @@ def linear_multiclass_figure():
 
 
 @slide_figure("M6_multi_vector", slide="La construction à vecteurs multiples")
+@checked(x=Numbers(None), n_classes=count(1, 12))
 def multi_vector_figure(x=(0.8, -0.5, 1.2), n_classes=4):
     """Psi(x, y) for y = 1..k: x sits in block y, zeros elsewhere (dimension n k)"""
     x = np.asarray(x, dtype=float)
@@ -393,6 +403,7 @@ def _sgd_learner(learner, rate, n_iter, seed, cost):
                        "{learner!r}.").format(learner=learner))
 
 
+@checked(cost_on_two=Between(0, 100), k=count(2, 100))
 def cost_with(cost_on_two, k=3):
     """The 0-1 cost with Delta(y', 2) = cost_on_two for every y' != 2."""
     Delta = zero_one_cost(k)
@@ -442,6 +453,7 @@ def sgd_paths(learner, rates, costs, n_iter, every, X, y, seed=0):
     return averages
 
 
+@checked(learner=OneOf(SGD_LEARNERS), rate=positive(), n_iter=count(1, 100_000), seed=count(0), cost_on_two=Between(0, 100))
 def sgd_model(learner, rate, n_iter, w, seed=0, cost_on_two=1.0):
     """The learner of sgd_panel whose averaged output w_ is `w` (a point of sgd_paths) instead
     of a run's: its objective, risk and predictions are then the learner's own at that w."""
@@ -474,6 +486,7 @@ def draw_sgd_model(ax, model):
         name=name, accuracy=accuracy, shrink=shrink), fontsize=11)
 
 
+@checked(learner=OneOf(SGD_LEARNERS), rate=positive(), n_iter=count(1, 100_000), seed=count(0), cost_on_two=Between(0, 100))
 def sgd_panel(ax, learner="svm", rate=0.05, n_iter=2000, seed=0, cost_on_two=1.0):
     """Regions of the averaged output of MulticlassSVM (rate = lambda) or HingeRiskSGD
     (rate = eta) on the noisy 40/20/40 data, with its vectors w_y; `cost_on_two` is
@@ -483,6 +496,7 @@ def sgd_panel(ax, learner="svm", rate=0.05, n_iter=2000, seed=0, cost_on_two=1.0
     return model
 
 
+@checked(learner=OneOf(SGD_LEARNERS), rate=positive(), n_iter=count(1, 100_000), seed=count(0), cost_on_two=Between(0, 100))
 def fit_sgd(learner="svm", rate=0.05, n_iter=2000, seed=0, cost_on_two=1.0):
     """The model of sgd_panel: MulticlassSVM (rate = lambda) or HingeRiskSGD (rate = eta) fitted
     on the noisy 40/20/40 data with Delta(y', 2) = cost_on_two."""
@@ -490,6 +504,7 @@ def fit_sgd(learner="svm", rate=0.05, n_iter=2000, seed=0, cost_on_two=1.0):
 
 
 @slide_figure("M9_pac_bounds", slide="Garantie PAC sur le risque du SVM multi-classes")
+@checked(rho=positive(), Bs=Numbers(None, each=positive()), eps=Between(0, 1, open_low=True, open_high=True))
 def pac_bounds_figure(rho=2.0, Bs=(0.5, 1.0, 2.0), eps=0.1):
     """The two corollaries' excess terms: sqrt(8 rho^2 B^2 / m) against m, B rho / sqrt(T) against T"""
     fig, axes = new_figure(ncols=2, width=5.4, height=4.2)

@@ -7,7 +7,6 @@ import numpy as np
 from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import to_rgba
 
-from course_lib._validation import check_int
 from course_lib.data import load_ocr_letters, three_blobs, zipf_sparse
 from course_lib.i18n import N_, _, number
 from course_lib.perceptron import (AveragedPerceptron, accuracy_by_epoch, averaging_work, sparse_rows,
@@ -16,6 +15,7 @@ from course_lib.plotting.artists import argmax_polygons, kept, region_edges, rep
 from course_lib.plotting.cache import cached
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import BLACK, BLUE, GREY, ORANGE, PALETTE, VERMILLION, new_figure
+from course_lib.plotting.arguments import Numbers, OneOf, Panels, checked, count
 
 MARKERS = ("o", "s", "^", "D", "v", "P")
 VARIANT_STYLE = {
@@ -38,6 +38,7 @@ def with_bias(X):
 
 
 @cached(maxsize=4)
+@checked(seed=count(0))
 def blob_split(seed=0):
     """The chapter's 2-D three-class data: 150 training points and 600 held-out points."""
     X, y = three_blobs(n=150, seed=seed)
@@ -50,6 +51,7 @@ def fit_both(X, y, n_epochs, seed):
     return AveragedPerceptron(n_epochs=n_epochs, seed=seed).fit(with_bias(X), y)
 
 
+@checked(xlim=Numbers(2), ylim=Numbers(2))
 def draw_regions(ax, weights, classes, X, y, xlim=(-5.5, 5.5), ylim=(-5, 6), title=None):
     """Shade the regions argmax_y <w_y | (x1, x2, 1)> of a weight matrix (one row per label):
     exact polygons and their edges. On a live figure the polygons and the points are kept and
@@ -88,6 +90,7 @@ def held_out_accuracy(weights, classes, X_held, y_held):
 
 
 @cached(maxsize=16)
+@checked(seed=count(0), max_epochs=count(1, 1000), data_seed=count(0))
 def blob_epochs(seed=0, max_epochs=30, data_seed=0):
     """(classes, plain w, averaged a) after each epoch 1..max_epochs on blob_split, one run per seed."""
     X, y, _, _ = blob_split(data_seed)
@@ -102,24 +105,22 @@ def _draw_weights(ax, classes, weights, which, n_epochs, seed, data_seed):
                      which=_(which), n_epochs=n_epochs, seed=seed, accuracy=accuracy))
 
 
+@checked(axes=Panels(2), n_epochs=count(1, 1000), seed=count(0), data_seed=count(0))
 def draw_plain_vs_averaged(axes, n_epochs=5, seed=0, data_seed=0):
     """Two panels: the plain perceptron's last w and the average a after n_epochs (shuffle `seed`)."""
-    n_epochs = check_int(n_epochs, "n_epochs", minimum=1)
     classes, w, a = blob_epochs(seed, max(30, n_epochs), data_seed)[n_epochs - 1]
     _draw_weights(axes[0], classes, w, N_("plain w"), n_epochs, seed, data_seed)
     _draw_weights(axes[1], classes, a, N_("averaged a"), n_epochs, seed, data_seed)
 
 
+@checked(n_epochs=count(1, 1000), seed=count(0), which=OneOf(("plain w", "averaged a")), data_seed=count(0))
 def draw_one_of_both(ax, n_epochs=5, seed=0, which="averaged a", data_seed=0):
     """One panel of draw_plain_vs_averaged: which = "plain w" or "averaged a" (for static grids)."""
-    n_epochs = check_int(n_epochs, "n_epochs", minimum=1)
-    if which not in ("plain w", "averaged a"):
-        raise ValueError(_("which must be 'plain w' or 'averaged a'; got {which!r}.").format(
-                             which=which))
     classes, w, a = blob_epochs(seed, max(30, n_epochs), data_seed)[n_epochs - 1]
     _draw_weights(ax, classes, w if which == "plain w" else a, which, n_epochs, seed, data_seed)
 
 
+@checked(n_epochs=count(1, 1000), seeds=Numbers(None, each=count(0)))
 def plain_vs_averaged_figure(n_epochs=5, seeds=(0, 1, 2)):
     """Rows: shuffle seeds; columns: plain vs averaged regions on the same data."""
     fig, axes = new_figure(ncols=2, nrows=len(seeds), width=5.2, height=4.2)
@@ -188,6 +189,7 @@ def ocr_split():
 
 
 @cached(maxsize=4)
+@checked(seeds=Numbers(None, each=count(0)), max_epoch=count(1, 100))
 def ocr_curves(seeds=(0, 1, 2, 3, 4), max_epoch=10):
     """Held-out accuracy after each epoch of the plain and averaged perceptron on ocr_split, one
     run per shuffle seed: two arrays (len(seeds), max_epoch)."""
@@ -197,6 +199,7 @@ def ocr_curves(seeds=(0, 1, 2, 3, 4), max_epoch=10):
 
 
 @slide_figure("P5_ocr_plain_vs_averaged", slide="Perceptron moyenné (introduction: un perceptron sans « mémoire »)")
+@checked(seeds=Numbers(None, each=count(0)), max_epoch=count(1, 100))
 def ocr_plain_vs_averaged_figure(seeds=(0, 1, 2, 3, 4), max_epoch=10):
     """OCR letters (26 labels, active pixels): held-out accuracy by epoch, plain vs averaged, five shuffles"""
     plain, averaged = ocr_curves(tuple(seeds), max_epoch)
@@ -218,6 +221,7 @@ def ocr_plain_vs_averaged_figure(seeds=(0, 1, 2, 3, 4), max_epoch=10):
 
 
 @cached(maxsize=4)
+@checked(sizes=Numbers(None, each=count(1, 10**6)), n=count(1, 100_000), n_labels=count(2, 1000), seed=count(0))
 def work_by_size(sizes=(1_000, 10_000, 100_000, 200_000), n=2000, n_labels=12, seed=0):
     """averaging_work of one epoch on zipf_sparse(n, n_features, n_labels) for each size."""
     results = []
@@ -230,6 +234,7 @@ def work_by_size(sizes=(1_000, 10_000, 100_000, 200_000), n=2000, n_labels=12, s
 
 
 @slide_figure("P4_cost_of_averaging", slide="Implémentation « rapide »")
+@checked(sizes=Numbers(None, each=count(1, 10**6)))
 def cost_of_averaging_figure(sizes=(1_000, 10_000, 100_000, 200_000)):
     """Entries of a updated in one epoch (2,000 sparse examples, 12 labels): naive, on error, lazy"""
     results = work_by_size(tuple(sizes))
@@ -255,6 +260,7 @@ def cost_of_averaging_figure(sizes=(1_000, 10_000, 100_000, 200_000)):
     return fig
 
 
+@checked(k=count(1, 100))
 def top_words_table(model, topic_names, k=6):
     """The k words of largest averaged weight for each topic, as text lines."""
     lines = []

@@ -16,6 +16,7 @@ from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import BLUE, GREEN, GREY, VERMILLION, new_figure
 from course_lib.structured.chain import chain_model_of, load_ocr_chain_models, validated_index
 from course_lib.structured.viterbi import viterbi
+from course_lib.plotting.arguments import Numbers, checked, count, positive
 
 LETTER_SHAPE = (16, 8)  # a letter image: 16 rows, 8 columns of pixels
 TRAIN_FOLD, VALIDATION_FOLD = 1, 2  # those of the cached models; the eight others are the test set
@@ -28,6 +29,7 @@ def _ocr_letters():
 
 
 @cached(maxsize=1)
+@checked(min_length=count(1, 100))
 def distinct_test_words(min_length=5):
     """Indices of the test words (folds other than 1 and 2) with at least min_length letters,
     one per distinct spelling, in file order (cached: the demo reads them at every redraw)."""
@@ -40,6 +42,7 @@ def distinct_test_words(min_length=5):
     return tuple(indices)
 
 
+@checked(gap=count(0, 20))
 def word_image(x, gap=1):
     """The letters of a word (r, 128) side by side as one (16, r*(8+gap)-gap) image, NaN gaps."""
     x = np.asarray(x, dtype=float)
@@ -103,6 +106,7 @@ def plot_tables(ax_M, ax_I, M, I, y, letters=ALPHABET):
     ax_M.set_ylabel(_("letter s"))
 
 
+@checked(label_every=count(1, 26))
 def plot_transitions(ax, W_pair, letters=ALPHABET, colorbar=True, label_every=1):
     """W_pair[a, b], the learned weight of letter b following letter a, on a diverging scale
     (orange positive, purple negative), with its colour bar. `label_every` = 2 names every
@@ -126,6 +130,7 @@ def plot_transitions(ax, W_pair, letters=ALPHABET, colorbar=True, label_every=1)
         kept(ax, "colorbar", lambda: ax.figure.colorbar(image, ax=ax, shrink=0.8).ax)
 
 
+@checked(ncols=count(1, 26), gap=count(0, 20), row_gap=count(0, 50))
 def template_mosaic(W_unary, ncols=13, gap=1, row_gap=5):
     """The q rows of W_unary as 16 x 8 images in a grid (NaN gaps; row_gap leaves room for
     labels)."""
@@ -141,6 +146,7 @@ def template_mosaic(W_unary, ncols=13, gap=1, row_gap=5):
     return mosaic
 
 
+@checked(ncols=count(1, 26))
 def plot_templates(ax, W_unary, letters=ALPHABET, ncols=13):
     """The letter templates W_unary[j] (the type-1 weights of letter j) as 16 x 8 images:
     orange where ink raises the score of letter j, purple where it lowers it. On a live figure
@@ -192,6 +198,7 @@ def plot_chain_graph(ax, x, y):
 
 # --- the registered figures of the slides ---------------------------------------------------
 
+@checked(index=count(0))
 def example_word(index=None):
     """(x, y) of OCR word `index`; by default the first test word (folds other than 1 and 2)
     with at least 6 letters."""
@@ -203,6 +210,7 @@ def example_word(index=None):
 
 
 @slide_figure("V1_handwritten_word", slide="Prédiction de sorties structurées")
+@checked(index=count(0))
 def handwritten_word_figure(index=None):
     """A handwritten word of the OCR letters, as letter images and as the n x r pixel matrix."""
     x, y = example_word(index)
@@ -213,6 +221,7 @@ def handwritten_word_figure(index=None):
     return fig
 
 
+@checked(C=positive())
 def cached_weights(C=None, transitions=True):
     """(ChainModel, w, C) of a cached OCR model (`load_ocr_chain_models`): the given C, or the
     C chosen on the validation fold (best chain validation accuracy)."""
@@ -227,6 +236,7 @@ def cached_weights(C=None, transitions=True):
 
 
 @slide_figure("V4_viterbi_tables", slide="Solution par programmation dynamique")
+@checked(index=count(0), C=positive())
 def viterbi_tables_figure(index=None, C=None):
     """Viterbi's tables M and I for one handwritten word, with the back-tracked path framed."""
     x, y = example_word(index)
@@ -241,6 +251,7 @@ def viterbi_tables_figure(index=None, C=None):
 
 
 @slide_figure("S21_chain_emissions_transitions", slide="Prédiction de séquence")
+@checked(index=count(0))
 def chain_graph_figure(index=None):
     """The chain of a handwritten word: emissions from letter images, transitions between
     letters."""
@@ -251,6 +262,7 @@ def chain_graph_figure(index=None):
 
 
 @slide_figure("V6_letter_templates", slide="Modélisation pour reconnaissance des mots manuscrits")
+@checked(C=positive())
 def letter_templates_figure(C=None):
     """The type-1 weights learned by the chain SSVM on the OCR letters: one 16 x 8 template per
     letter."""
@@ -263,6 +275,7 @@ def letter_templates_figure(C=None):
 
 @slide_figure("V6_transition_weights",
               slide="Modélisation pour reconnaissance des mots manuscrits")
+@checked(C=positive())
 def transition_weights_figure(C=None):
     """The type-2 weights learned by the chain SSVM on the OCR letters (26 x 26)."""
     model, w, C = cached_weights(C)
@@ -294,6 +307,7 @@ def plot_accuracy_vs_C(ax, models, C=None):
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=2, fontsize=9)
 
 
+@checked(C=positive(), n_words=count(1, 20))
 def words_fixed_by_the_chain(C=None, n_words=4):
     """The first distinct test words (`distinct_test_words`) that the per-letter model misreads
     and the chain reads right: a list of (x, y, letters' reading, chain's reading)."""
@@ -309,6 +323,7 @@ def words_fixed_by_the_chain(C=None, n_words=4):
 
 
 @slide_figure("V6_chain_vs_letters", slide="Modélisation pour reconnaissance des mots manuscrits")
+@checked(C=positive(), n_words=count(1, 20))
 def chain_vs_letters_figure(C=None, n_words=4):
     """Test words read letter by letter (left) and by the chain with Viterbi (right)."""
     found = words_fixed_by_the_chain(C, n_words)
@@ -338,6 +353,7 @@ def draw_chain_model(axes, C, models=None):
     ax_templates.set_xlabel(_("each letter alone: {alone:.1f} %").format(alone=100 * alone), fontsize=12)
 
 
+@checked(Cs=Numbers(None, each=positive()))
 def C_extremes_figure(Cs=None):
     """The printed stand-in of the C demo: templates and transition weights of the cached chain
     models at a few values of C (default: the smallest, the one chosen on validation and the

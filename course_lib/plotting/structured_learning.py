@@ -7,6 +7,7 @@ from course_lib.i18n import N_, _
 from course_lib.plotting.artists import kept
 from course_lib.plotting.registry import slide_figure
 from course_lib.plotting.style import BLACK, BLUE, GREEN, GREY, ORANGE, PALETTE, VERMILLION, new_figure
+from course_lib.plotting.arguments import OneOf, checked, count, positive
 
 CURVE_STYLE = {
     N_("subgradient (batch)"): dict(color=ORANGE),
@@ -52,6 +53,7 @@ def plot_rescaled_hinges(ax, delta, margin_hinge, slack_hinge):
     return ax
 
 
+@checked(C=positive())
 def plot_cutting_planes(ax, w_grid, risk, planes, C=1.0, w_next=None):
     """1-D picture of a cutting-plane method: the risk R(w) (convex, piecewise linear), the planes
     b_k + s_k w that bound it from below, their max (the model), and 1/2 w^2 + C * model."""
@@ -72,6 +74,7 @@ def plot_cutting_planes(ax, w_grid, risk, planes, C=1.0, w_next=None):
     return ax
 
 
+@checked(x=OneOf(("time", "iteration", "pass")))
 def plot_learning_curves(ax, histories, optimum=None, x="time", dual=True):
     """Primal objective P(w_t) (solid) and, for cutting-plane learners, the dual lower bound
     (dashed) against training time (x="time"), iterations (x="iteration") or recorded passes of
@@ -162,6 +165,7 @@ def training_time_figure():
     return fig
 
 
+@checked(resolution=count(2, 1000))
 def plot_multiclass_fit(ax, learner, X, y, resolution=100):
     """Regions argmax_y <w_y, x> of a multiclass structured SVM (Crammer-Singer model), the points,
     and, circled, the examples with a positive slack xi_i = H_i(w) > 0 (margin not met). On a

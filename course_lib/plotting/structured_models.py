@@ -23,6 +23,7 @@ from course_lib.structured.vision import (
     LocalisationModel, PottsSegmentationModel, SegmentationModel, integral_image, overlap, star_model_dp,
     toy_localisation, toy_pose, toy_segmentation,
 )
+from course_lib.plotting.arguments import Between, Numbers, Panels, checked, count, positive
 
 TREE = {"root": ["animal", "vehicle"], "animal": ["cat", "dog"], "vehicle": ["car", "bus"]}
 WORD_COLOURS = ListedColormap([ORANGE, YELLOW, SKY, BLUE, PURPLE, GREY][:4])
@@ -105,6 +106,7 @@ def _ranking_weights(C, seed):
     return OneSlackSSVM(RankingModel(), C=C).fit(X, R).w_
 
 
+@checked(C=positive(), seed=count(0))
 def draw_ranking_fit(ax, C=10.0, seed=0):
     """Train a ranking SSVM (one-slack, 8 queries) and draw the ROC of a held-out query
     before (w = 1) and after training."""
@@ -117,6 +119,7 @@ def draw_ranking_fit(ax, C=10.0, seed=0):
 
 @slide_figure("S17_roc_auc_training",
               slide=r"Ranking : apprentissage $\Rightarrow \Delta(y_i, y) = ?$")
+@checked(C=positive(), seed=count(0))
 def ranking_roc_figure(C=10.0, seed=0):
     """ROC curve of a held-out query before (w = 1) and after structured SVM training"""
     fig, ax = new_figure(width=4.8, height=4.6)
@@ -143,6 +146,7 @@ def draw_metric_ranking(ax, query, items, r, W, title):
 
 
 @slide_figure("S18_learned_metric", slide="Ranking et apprentissage de distance")
+@checked(lam=positive(), tol=Between(0, 1, open_low=True, open_high=True), seed=count(0))
 def metric_figure(lam=0.01, tol=1e-2, seed=0):
     """Euclidean vs learned (PSD) Mahalanobis distance ranking the items of a query"""
     X, R = toy_metric_queries(seed=seed)
@@ -155,6 +159,7 @@ def metric_figure(lam=0.01, tol=1e-2, seed=0):
 
 
 # --- S16 ------------------------------------------------------------------------------------
+@checked(box=Numbers(4))
 def draw_box(ax, box, color, label=None, ls="-"):
     r0, c0, r1, c1 = box
     ax.add_patch(Rectangle((c0 - 0.5, r0 - 0.5), c1 - c0, r1 - r0, fill=False, ec=color, lw=3,
@@ -177,6 +182,7 @@ def draw_words(ax, x):
     return image
 
 
+@checked(w_object=Between(-100, 100), w_background=Between(-100, 100), seed=count(0))
 def draw_box_inference(ax, w_object=1.0, w_background=-1.0, seed=1):
     """Exhaustive sliding-window inference on one toy image with w = (w_object, w_object,
     w_background, w_background) (words 0, 1 are the object's): the true and the found box."""
@@ -197,6 +203,7 @@ def _toy_image(seed):
 
 @slide_figure("S16_box_prediction",
               slide=r"Détection d'objet : fonction de prédiction $\Rightarrow \Psi(x,y) = ?$")
+@checked(C=positive(), n_show=count(1, 12))
 def localisation_figure(C=10.0, n_show=3):
     """True box vs the box found by exhaustive sliding windows after training"""
     X, Y = toy_localisation(n=12, seed=0)
@@ -216,6 +223,7 @@ def localisation_figure(C=10.0, n_show=3):
 
 @slide_figure("S16_overlap_loss",
               slide=r"Détection d'objet : apprentissage $\Rightarrow \Delta(y_i, y) = ?$")
+@checked(y=Numbers(4, each=count(0, 100)), y_hat=Numbers(4, each=count(0, 100)), size=count(1, 100))
 def overlap_figure(y=(1, 1, 6, 5), y_hat=(3, 2, 8, 8), size=9):
     """Delta(y, y') = 1 - area(y n y') / area(y u y')"""
     fig, ax = new_figure(width=4.4, height=4.4)
@@ -234,6 +242,7 @@ def overlap_figure(y=(1, 1, 6, 5), y_hat=(3, 2, 8, 8), size=9):
 
 
 @slide_figure("S16_integral_image", slide="SSVM: instantiation pour la Détection d'objet")
+@checked(box=Numbers(4, each=count(0, 6)), seed=count(0))
 def integral_image_figure(box=(2, 1, 5, 4), seed=0):
     """Any box sum from four entries of the integral image: D - B - C + A"""
     x = np.random.default_rng(seed).integers(0, 4, size=(6, 6))
@@ -288,6 +297,7 @@ def _segmentation_weights(C, noise, potts=False):
     return OneSlackSSVM(model, C=C).fit(X, Y).w_
 
 
+@checked(axes=Panels(3), C=positive(), noise=positive(10))
 def draw_segmentation_fit(axes, C=1000.0, noise=0.5, potts=False):
     """Train the segmentation SSVM (per pixel, or with the Potts term on row chains) on 6 noisy
     images and draw a held-out one, its mask and the predicted mask."""
@@ -299,6 +309,7 @@ def draw_segmentation_fit(axes, C=1000.0, noise=0.5, potts=False):
 
 @slide_figure("S19_segmentation_masks",
               slide=r"Segmentation sémantique d'images : prédiction $\Rightarrow \Psi(x,y) = ?$")
+@checked(C=positive(), noise=positive(10), n_held_out=count(1, 1000))
 def segmentation_figure(C=100.0, noise=1.0, n_held_out=10):
     """A noisy image, its mask, and the masks predicted per pixel and with a Potts term"""
     fig, axes = new_figure(ncols=4, width=3.4, height=4.2)
@@ -343,6 +354,7 @@ def draw_pose(ax, coords, locations, color, label, marker="o"):
 
 
 @slide_figure("S20_pose_star_model", slide=r"Estimation de pose : $\Delta(y_i, y)$?")
+@checked(seed=count(0))
 def pose_figure(seed=0):
     """Part detectors alone vs the star model minimising unary + spring energies (exact DP)"""
     unary, pairwise, true, coords = toy_pose(seed=seed)

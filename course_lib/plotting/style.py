@@ -6,6 +6,7 @@ import html
 import io
 import re
 import struct
+import sys
 import unicodedata
 import zlib
 from concurrent.futures import ThreadPoolExecutor
@@ -16,6 +17,7 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 from course_lib.i18n import _
+from course_lib.plotting.arguments import Between, Panels, checked, count, positive
 
 # Okabe & Ito's palette, safe for the common colour-vision deficiencies.
 BLUE, VERMILLION, GREEN, ORANGE = "#0072B2", "#D55E00", "#009E73", "#E69F00"
@@ -126,6 +128,7 @@ def _script(text, mark, tables):
     return converted if all(a != b or a in "ᵀ*" for a, b in zip(text, converted)) else mark + text
 
 
+@checked(ncols=count(1, 100), nrows=count(1, 100), width=positive(100), height=positive(100))
 def new_figure(ncols=1, nrows=1, width=5.5, height=4.5, **subplot_kw):
     """A Figure (not tied to pyplot, so nothing is displayed twice) and its axes:
     one Axes for a 1 x 1 grid, else a flat array of them."""
@@ -139,10 +142,14 @@ def figure_for(ax, **size):
     arguments of new_figure) when `ax` is None, else `(None, ax)` to draw into the caller's."""
     if ax is None:
         return new_figure(**size)
+    panels = size.get("ncols", 1) * size.get("nrows", 1)
+    if panels > 1:  # the drawing indexes `axes`: one Axes would fail inside it
+        Panels(panels).check("axes", ax, sys._getframe(1).f_code.co_name)
     return None, ax
 
 
-def png_bytes(fig, dpi=72):
+@checked(dpi=positive(1200))
+def png_bytes(fig, dpi=72.0):
     """Render a figure to PNG bytes (a figure ending a cell; the live demos use encode_png)."""
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=dpi, pil_kwargs={"compress_level": 1})
@@ -218,6 +225,7 @@ def encode_png(rgba):
             + _png_chunk(b"IDAT", stream) + _png_chunk(b"IEND", b""))
 
 
+@checked(dpi=positive(1200))
 def save(fig, stem, dpi=SHOWN_DPI * STATIC_PIXEL_RATIO):
     """Save `fig` as stem.png and stem.svg with no timestamps, so regenerating changes no bytes;
     the PNG at the notebooks' resolution (144 dpi: 1.5 pixels per CSS pixel)."""
@@ -225,6 +233,7 @@ def save(fig, stem, dpi=SHOWN_DPI * STATIC_PIXEL_RATIO):
     fig.savefig(f"{stem}.svg", metadata={"Date": None, "Creator": None})
 
 
+@checked(pad=Between(0, 100))
 def grid_limits(X, pad=0.5):
     """Axis limits around the points of X (n, 2), padded by `pad`."""
     X = np.asarray(X, dtype=float)
@@ -232,6 +241,7 @@ def grid_limits(X, pad=0.5):
     return (low[0], high[0]), (low[1], high[1])
 
 
+@checked(size=positive(10_000))
 def plot_points(ax, X, r, size=60, edge=True):
     """Scatter binary data with the slides' r in {-1, +1}: blue circles +1, vermillion squares -1."""
     r = np.asarray(r)
@@ -266,6 +276,7 @@ def plot_line(ax, w, w0, xlim, ylim, **style):
     return line
 
 
+@checked(steps=count(2, 4000))
 def evaluate_on_grid(decision_function, xlim, ylim, steps=120):
     """Values of decision_function over a steps x steps grid: returns (xx, yy, values)."""
     xx, yy = np.meshgrid(np.linspace(*xlim, steps), np.linspace(*ylim, steps))
@@ -273,6 +284,7 @@ def evaluate_on_grid(decision_function, xlim, ylim, steps=120):
     return xx, yy, values
 
 
+@checked(steps=count(2, 4000))
 def plot_decision_regions(ax, decision_function, xlim, ylim, steps=120, margins=True):
     """Shade h(x) >= 0 and h(x) < 0, draw h(x) = 0 solid and, if `margins`, h(x) = +-1 dashed."""
     xx, yy, h = evaluate_on_grid(decision_function, xlim, ylim, steps)

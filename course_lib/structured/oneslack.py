@@ -27,6 +27,7 @@ from course_lib._validation import (
     check_fitted,
     check_int,
     check_non_negative,
+    check_steps,
     check_positive,
     check_tolerance,
     finite_hyperparameters,
@@ -68,6 +69,9 @@ class OneSlackSSVM(BaseSSVM):
     def fit(self, X, Y):
         d = self._check_fit_arguments(X, Y)
         size = check_int(self.cache_size, "cache_size", minimum=0)
+        # an oracle call adds at most one output per example: a larger cache never fills, and is
+        # not allocated; what remains takes len(X) slots per unit of cache_size
+        size = check_steps(min(size, self.max_iter + 1), "cache_size", len(X))
         fraction = check_non_negative(self.cache_fraction, "cache_fraction")
         window = check_int(self.inactive_window, "inactive_window", minimum=1)
         check_tolerance(self.qp_tol, "qp_tol", N_("the dual of the QP is at most C times the largest loss, 1"))

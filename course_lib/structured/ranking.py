@@ -22,6 +22,7 @@ from course_lib._validation import (
     check_non_negative,
     check_positive,
     check_random_state,
+    check_steps,
 )
 from course_lib.i18n import _
 from course_lib.structured.base import StructuredModel, check_rescaling
@@ -377,7 +378,9 @@ def toy_ranking_queries(n_queries=6, n_items=12, n_features=3, noise=0.5, seed=0
     <w_true, phi(o_i)> + noise > 0 (at least one of each).  Returns (X, R, w_true)."""
     n_queries = check_int(n_queries, "n_queries", 1)
     n_items = check_int(n_items, "n_items", 2)  # one relevant and one irrelevant item at least
-    n_features = check_int(n_features, "n_features", 1)
+    n_features = check_steps(check_int(n_features, "n_features", 1), "n_features")
+    check_steps(n_items, "n_items", n_features)
+    check_steps(n_queries, "n_queries", n_items * n_features)
     noise = check_non_negative(noise, "noise")
     rng = check_random_state(seed)
     w_true = np.linspace(1.0, -0.5, n_features)
@@ -402,6 +405,8 @@ def toy_metric_queries(n_queries=8, n_items=10, seed=0):
     poorly and a good metric weighs coordinate 1 only.  Returns (list of (query, items), R)."""
     n_queries = check_int(n_queries, "n_queries", 1)
     n_items = check_int(n_items, "n_items", 2)  # one relevant and one irrelevant item at least
+    check_steps(n_items, "n_items", 2)
+    check_steps(n_queries, "n_queries", 2 * n_items)
     rng = check_random_state(seed)
     X, R = [], []
     for attempt in range(1000 * n_queries):

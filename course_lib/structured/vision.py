@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from course_lib._validation import check_int, check_random_state, finite_arguments
+from course_lib._validation import check_int, check_random_state, check_steps, finite_arguments
 from course_lib.i18n import _
 from course_lib.structured.base import StructuredModel, check_rescaling
 
@@ -215,11 +215,14 @@ def toy_localisation(n=10, size=10, n_words=4, seed=0):
     """Images of visual words (one-hot, n_words channels): inside a random box words 0 and 1 are
     frequent, outside words 2, 3, ... are.  Returns (X, Y) with boxes Y."""
     rng = check_random_state(seed)
-    size, n_words = check_int(size, "size", 4), check_int(n_words, "n_words", 2)
+    n_words, size, n = check_int(n_words, "n_words", 2), check_int(size, "size", 4), check_int(n, "n", 1)
+    check_steps(n_words, "n_words", n_words)  # np.eye(n_words)
+    check_steps(size, "size", size * n_words)  # an image, one-hot
+    check_steps(n, "n", size * size * n_words + n_words ** 2)
     inside = np.r_[0.45, 0.35, np.full(n_words - 2, 0.2 / max(n_words - 2, 1))][:n_words]
     outside = np.r_[0.1, 0.1, np.full(n_words - 2, 0.8 / max(n_words - 2, 1))][:n_words]
     X, Y = [], []
-    for _ in range(check_int(n, "n", 1)):
+    for _ in range(n):
         h, w = rng.integers(2, size // 2 + 2, size=2)
         r0, c0 = rng.integers(0, size - h + 1), rng.integers(0, size - w + 1)
         box = np.array([r0, c0, r0 + h, c0 + w])
@@ -385,10 +388,12 @@ def toy_segmentation(n=6, size=12, noise=0.5, seed=0):
     Pixel features: (1, intensity, mean intensity over the 3 x 3 neighbourhood, from the
     integral image).  Returns (X, Y, intensities)."""
     rng = check_random_state(seed)
-    size = check_int(size, "size", 4)
+    size, n = check_int(size, "size", 4), check_int(n, "n", 1)
+    check_steps(size, "size", size)
+    check_steps(n, "n", 8 * size * size)  # 8 arrays of size x size an image
     rows, cols = np.mgrid[:size, :size]
     X, Y, images = [], [], []
-    for attempt in range(check_int(n, "n", 1)):
+    for attempt in range(n):
         centre, radius = rng.uniform(0.3 * size, 0.7 * size, 2), rng.uniform(0.2, 0.35) * size
         mask = ((rows - centre[0]) ** 2 + (cols - centre[1]) ** 2 < radius ** 2).astype(int)
         image = mask + noise * rng.normal(size=mask.shape)
@@ -473,6 +478,7 @@ def toy_pose(grid=7, spring=0.5, noise=0.3, seed=0):
     ||l_child - l_root - offset||^2.  Returns (unary, pairwise, true_locations, coords)."""
     rng = check_random_state(seed)
     grid = check_int(grid, "grid", 5)
+    check_steps(grid, "grid", 4 * grid ** 3)  # two (grid^2, grid^2) springs and their (.., 2) differences
     coords = np.array([(r, c) for r in range(grid) for c in range(grid)], dtype=float)
     offsets = np.array([[-2.0, 0.0], [1.0, 2.0]])  # head above the torso, hand lower right
     torso = np.array([grid // 2, grid // 2 - 1], dtype=float)

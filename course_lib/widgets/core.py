@@ -43,6 +43,7 @@ from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter, NullL
 from course_lib.i18n import N_, _
 from course_lib.plotting.canvas import GlyphCacheCanvas
 from course_lib.plotting.style import SHOWN_DPI, describe, encode_png, new_figure
+from course_lib.plotting.arguments import Between, checked, count, positive
 
 PIXEL_RATIO = 2  # image pixels per CSS pixel, for high-DPI screens
 MAX_HEIGHT_VH = 70  # a figure takes at most this share of the window's height
@@ -58,8 +59,10 @@ SYMBOLS = {
 }
 
 
+@checked(value=positive(), low=Between(), high=Between(), step=positive())
 def log_slider(name, value, low, high, step=0.1, continuous_update=True, description=None):
     """A slider over 10**low .. 10**high (for C, sigma, lambda, eta), named after its symbol."""
+    Between(10.0**low, 10.0**high).check("value", value, "log_slider")
     return widgets.FloatLogSlider(
         value=value, base=10, min=low, max=high, step=step,
         description=description or _(SYMBOLS.get(name, name)),
@@ -95,6 +98,7 @@ def figure_html(png, alt):
             f'style="display: block; width: 100%; height: auto; margin: 0" src="data:image/png;base64,{source}">')
 
 
+@checked(minimum=positive(100))
 def raise_small_text(fig, minimum=MIN_TEXT_PT):
     """Bring every text of `fig` smaller than `minimum` points up to it (tick labels, legends,
     annotations): readable from the back of a room."""
@@ -457,6 +461,7 @@ def panel_title(drawn, values, symbols=None):
     return f"{settings}\n{drawn}" if len(settings) + len(drawn) > 40 else f"{settings}: {drawn}"
 
 
+@checked(ncols=count(1, 12), width=positive(100), height=positive(100))
 def static_grid(draw, settings, ncols=3, width=4.2, height=3.6, title=None, symbols=None):
     """The same drawing at a few settings side by side: the printed stand-in for a Demo.
 

@@ -5,7 +5,7 @@ gradient descent (K19). Each redraw refits on small data (40-200 points)."""
 import ipywidgets as widgets
 import numpy as np
 
-from course_lib.kernels import kernel_params
+from course_lib.kernels import KERNELS, kernel_params
 from course_lib.i18n import N_, _
 from course_lib.plotting.kernels import (
     curved_overlap_data, draw_hinge_gd, draw_kernel_svm, overlapping_data, update_hinge_gd,
@@ -15,10 +15,14 @@ from course_lib.svm import SVM
 from course_lib.kernels import gram
 from course_lib.svm_gradient import KernelHingeGD, _feasible_multipliers, hinge_dual, hinge_error
 from course_lib.widgets.core import Demo, log_slider
+from course_lib.plotting.arguments import Between, OneOf, checked, count, positive
 
 C_RANGE = (-2, 2)  # C from 10^-2 to 10^2
 SIGMA_RANGE = (-1.3, 1)  # sigma from 0.05 to 10
 LAMBDA_RANGE = (-3, 2)  # lambda from 10^-3 to 10^2
+MAX_EPOCHS = 10_000  # hinge_gd_path keeps every epoch's alphas for each of the slider's 51 lambdas
+# a demo's starting value lies on its slider
+C_SLIDER, SIGMA_SLIDER, LAMBDA_SLIDER = (Between(10.0**low, 10.0**high) for low, high in (C_RANGE, SIGMA_RANGE, LAMBDA_RANGE))
 HISTORY_BUCKET = 4  # the alpha lines keep each 4 epochs' extremes: half the vertices, < 2 pixels apart
 
 
@@ -33,6 +37,7 @@ def draw_soft_margin_panel(ax, C, X, r):
     )
 
 
+@checked(C=C_SLIDER)
 def soft_margin_demo(X=None, r=None, C=1.0):
     """A C slider (10^-2 .. 10^2) on the linear soft-margin SVM: small C, wide margin and many
     support vectors with slack; large C, narrow margin and fewer slacks."""
@@ -46,6 +51,7 @@ def soft_margin_demo(X=None, r=None, C=1.0):
     return Demo(draw, {"C": control}, width=6.5, height=5.5, clear="artists")
 
 
+@checked(kernel=OneOf(KERNELS), C=C_SLIDER, sigma=SIGMA_SLIDER, degree=count(1, 3))
 def kernel_controls(kernel="gaussian", C=1.0, sigma=1.0, degree=2):
     """The kernel dropdown, C, sigma and degree, and when each applies: sigma only under the
     Gaussian kernel, degree only under the polynomial one (the only kernels they change)."""
@@ -67,6 +73,7 @@ def kernel_controls(kernel="gaussian", C=1.0, sigma=1.0, degree=2):
     return controls, applies
 
 
+@checked(kernel=OneOf(KERNELS), C=C_SLIDER, sigma=SIGMA_SLIDER, degree=count(1, 3), steps=count(2, 4000), max_steps=count(2, 4000))
 def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=2, steps=70,
                     max_steps=480):
     """Kernel dropdown, C, sigma and degree on chapter 05's overlapping data, its Bayes boundary
@@ -89,6 +96,7 @@ def kernel_svm_demo(X=None, r=None, kernel="gaussian", C=1.0, sigma=1.0, degree=
     return Demo(draw, controls, width=6.5, height=5.5, applies=applies, clear="artists")
 
 
+@checked(sigma=positive(), eta=positive(), n_epochs=count(1, MAX_EPOCHS), tol=positive(1.0))
 def hinge_gd_path(X, r, lams, sigma=1.0, eta=0.05, n_epochs=2000, tol=1e-2):
     """KernelHingeGD(sigma=sigma, lam=lam, eta=eta, n_epochs=n_epochs, tol=tol) fitted on (X, r)
     for every lam of `lams` at once: the same updates (alpha <- max(0, alpha - eta_k dE/dalpha),
@@ -139,6 +147,7 @@ def slider_grid(control):
     return control.base ** (control.min + control.step * np.arange(count + 1))
 
 
+@checked(lam=LAMBDA_SLIDER, sigma=positive(), eta=positive(), n_epochs=count(1, MAX_EPOCHS))
 def hinge_gd_demo(X=None, r=None, lam=0.1, sigma=1.0, eta=0.05, n_epochs=2000):
     """A lambda slider (10^-3 .. 10^2) on the kernel SVM trained by gradient descent: left the
     decision regions, right the alphas at every epoch beside those of lambda = 0. The fits at

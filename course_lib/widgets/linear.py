@@ -6,8 +6,10 @@ import ipywidgets as widgets
 from course_lib.i18n import _
 from course_lib.plotting.linear import draw_least_squares, draw_perceptron_update, fitted_perceptron
 from course_lib.widgets.core import Demo
+from course_lib.plotting.arguments import checked, count
 
 
+@checked(n_epochs=count(1, 1000))
 def perceptron_replay_demo(n_epochs=6):
     """A slider over the perceptron's updates on the non-separable data: the boundary never settles."""
     perceptron, X, r = fitted_perceptron(n_epochs)

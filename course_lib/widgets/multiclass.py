@@ -23,6 +23,7 @@ from course_lib.plotting.multiclass import (
     sgd_paths,
 )
 from course_lib.widgets.core import Demo, log_slider
+from course_lib.plotting.arguments import checked, count, positive
 
 LAYOUT = widgets.Layout(width="360px")
 STYLE = {"description_width": "initial"}
@@ -135,6 +136,7 @@ def hinge_sgd_demo():
     return _sgd_demo("hinge", "eta", 0.1, -3, 1)
 
 
+@checked(lam=positive(), n_iter=count(1, 100_000))
 def cost_demo(lam=0.005, n_iter=3000):
     """The cost Delta(y', 2) of every mistake on class 2: the dearer it is, the more room the
     multiclass SVM gives to class 2."""

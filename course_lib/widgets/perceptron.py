@@ -5,8 +5,10 @@ import ipywidgets as widgets
 from course_lib.i18n import _
 from course_lib.plotting.perceptron import blob_epochs, draw_plain_vs_averaged
 from course_lib.widgets.core import Demo
+from course_lib.plotting.arguments import checked, count
 
 
+@checked(max_epochs=count(1, 30))
 def plain_vs_averaged_demo(max_epochs=30):
     """Sliders over the number of epochs and the shuffle seed: the plain perceptron's regions
     jump with the last examples visited, the averaged ones barely move. One run per seed gives

@@ -32,7 +32,8 @@ from course_lib.plotting.margins import draw_svm, soft_margin_data
 from course_lib.plotting.style import BLACK, GREY, SHOWN_DPI, grid_limits, plot_line, plot_points
 from course_lib.svm import SVM
 from course_lib.widgets.core import Demo, log_slider
-from course_lib.widgets.kernels import C_RANGE, kernel_controls
+from course_lib.widgets.kernels import C_RANGE, C_SLIDER, KERNELS, SIGMA_SLIDER, kernel_controls
+from course_lib.plotting.arguments import Between, OneOf, checked, count
 
 try:
     from ipyevents import Event
@@ -234,6 +235,7 @@ def draw_soft_margin_points(ax, X, r, xlim, ylim, C):
         C=C, n=len(svm.support_), margin=1 / norm), fontsize=12)
 
 
+@checked(C=C_SLIDER)
 def soft_margin_points_demo(C=1.0):
     """Chapter 03 (K9): the C slider of the soft margin on points you add, drag and remove."""
     X, r = soft_margin_data()
@@ -261,6 +263,7 @@ def draw_kernel_points(ax, X, r, xlim, ylim, kernel, C, sigma, degree, steps=70,
         kernel=_(kernel), detail=detail, C=C, support=len(svm.support_), error=error), fontsize=12)
 
 
+@checked(kernel=OneOf(KERNELS), C=C_SLIDER, sigma=SIGMA_SLIDER, degree=count(1, 3))
 def kernel_points_demo(kernel="gaussian", C=1.0, sigma=1.0, degree=2):
     """Chapter 05 (K16): the kernel SVM on points you add, drag and remove, starting from 80 of
     the chapter's overlapping points (fewer than its 200, so each one you move shows)."""
@@ -287,12 +290,10 @@ def draw_least_squares_points(ax, X, r, xlim, ylim, reference):
         w1=w[0], w2=w[1], w0=w0, errors=errors, n=len(X)), fontsize=12)
 
 
+@checked(distance=Between(0, 100, open_low=True))
 def least_squares_points_demo(distance=8.0):
     """Chapter 01 (K3): drag the far point of class +1 (or any point) and watch least squares
     follow it; add or remove points too."""
-    if distance <= 0:
-        raise ValueError(_("distance must be > 0 (where the far point starts), got {distance!r}").format(
-                             distance=distance))
     X, r = outlier_data(distance)
     reference = LeastSquaresClassifier().fit(X[:-1], r[:-1])  # the fit without the far point
     (xlo, xhi), (ylo, yhi) = _box(X[:-1], pad=1.5)

@@ -8,6 +8,7 @@ from course_lib.i18n import _
 from course_lib.plotting.structured_chain import distinct_test_words, draw_chain_model, draw_reading
 from course_lib.structured.chain import load_ocr_chain_models, validated_index
 from course_lib.widgets.core import Demo
+from course_lib.plotting.arguments import checked, count
 
 
 def chain_C_demo(models=None):
@@ -22,10 +23,12 @@ def chain_C_demo(models=None):
                 height=4.4, clear=False)
 
 
+@checked(word=count(0))
 def transition_scale_demo(word=3):
     """Viterbi on a test word with the transition weights scaled from 0 (each letter alone) up
     to 5 times their learned value."""
     n_words = len(distinct_test_words())
+    count(0, n_words - 1).check("word", word, "transition_scale_demo")
     controls = {
         "word": widgets.IntSlider(value=word, min=0, max=n_words - 1, description=_("word"),
                                   continuous_update=True, layout=widgets.Layout(width="360px")),
