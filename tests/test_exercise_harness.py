@@ -402,13 +402,17 @@ def test_quiz_multiple_and_validation():
 def test_quiz_output_carries_a_static_rendering_for_pages_without_widgets():
     from course_lib.widgets.quiz import WIDGET_VIEW, Quiz
 
+    from course_lib.widgets.quiz import ANSWERS
+
     quiz = Quiz("Which points are support vectors?", CHOICES)
     data = quiz._repr_mimebundle_()
     assert WIDGET_VIEW in data
-    html = data["text/html"]
-    assert "<details>" in html and "every training point" in html and "alpha r x" in html
-    assert html.index("<details>") < html.index("alpha r x")  # explanations folded away
+    html = data["text/html"]  # what a notebook shows before the cell runs: no answer
+    assert "every training point" in html and "alpha r x" not in html and "<b>right</b>" not in html
+    assert "Run the notebook to check" in html
     assert "every training point" in data["text/plain"] and "alpha r x" not in data["text/plain"]
+    site = data[ANSWERS]  # the site's reading copy: the explanations folded away
+    assert "<details>" in site and "every training point" in site and site.index("<details>") < site.index("alpha r x")
 
 
 def test_run_helper_reports_prints():

@@ -89,6 +89,10 @@ def test_psd_check():
     assert_caught(ex.check_is_psd, lambda G: bool(np.linalg.eigvalsh(G)[-1] >= 0), "wrong verdict")
     assert_caught(ex.check_is_psd, lambda G: not is_psd(G), "wrong verdict")  # flipped
     assert_caught(ex.check_is_psd, lambda G: bool(np.all(G >= 0)), "wrong verdict")
+    # necessary conditions only: a non-negative diagonal, and every 2 x 2 principal minor non-negative
+    assert_caught(ex.check_is_psd, lambda G: bool(np.all(np.diag(G) >= 0)), "wrong verdict")
+    assert_caught(ex.check_is_psd, lambda G: bool(np.all(np.diag(G) >= 0) and np.all(
+        G**2 <= np.outer(np.diag(G), np.diag(G)) + 1e-9)), "wrong verdict")
     assert_caught(ex.check_is_psd, lambda G: float(is_psd(G)), "True or False")
 
 
@@ -103,7 +107,7 @@ def test_junk_never_raises(check):
     [
         (lambda a: ex.check_polynomial_kernel(a, "C"), 4.0, [1.0, 3.0, 5.0, "4"]),
         (lambda a: ex.check_sigma_min(a, "A"), 0.6, [0.0, 0.36, 1.0, 0.5]),
-        (ex.check_gamma, 16.0, [8.0, 0.0625, 4.0, 2.0]),
+        (lambda a: ex.check_gamma(a, "A"), 16.0, [8.0, 0.0625, 4.0, 2.0]),
         (lambda a: ex.check_kernel_distance(a, "C"), np.sqrt(2 - 2 * np.exp(-2.0)), [2 - 2 * np.exp(-2.0), np.sqrt(2), 1.0]),
     ],
 )
@@ -147,10 +151,23 @@ def test_kernel_distance_needs_the_reason_the_library_cannot_give():
     assert_passes(lambda a: ex.check_kernel_distance(value, a), "C")
 
 
+def test_gamma_needs_the_reason_the_chapter_does_not_print():
+    """The chapter's comparison with SVC writes gamma = 1.0 / 0.5**2 for sigma = 0.5: the number is one
+    substitution away; what the width itself passed as gamma does is the student's own."""
+    import nbformat
+
+    chapter = nbformat.read("notebooks/05_kernels.ipynb", as_version=4)
+    assert any("gamma=1.0 / 0.5**2" in cell.source for cell in chapter.cells if cell.cell_type == "code")
+    assert_caught(ex.check_gamma, 1.0 / 0.25**2, "letter of your reason")
+    for wrong in "BCD":
+        assert_no_answer_leak(lambda a: ex.check_gamma(16.0, a), wrong, ["(A)"])
+    assert_passes(lambda a: ex.check_gamma(16.0, a), "A")
+
+
 def test_numeric_diagnoses():
     assert_caught(lambda a: ex.check_polynomial_kernel(a, "C"), 1.0, "+ 1")  # a wrong value, whatever the reason
     assert_caught(lambda a: ex.check_sigma_min(a, "A"), 0.0, "excluded")
-    assert_caught(ex.check_gamma, 8.0, "factor 2")
+    assert_caught(lambda a: ex.check_gamma(a, "A"), 8.0, "factor 2")
     assert_caught(lambda a: ex.check_kernel_distance(a, "C"), 2 - 2 * np.exp(-2.0), "square root")
     assert_caught(lambda a: ex.check_kernel_distance(a, "C"), np.sqrt(2.0), "Euclidean")
 

@@ -157,6 +157,26 @@ def test_a_loop_over_candidate_counts_passes_none(rationed):
         assert not _brute_force(check, candidates[:3]), check.__name__
 
 
+def test_a_loop_that_clears_the_record_of_wrong_answers_passes_none(rationed, monkeypatch):
+    """`harness._tries.clear()` before each guess (or the question's entry rewritten to no wrong
+    answer) took the pause away: a loop over 16,000 pairs found 07 ex 1's (26, 325) in 26 s. The
+    check now finds its record changed by other code than its own, and refuses as a changed check does."""
+    from course_lib.exercises import multiclass
+
+    question = "course_lib.exercises.multiclass.check_problem_counts"
+    cleared = [(a, b) for a in (24, 25, 26) for b in range(320, 330)]
+    assert not [c for c in cleared if harness._tries.clear() or multiclass.check_problem_counts(*c)]
+    verdict = multiclass.check_problem_counts(26, 325)
+    assert not verdict and CHANGED in verdict.why and "_tries" in verdict.why, verdict.why
+    harness._tries.clear()
+    assert CHANGED in multiclass.check_problem_counts(26, 325).why  # until the kernel restarts
+    retune(monkeypatch, harness, "_tries", {})  # a fresh kernel's record
+    assert not multiclass.check_problem_counts(3, 3) and multiclass.check_problem_counts(26, 325)
+    assert not multiclass.check_problem_counts(3, 3)
+    harness._tries[question] = (0, 0.0)  # rewritten to no wrong answer
+    assert CHANGED in multiclass.check_problem_counts(26, 325).why
+
+
 def test_a_loop_over_every_choice_passes_none(rationed):
     """07 ex 3 and 4: a choice among few options (9 pairs of classes; 4^4 vote lists times 4
     winners times 4 reasons), every option tried."""
@@ -893,3 +913,118 @@ def test_every_chapters_checks_are_sealed():
     unsealed = [name for name, check in CHECKS.items() if check.__code__ is not seal.sealed(print).__code__]
     assert not unsealed, f"these checks do not ask whether they were changed: {unsealed}"
     assert seal.changed() is None
+
+
+# -- answers shown before an attempt --------------------------------------------------------------
+
+@pytest.mark.parametrize("chapter", sorted(p.name for p in (ROOT / "notebooks").glob("[01][0-9]_*.ipynb")))
+def test_a_chapter_opened_before_it_runs_shows_no_quiz_answer(chapter):
+    """Every concept question's stored output carried its answer, folded in a <details> ("The
+    answer, with an explanation of every choice"): one click in a notebook not yet run showed which
+    choice is right. A chapter's Quiz outputs now keep the question and its choices; the answer
+    is shown after Check, in the worked solutions and on the site."""
+    import nbformat
+
+    from course_lib.widgets.quiz import ANSWERS
+
+    notebook = nbformat.read(ROOT / "notebooks" / chapter, as_version=4)
+    quizzes = 0
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            assert ANSWERS not in data, chapter
+            html = str(data.get("text/html", ""))
+            if "course-quiz-static" in html:
+                quizzes += 1
+                assert "<b>right</b>" not in html and "The answer, with" not in html, html
+    assert quizzes >= 3, chapter
+
+
+# -- answers given as text or truth values ---------------------------------------------------------
+
+_RIGHT_ANSWERS = {  # a right answer of each check whose answer holds numbers (the solutions' own)
+    "linear.check_perceptron_update": ([-1.0, -2.0], -0.5),
+    "margins.check_canonical_scaling": ([1.0, 1 / 3], 0.0, "D"),
+    "margins.check_hard_margin": ([1.0, 0.0], 0.0, [1, 2], "D"),
+    "basis_functions.check_xor_plane": ([2, 2, -4], -1, "C"),
+    "svm_gradient.check_hinge_losses": ([2, 1, 0.5, 0, 0], "A"),
+    "multiclass.check_region_boundaries": (1 - 2 ** 0.5, 2 ** 0.5 - 1),
+    "multiclass.check_ovr_confidences": (1, 3),
+    "multiclass.check_first_sgd_step": ([1, 0.5, 0, 0, -1, -0.5],),
+    "perceptron.check_accumulator_cost": (5000, 121),
+}
+
+
+def _as_text(value):
+    """Every number of an answer written as text: 0.5 -> "0.5", [1, 2] -> ["1", "2"]."""
+    if isinstance(value, (list, tuple)):
+        return type(value)(_as_text(item) for item in value)
+    return str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
+
+
+def _as_truth(value):
+    """Every 0 and 1 of an answer written as False and True."""
+    if isinstance(value, (list, tuple)):
+        return type(value)(_as_truth(item) for item in value)
+    return bool(value) if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1) else value
+
+
+@pytest.mark.parametrize("name", sorted(_RIGHT_ANSWERS))
+def test_an_answer_written_as_text_or_truth_values_does_not_pass(name):
+    """These passed with their numbers in quotes (`["-1.0", "-2.0"]`: np.asarray(..., float) and
+    float() read text as numbers, `w0="-1"`) or with True for class 1 (07 ex 4). Every check of an
+    answer now refuses text and truth values where it asks for numbers, without counting a guess."""
+    check, right = CHECKS[name], _RIGHT_ANSWERS[name]
+    assert check(*right), name
+    for junk in (_as_text(right), _as_truth(right)):
+        if junk == right and all(type(a) is type(b) for a, b in zip(junk, right)):
+            continue
+        verdict = check(*junk)
+        assert not verdict and "holds text" in verdict.why, (junk, verdict.why)
+    assert not harness._tries
+    assert CHECKS["viterbi.check_backtrack"]("bbb", "C"), "a word is still read as text"
+
+
+CODING_CHECKS = {name: check for name, check in CHECKS.items() if _takes_a_function(check)}
+
+
+@pytest.mark.parametrize("name", sorted(CODING_CHECKS))
+def test_a_coding_exercises_hint_writes_no_line_of_its_code(name):
+    """09 ex 5's hint was the solution's three lines (`a[label][f]` += the product, the stamp,
+    `w[gold][f] += x[f]`) and 10 ex 5's the whole loop (`rng = ...`, `w = np.zeros(...)`,
+    `w = w - (1 / t) * (w + C * g)`): copying the hint passed. A hint says what to look at, and
+    names a function at most; no assignment in code."""
+    verdict = CODING_CHECKS[name](lambda *args, **kwargs: None)
+    assert not verdict
+    for code in re.findall(r"`([^`]*)`", verdict.hint().text):
+        assignment = re.search(r"(?<![=<>!])(\+|-|\*|/)?=(?!=)", code)
+        assert not assignment, f"{name}'s hint writes code: {code}"
+
+
+_PRINTED_ANSWERS = {  # chapter: (exercise, the answer's digits as a cell would print them)
+    "07": ("ex 1", ("325",)),
+    "08": ("ex 4", ("1600", "1,600")),
+    "09": ("ex 4", ("5,000 and 121",)),
+    "10": ("ex 4", ("49.19", "1431.39", "1,431.39")),
+    "11": ("ex 2", ("4732", "4,732", "208827064576", "208,827,064,576", "2.088e+11")),
+}
+
+
+@pytest.mark.parametrize("chapter", sorted(_PRINTED_ANSWERS))
+def test_no_cell_above_an_exercise_prints_its_answer(chapter):
+    """11 ex 2 asks for the counts of brute force and Viterbi for a word of 8 letters; the cost
+    table of the chapter printed the row r = 8 (2.088e+11 readings, 4,732 candidates): the answer
+    was read, not worked out. The table now prints other lengths. No cell outside the exercises of
+    these chapters shows an answer of a counting exercise."""
+    import nbformat
+
+    exercise, answers = _PRINTED_ANSWERS[chapter]
+    (path,) = (ROOT / "notebooks").glob(f"{chapter}_*.ipynb")
+    for cell in nbformat.read(path, as_version=4).cells:
+        if "exercise" in cell.metadata.get("tags", []):
+            continue
+        shown = [cell.source] + [str(out.get("text", "")) + str(out.get("data", {}).get("text/plain", ""))
+                                 for out in cell.get("outputs", [])]
+        for answer in answers:
+            pattern = rf"(?<![\d.,]){re.escape(answer)}(?![\d,]|\.\d)"
+            assert not any(re.search(pattern, text) for text in shown), f"{chapter} {exercise}: {answer} in {cell.source[:80]}"

@@ -8,7 +8,7 @@ def test_kernel_exercises():
     pairs = [np.hypot(*(a - b)) for i, a in enumerate(ex.SIGMA_X) for b in ex.SIGMA_X[i + 1 :]]
     assert ex.check_sigma_min(min(d for d in pairs if d > 0), "A")
     assert not ex.check_sigma_min(0.0, "A")
-    assert ex.check_gamma(16.0) and not ex.check_gamma(8.0) and not ex.check_gamma(4.0)
+    assert ex.check_gamma(16.0, "A") and not ex.check_gamma(8.0, "A") and not ex.check_gamma(4.0, "A")
     k = np.exp(-2.0)
     assert ex.check_kernel_distance(np.sqrt(2 - 2 * k), "C")
     assert not ex.check_kernel_distance(2 - 2 * k, "C")

@@ -74,7 +74,7 @@ def test_hard_margin_against_sklearn():
     assert_passes(check, (np.round(svc.coef_[0], 3), round(svc.intercept_[0], 3), svc.support_.tolist()))
     assert_caught(check, ([1.0, 0.0], 0.0, [0, 1, 2]), "support vectors are the points")
     assert_caught(check, ([1.0, 0.0], 0.0, [2, 3]), "support vectors are the points")  # a wrong index
-    assert_caught(check, ([1.0, 0.0], 0.0, "abc"), "list of indices")
+    assert_caught(check, ([1.0, 0.0], 0.0, "abc"), "holds text")  # read at the door: text where numbers are asked
     assert_caught(check, ([2.0, 0.0], 0.0, [1, 2]), "canonical form")
     assert_caught(check, ([-1.0, 0.0], 0.0, [1, 2]), "not it")  # sign error
     assert_junk_never_raises(check)

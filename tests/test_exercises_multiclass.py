@@ -1,6 +1,7 @@
 """The chapters 07-08 self-checks accept right answers (worked out by hand here) and reject wrong ones."""
 
 import numpy as np
+import pytest
 
 from course_lib.exercises import multiclass as ex
 
@@ -138,6 +139,22 @@ def test_loss_augmented_argmax_coding_exercise():
     assert_caught(ex.check_loss_augmented_argmax, lambda scores, y, Delta: _augmented(-scores, y, Delta), "on case")
     assert_caught(ex.check_loss_augmented_argmax, lambda scores, y, Delta: _augmented(scores, y, Delta.T), "on case")
     assert_caught(ex.check_loss_augmented_argmax, lambda scores, y, Delta: np.argmax(scores, axis=1), "on case")
+    assert_caught(ex.check_loss_augmented_argmax, _last_of_ties, "on case")  # the text says: the first on ties
+
+
+def _last_of_ties(scores, y, Delta):
+    objective = Delta[:, y].T + scores - scores[np.arange(len(y)), y][:, None]
+    return scores.shape[1] - 1 - np.argmax(objective[:, ::-1], axis=1)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_augmented_cases_have_ties(seed):
+    ties = 0
+    for case in ex._augmented_cases(np.random.default_rng(seed)):
+        scores, y, Delta = case["scores"], case["y"], case["Delta"]
+        objective = Delta[:, y].T + scores - scores[np.arange(len(y)), y][:, None]
+        ties += int(np.sum(np.sum(objective == objective.max(axis=1, keepdims=True), axis=1) > 1))
+    assert ties >= 5, ties
     assert_caught(ex.check_loss_augmented_argmax,
                   lambda scores, y, Delta: loss_augmented_argmax(scores, y, Delta)[0], "write it yourself")
 

@@ -146,15 +146,20 @@ def test_certified_epochs_check():
     _, primal = ssg(ex.hierarchy_model(), X, Y, 10.0, 30, 0)
     lower = ex.certified_lower_bound(X, Y, 10.0)
     first = int(np.flatnonzero(np.array(primal) <= 1.1 * lower)[0])
-    check = lambda a: ex.check_certified_epochs(a, X, Y, 10.0, 0, 30)  # noqa: E731
+    check = lambda a: ex.check_certified_epochs(a, X, Y, 10.0, 0, 30, "D")  # noqa: E731
     assert_passes(check, first)
     assert_caught(check, first + 3, "earlier epoch")
     if first > 0:
         assert_caught(check, first - 1, "not yet within")
     assert_junk_never_raises(lambda a: check(-1 if type(a) is int and a == first else a))  # the junk 3 may be it
-    smaller = lambda a: ex.check_certified_epochs(0, X[:12], Y[:12], 10.0, 0, a)  # noqa: E731  # another problem
+    smaller = lambda a: ex.check_certified_epochs(0, X[:12], Y[:12], 10.0, 0, a, "D")  # noqa: E731  # another problem
     assert_caught(smaller, 3, "the exercise's run")
-    assert_caught(lambda a: ex.check_certified_epochs(0, X, Y, a, 0, 30), 1e-9, "the exercise's run")  # C -> 0
+    assert_caught(lambda a: ex.check_certified_epochs(0, X, Y, a, 0, 30, "D"), 1e-9, "the exercise's run")  # C -> 0
+    # the epoch is a number the library's learner prints: the prediction made before running is asked too
+    assert_caught(lambda a: ex.check_certified_epochs(first, X, Y, 10.0, 0, 30, a), "A", "one example")
+    assert_caught(lambda a: ex.check_certified_epochs(first, X, Y, 10.0, 0, 30, a), ..., "prediction too")
+    gap = (np.array(primal) - lower) / lower  # the right prediction: the gap grows at some epoch of this run
+    assert np.any(np.diff(gap) > 0) and gap[-1] < gap[0]
 
 
 def test_constraint_counts_check():
@@ -224,8 +229,8 @@ def test_auc_sort_check():
 
 
 @pytest.mark.parametrize("check, right, wrong, fragment", [
-    (lambda a: ix.check_binary_ssvm(*a), (-1, 0.5), (-1, 0.75), "factor 1/2"),
-    (lambda a: ix.check_binary_ssvm(*a), (-1, 0.5), (1, 0.5), "opposite sign"),
+    (lambda a: ix.check_binary_ssvm(*a, "D"), (-1, 0.5), (-1, 0.75), "factor 1/2"),
+    (lambda a: ix.check_binary_ssvm(*a, "D"), (-1, 0.5), (1, 0.5), "opposite sign"),
     (ix.check_two_class_crammer_singer, [-2.0, -1.5], [2.0, 1.5], "opposite sign"),
 ])
 def test_number_checks(check, right, wrong, fragment):
@@ -274,7 +279,21 @@ def test_auc_pairs_check():
 
 
 def test_the_binary_hinge_is_not_leaked():
-    assert_no_answer_leak(lambda a: ix.check_binary_ssvm(-1, a), 0.9, number_strings(0.5))
+    assert_no_answer_leak(lambda a: ix.check_binary_ssvm(-1, a, "D"), 0.9, number_strings(0.5))
+
+
+def test_the_binary_hinge_needs_the_reason_the_library_cannot_give():
+    """The chapter's BinaryModel gives 12 ex 1's two numbers in three calls (inference, then the
+    loss-augmented output's loss and score); why the hinge is not 0 is the student's own."""
+    from course_lib.structured.models import BinaryModel
+
+    model, w, x, y = BinaryModel(), np.array([2.0, -1.0]), np.array([0.5, 1.5]), -1
+    y_bar = model.loss_augmented_inference(x, y, w)
+    hinge = model.loss(y, y_bar) + w @ (model.joint_feature(x, y_bar) - model.joint_feature(x, y))
+    assert_caught(lambda a: ix.check_binary_ssvm(model.inference(x, w), hinge, a), ..., "letter of your reason")
+    for wrong in "ABC":
+        assert_no_answer_leak(lambda a: ix.check_binary_ssvm(-1, 0.5, a), wrong, ["(D)"])
+    assert_passes(lambda a: ix.check_binary_ssvm(-1, 0.5, a), "D")
 
 
 def test_the_auc_cases_hold_ties_and_gaps_of_one_half():

@@ -110,7 +110,7 @@ def test_hand_exercises_pass_and_do_not_leak():
     assert_caught(lambda a: ex.check_backtrack("bbb", a), ..., "letter of your reason")
     assert_caught(lambda a: ex.check_counts(a, 7 * 26 * 26), 8 ** 26, "r to the power q")
     for text in (str(26 ** 8), "26 ** 8", True):  # text and truth values are not counts
-        assert_caught(lambda a: ex.check_counts(a, 7 * 26 * 26), text, "whole numbers")
+        assert_caught(lambda a: ex.check_counts(a, 7 * 26 * 26), text, "holds text")
     assert_no_answer_leak(lambda a: ex.check_counts(a, 0), 3, number_strings(26 ** 8) + number_strings(7 * 26 * 26))
     assert_no_answer_leak(lambda a: ex.check_backtrack(a, "C"), "aaa", ["bbb"])
     for wrong in ("aaa", "B", 7):

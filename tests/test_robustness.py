@@ -1496,9 +1496,9 @@ def _right_answers():
     return {
         "basis_functions.check_rbf_value": dict(value=np.exp(-2.5), reason="B"),
         "basis_functions.check_xor_plane": dict(w=[2, 2, -4], w0=-1, reason="C"),
-        "instantiations.check_binary_ssvm": dict(answer_y_hat=-1, answer_hinge=0.5),
+        "instantiations.check_binary_ssvm": dict(answer_y_hat=-1, answer_hinge=0.5, reason="D"),
         "instantiations.check_two_class_crammer_singer": dict(answer_w=[-2.0, -1.5]),
-        "kernels.check_gamma": dict(gamma=16.0),
+        "kernels.check_gamma": dict(gamma=16.0, reason="A"),
         "kernels.check_kernel_distance": dict(value=float(np.sqrt(2 - 2 * np.exp(-2.0))), reason="C"),
         "kernels.check_polynomial_kernel": dict(value=4.0, reason="C"),
         "kernels.check_sigma_min": dict(value=0.6, reason="A"),

@@ -152,9 +152,11 @@ def test_site_and_refresh_keep_the_quiz_rendering_and_drop_other_views():
     cell = nbformat.v4.new_code_cell("Quiz(...)", outputs=[quiz_output])
     notebook = build_site.freeze_widgets(nbformat.v4.new_notebook(cells=[cell]))
     data = notebook.cells[0].outputs[0]["data"]
-    assert WIDGET_VIEW not in data and "<details>" in data["text/html"]
-    saved = refresh_notebooks.static(quiz_output)["data"]
-    assert WIDGET_VIEW not in saved and "<details>" in saved["text/html"]
+    assert WIDGET_VIEW not in data and "<details>" in data["text/html"] and "They make w." in data["text/html"]
+    assert set(data) == {"text/html", "text/plain"}
+    saved = refresh_notebooks.static(quiz_output)["data"]  # a saved notebook: the question, not the answer
+    assert set(saved) == {"text/html", "text/plain"} and "alpha &gt; 0" in saved["text/html"]
+    assert "They make w." not in str(saved) and "<details>" not in saved["text/html"]
     demo_output = nbformat.v4.new_output("display_data", data={WIDGET_VIEW: {"model_id": "x"}, "text/plain": "Demo"})
     assert WIDGET_VIEW not in refresh_notebooks.static(demo_output)["data"]
 

@@ -180,8 +180,8 @@ def test_exercise_checks_accept_the_right_answers_and_explain_wrong_ones():
     from course_lib.exercises.instantiations import (
         EXERCISE_TREE, check_binary_ssvm, check_two_class_crammer_singer,
     )
-    assert check_binary_ssvm(-1, 0.5) and not check_binary_ssvm(1, 0.5)
-    assert "factor 1/2" in repr(check_binary_ssvm(-1, 0.75))
+    assert check_binary_ssvm(-1, 0.5, "D") and not check_binary_ssvm(1, 0.5, "D")
+    assert "factor 1/2" in repr(check_binary_ssvm(-1, 0.75, "D"))
     assert check_two_class_crammer_singer([-2.0, -1.5])
     assert "Opposite sign" in repr(check_two_class_crammer_singer([2.0, 1.5]))
     by_hand = [[0, 1, 1.5, 2.5, 2.5], [1, 0, 1.5, 2.5, 2.5], [1.5, 1.5, 0, 2, 2],

@@ -118,6 +118,7 @@ TEMPLATES = ROOT / "tools" / "site_templates"  # course_site/: the lab template,
 # Pagefind, pinned in tools/search/package-lock.json and installed by `make search-deps`.
 PAGEFIND = ROOT / "tools" / "search" / "node_modules" / ".bin" / "pagefind"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+QUIZ_ANSWERS = "application/vnd.course.quiz-answers+html"  # course_lib.widgets.quiz.ANSWERS
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 CONTROL_MODELS = ("SliderModel", "DropdownModel", "ButtonsModel", "CheckboxModel", "SelectModel")
 SYLLABUS_ID = re.compile(r"^[KMPSV]\d+$")
@@ -220,8 +221,12 @@ def _freeze(model_id, models):
 
 
 def static_output(output):
-    """A widget output without its view: what it carries for pages without widgets."""
-    data = {key: value for key, value in output["data"].items() if key != WIDGET_VIEW}
+    """A widget output without its view: what it carries for pages without widgets; a Quiz's
+    rendering with its answer folded (QUIZ_ANSWERS), the site being a reading copy beside the
+    worked solutions."""
+    data = {key: value for key, value in output["data"].items() if key not in (WIDGET_VIEW, QUIZ_ANSWERS)}
+    if QUIZ_ANSWERS in output["data"]:
+        data["text/html"] = output["data"][QUIZ_ANSWERS]
     return nbformat.v4.new_output("display_data", data=data, metadata=output.get("metadata", {}))
 
 

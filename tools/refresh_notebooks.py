@@ -5,7 +5,9 @@
 
 Widget views are dropped from the saved outputs (their live state is not stored, so a saved
 view could only show "model not found"), except a widget's own HTML rendering (a Quiz's
-question and choices), kept in its place; everything else, text and figures, is kept so the
+question and choices), kept in its place; a Quiz's answer is dropped, so that a chapter opened
+before it runs shows no answer (the worked solutions, notebooks/solutions/, show the Quiz's
+rendering with its answer folded, as the site does); everything else, text and figures, is kept so the
 notebook reads well before it is run and `# NBVAL_CHECK_OUTPUT` cells have their reference.
 Execution counts stay: nbval refuses stored outputs of a cell that has none.
 """
@@ -18,14 +20,19 @@ import nbformat
 from nbclient import NotebookClient
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+QUIZ_ANSWERS = "application/vnd.course.quiz-answers+html"  # course_lib.widgets.quiz.ANSWERS
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def static(output):
-    """An output without its widget view; a widget with its own HTML rendering (a Quiz) keeps it."""
-    if WIDGET_VIEW in output.get("data", {}):
-        output = nbformat.v4.new_output(output.output_type, data={
-            key: value for key, value in output.data.items() if key != WIDGET_VIEW}, metadata=output.metadata,
+def static(output, with_answer=False):
+    """An output without its widget view and without a Quiz's answer; a widget with its own HTML
+    rendering (a Quiz) keeps it, the one with the answer folded when `with_answer`."""
+    data = output.get("data", {})
+    if WIDGET_VIEW in data or QUIZ_ANSWERS in data:
+        kept = {key: value for key, value in data.items() if key not in (WIDGET_VIEW, QUIZ_ANSWERS)}
+        if with_answer and QUIZ_ANSWERS in data:
+            kept["text/html"] = data[QUIZ_ANSWERS]
+        output = nbformat.v4.new_output(output.output_type, data=kept, metadata=output.metadata,
             **({"execution_count": output.execution_count} if output.output_type == "execute_result" else {}))
     return output
 
@@ -39,7 +46,7 @@ def refresh(path):
     ).execute()
     for cell in notebook.cells:
         if cell.cell_type == "code":
-            cell.outputs = [static(out) for out in cell.outputs
+            cell.outputs = [static(out, with_answer=path.parent.name == "solutions") for out in cell.outputs
                             if WIDGET_VIEW not in out.get("data", {}) or "text/html" in out["data"]]
             cell.metadata.pop("execution", None)  # timings of an earlier run
     notebook.metadata.pop("widgets", None)

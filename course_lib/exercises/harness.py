@@ -40,6 +40,7 @@ import numpy as np
 
 from course_lib.exercises import Verdict
 from course_lib.exercises.guard import COPY, ELSEWHERE, Guard, TimeLimit, WriteItYourself
+from course_lib.exercises.seal import _refusal
 from course_lib.i18n import N_, _
 
 __all__ = ["check_function", "check_number", "check_reason", "value_and_reason", "Choice", "Quiz", "default_compare", "format_value", "fresh_seed",
@@ -547,22 +548,71 @@ _clock = time.monotonic  # tests replace it
 _tries = {}  # question -> (wrong answers since the last right one, end of the pause)
 
 
-def limited_tries(check):
+TEXT_ANSWERS = ("reason", "prediction")  # the parameters of a check whose answer is text (a letter)
+
+
+def _text_or_truth(value, depth=0):
+    """Whether an answer holds text or a truth value where numbers are expected, itself or inside a
+    list, tuple, array or dict value: float("-1") and np.asarray(["-1", "2"], float) read text as
+    numbers, and True == 1 counts as the number 1."""
+    if isinstance(value, (bool, np.bool_, str, bytes, np.str_, np.bytes_)):
+        return True
+    if depth > 20:
+        return False
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind in "bUS" or (value.dtype == object and any(
+            _text_or_truth(item, depth + 1) for item in value.ravel()))
+    if isinstance(value, (list, tuple)):
+        return any(_text_or_truth(item, depth + 1) for item in value)
+    if isinstance(value, dict):
+        return any(_text_or_truth(item, depth + 1) for item in value.values())
+    return False
+
+
+def _junk_answer(signature, args, kwargs, text):
+    """The name of the first answer given as text or a truth value where the question wants numbers
+    (`_text_or_truth`; the parameters in `text` are text answers: a letter, a word), or None."""
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError:
+        return None
+    for name, value in bound.arguments.items():
+        if value is not Ellipsis and value is not None and name not in text and _text_or_truth(value):
+            return name
+    return None
+
+
+def limited_tries(check=None, *, text=(), data=()):
     """Decorator for the check of a number, a choice or a reason: it does not take answers by the
     hundred. After WRONG_BEFORE_PAUSE wrong answers in a row the check pauses FIRST_PAUSE seconds,
     then twice as long after each further wrong answer; an answer given during a pause is not
     read (it is neither right nor wrong). A right answer ends the count. So one wrong answer and
     then the right one pass at once, while a loop calling the check with candidate values
     (0, 1, 2, ...) gets two tries, then one a minute later, two minutes, four...
+    The record of the wrong answers (`_tries`) is checked too: cleared or rewritten by other code than
+    the check's (`_tries.clear()` before each guess of a loop), the check refuses to run, as a changed
+    check does (`seal`).
     Answers are read together: with every answer left as `...` the check says what to fill in
     (not counted); with some of them left `...` (or an optional reason omitted) nothing is read,
-    so that no part can be tried alone for free."""
+    so that no part can be tried alone for free.
+    An answer given as text or as True/False where numbers are asked (`"-1"`, `["1", "0.5"]`,
+    `True` for class 1) is not read (and not counted); `text` names the parameters whose answer is
+    text besides TEXT_ANSWERS (`@limited_tries(text=("y",))` for a word), `data` those that take the
+    exercise's data, which the check compares with its own (`is_the_data`)."""
+    if check is None:
+        return lambda check: limited_tries(check, text=text, data=data)
+    text = TEXT_ANSWERS + tuple(text) + tuple(data)
     question = f"{check.__module__}.{check.__qualname__}"
     signature = inspect.signature(check)
+    kept = [None, None]  # the record `_tries` and this question's entry as the check last left it
 
     @functools.wraps(check)
     def wrapped(*args, **kwargs):
-        wrong, until = _tries.get(question, (0, 0.0))
+        entry = _tries.get(question)
+        if kept[0] is _tries and entry is not kept[1]:  # cleared or rewritten by other code than this check's
+            return _refusal(f"{__name__}._tries")
+        kept[:] = _tries, entry
+        wrong, until = entry or (0, 0.0)
         now = _clock()
         if now < until:
             return Verdict(False, _("This check is paused for {seconds} s after {wrong} wrong answers in a row: "
@@ -579,13 +629,18 @@ def limited_tries(check):
                                         "question together."))
             return Verdict(False, _("Replace every `...` with your answer: the check reads the answers of a "
                                     "question together."))
+        junk = _junk_answer(signature, args, kwargs, text)
+        if junk is not None:
+            return Verdict(False, _("`{name}` holds text (in quotes) or a truth value (True/False) where the "
+                                    "question asks for numbers: write the numbers themselves.").format(name=junk))
         verdict = check(*args, **kwargs)
         if verdict.correct:
             _tries.pop(question, None)
+            kept[1] = None
         elif not missing:
             wrong += 1
             pause = FIRST_PAUSE * 2 ** (wrong - WRONG_BEFORE_PAUSE) if wrong >= WRONG_BEFORE_PAUSE else 0.0
-            _tries[question] = (wrong, now + pause)
+            _tries[question] = kept[1] = (wrong, now + pause)
             if pause:
                 verdict = Verdict(False, verdict.why + " " + _(
                     "({wrong} wrong answers in a row: the check takes the next one in {seconds:g} s, "

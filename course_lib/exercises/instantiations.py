@@ -7,7 +7,8 @@ traceback) and never the expected value before a correct answer.
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, check_function, check_number, default_compare, limited_tries
+from course_lib.exercises.harness import (Choice, check_function, check_number, default_compare, limited_tries,
+                                          value_and_reason)
 from course_lib.exercises.seal import seal
 from course_lib.i18n import N_, _
 from course_lib.structured.models import tree_distance
@@ -21,10 +22,33 @@ def _prefixed(prefix, verdict):
     return verdict if verdict else Verdict(False, prefix + verdict.why, verdict._hint)
 
 
+BINARY_HINGE_REASONS = (
+    Choice("The hinge is never 0: it always adds Δ = 1", False,
+           "With y' = y the bracket is 0, so the hinge is 0 as soon as the other output scores at least 1 below "
+           "the true one; here it falls short of that by 0.5."),
+    Choice("ŷ is wrong, so the hinge pays Δ(y, ŷ)", False,
+           "ŷ = sign⟨w, x⟩ = -1 = y: the prediction is right. The hinge pays for the margin, not for an error."),
+    Choice("The factor 1/2 of Ψ halves the loss", False,
+           "The 1/2 cancels: ⟨w, Ψ(x, -y) - Ψ(x, y)⟩ = -y ⟨w, x⟩, the plain margin with its sign."),
+    Choice("The prediction is right, but its margin y ⟨w, x⟩ = 0.5 is below 1: with the 0-1 loss and Ψ = y x / 2 "
+           "the structured hinge is the binary hinge max(0, 1 - y ⟨w, x⟩)", True,
+           "The candidate y' = -y gives 1 + ⟨w, Ψ(x, -y) - Ψ(x, y)⟩ = 1 - y ⟨w, x⟩ = 0.5: the SVM asks for a margin "
+           "of 1, not only for the right sign."),
+)
+
+
 @limited_tries
-def check_binary_ssvm(answer_y_hat, answer_hinge):
+def check_binary_ssvm(answer_y_hat, answer_hinge, reason=None):
     """Exercise 1 [S13]: with Psi(x, y) = y x / 2 and the 0-1 loss, the prediction
-    y_hat = argmax_y <w, Psi(x, y)> and the margin-rescaled structured hinge at (x, y)."""
+    y_hat = argmax_y <w, Psi(x, y)> and the margin-rescaled structured hinge at (x, y), then the
+    reason (a letter of BINARY_HINGE_REASONS) the hinge is not 0 although y_hat = y: the chapter's
+    BinaryModel gives both numbers in two calls, not the reason."""
+    return value_and_reason(_check_binary_ssvm_values(answer_y_hat, answer_hinge), reason, BINARY_HINGE_REASONS,
+                            _("ŷ and the hinge are right. Your reason: {why}"),
+                            hint=_("Is ŷ right? Then what does the max still compare?"))
+
+
+def _check_binary_ssvm_values(answer_y_hat, answer_hinge):
     w, x, y = (2.0, -1.0), (0.5, 1.5), -1  # the exercise's numbers
     w, x = np.asarray(w, float), np.asarray(x, float)
     score = float(w @ x)

@@ -113,9 +113,32 @@ def _check_sigma_min_value(value):
     )
 
 
+GAMMA_REASONS = (
+    Choice("The kernel becomes exp(-0.25 ‖x - y‖²), the slides' kernel of width σ = 2: eight times wider than "
+           "asked, so every point sees far-away points and the boundary is much smoother", True,
+           "γ multiplies ‖x - y‖²: γ = 0.25 = 1/σ² gives σ = 2, and a wide kernel is a smooth, nearly linear "
+           "boundary. The chapter's grid over σ shows how much the width changes the fit."),
+    Choice("Nothing: scikit-learn turns the width into γ itself", False,
+           "scikit-learn takes γ as it is: exp(-γ ‖x - y‖²) with the number you give."),
+    Choice("The kernel becomes narrower: each point only sees its closest neighbours", False,
+           "A smaller γ is a wider kernel: γ = 0.25 is 1/σ² for σ = 2, eight times the width asked for."),
+    Choice("scikit-learn refuses a γ below 1", False,
+           "Any γ > 0 is accepted; a wrong one trains a different model without a warning, which is why the "
+           "conversion matters."),
+)
+
+
 @limited_tries
-def check_gamma(gamma):
-    """Exercise [K22]: scikit-learn's gamma for the slides' Gaussian kernel of width sigma."""
+def check_gamma(gamma, reason=None):
+    """Exercise [K22]: scikit-learn's gamma for the slides' Gaussian kernel of width sigma, then the
+    reason (a letter of GAMMA_REASONS) what passing the width itself as gamma does: the chapter's
+    comparison with SVC shows the conversion for another width, the effect of the wrong one it does not."""
+    return value_and_reason(_check_gamma_value(gamma), reason, GAMMA_REASONS,
+                            _("γ is right. Your reason: {why}"),
+                            hint=_("Is a larger γ a wider or a narrower kernel?"))
+
+
+def _check_gamma_value(gamma):
     sigma = 0.25  # the exercise's numbers
     expected = 1.0 / sigma**2
     return check_number(
@@ -217,7 +240,20 @@ def _psd_cases(rng):
         B = rng.normal(size=(5, 5))
         cases.append(dict(G=B + B.T))
     cases.append(dict(G=np.array([[1.0, 2.0], [2.0, 1.0]])))  # eigenvalues 3 and -1
+    for _ in range(2):
+        cases.append(dict(G=_unit_diagonal_not_psd(rng)))
     return cases
+
+
+def _unit_diagonal_not_psd(rng):
+    """A symmetric 4 x 4 matrix with ones on its diagonal and off-diagonal entries in (-0.95, 0.95):
+    every diagonal entry and every 2 x 2 principal minor is positive, and still an eigenvalue is
+    below -0.05 (a test of the diagonal and of the pairs alone calls it PSD)."""
+    while True:
+        upper = np.triu(np.round(rng.uniform(-0.95, 0.95, size=(4, 4)), 2), 1)
+        G = np.eye(4) + upper + upper.T
+        if np.linalg.eigvalsh(G)[0] < -0.05:
+            return G
 
 
 def _reference_is_psd(G):

@@ -143,7 +143,7 @@ def _check_least_squares_line(answer_w, answer_w0, x, r):
 
 # Exercise 5 [K4]
 
-@limited_tries
+@limited_tries(data=("X", "r"))
 def check_version_space_interval(answer_low, answer_high, X, r):
     """The offsets w0 of the separating lines of orientation w (ends S and G), on the chapter's
     set `Xs, rs = data.linearly_separable(n=30, seed=0)` (passed as X, r; any other set is refused)."""

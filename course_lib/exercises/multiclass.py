@@ -285,12 +285,23 @@ def check_all_pairs_votes(student_fn, seed=None):
 
 
 def _augmented_cases(rng, n_cases=15):
+    """Random scores and costs; every third case has scores in halves (exact in floating point),
+    its first row with the max reached by two classes: the rule's "first on ties" is tested."""
     cases = []
-    for _ in range(n_cases):
+    for number in range(n_cases):
         k, n = int(rng.integers(3, 6)), int(rng.integers(1, 5))
         Delta = rng.integers(0, 4, size=(k, k)).astype(float)
         np.fill_diagonal(Delta, 0)
-        cases.append(dict(scores=np.round(rng.normal(size=(n, k)), 2), y=rng.integers(k, size=n), Delta=Delta))
+        y = rng.integers(k, size=n)
+        if number % 3 == 2:
+            scores = rng.integers(-2, 3, size=(n, k)) / 2
+            objective = Delta[:, y[0]] + scores[0] - scores[0, y[0]]
+            best = int(np.argmax(objective))
+            other = int(rng.choice([c for c in range(k) if c not in (best, y[0])]))
+            scores[0, other] = scores[0, best] + Delta[best, y[0]] - Delta[other, y[0]]  # the same objective
+        else:
+            scores = np.round(rng.normal(size=(n, k)), 2)
+        cases.append(dict(scores=scores, y=y, Delta=Delta))
     return cases
 
 

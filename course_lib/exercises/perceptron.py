@@ -251,9 +251,10 @@ def check_lazy_update(student_fn, seed=None):
     run_student.__wrapped__ = student_fn  # the harness points at the student's lines in an error
     return check_function(run_student, _lazy_cases, _lazy_reference, seed=seed, compare=_compare_lazy,
                           show=_show_lazy,
-                          hint=_("For each feature f of x and each of the labels gold and pred: add "
-                               "`(n_examples - last_update.get((label, f), 0)) * w[label].get(f, 0)` to `a[label][f]`, "
-                               "stamp `last_update[label, f] = n_examples`; then `w[gold][f] += x[f]`, `w[pred][f] -= x[f]`."))
+                          hint=_("An entry a[label][f] missed one addition of w[label][f] for every example since its "
+                               "stamp, and w[label][f] has not changed since: catch them all up with one product, stamp "
+                               "the entry with `n_examples`, and only then move w[label][f] by x[f], up for gold and down "
+                               "for pred. Do it for every feature of x and both labels; a missing entry counts 0."))
 
 
 # -- concept questions (shown by `quiz(name)` in the chapter) -----------------------------------

@@ -13,7 +13,8 @@ import math
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.harness import Choice, check_function, check_number, is_the_data, limited_tries
+from course_lib.exercises.harness import (Choice, check_function, check_number, is_the_data, limited_tries,
+                                          value_and_reason)
 from course_lib.exercises.seal import seal
 from course_lib.i18n import N_, _
 from course_lib.structured.learners import OneSlackSSVM, SubgradientSSVM
@@ -165,10 +166,9 @@ def check_stochastic_subgradient(student_ssg, seed=None):
     return check_function(
         student_ssg, _ssg_cases, _reference_ssg, seed=seed, compare=_compare_ssg, allowed=_allowed(hierarchy_model()),
         show=_show_ssg, what=N_("stochastic subgradient"),
-        hint=_("`rng = np.random.default_rng(seed)` once; `w = np.zeros(model.size_joint_feature)`; t = 0. Each epoch: "
-             "for i in rng.permutation(n): ȳ = the loss-augmented argmax at w, g = Ψ(xᵢ, ȳ) - Ψ(xᵢ, yᵢ), "
-             "t += 1, w = w - (1 / t) * (w + C * g). P(w) = 1/2 ‖w‖² + C * mean of your `margin_hinge`: "
-             "record it before the first epoch and after each one."),
+        hint=_("Three usual slips: the generator is drawn once, before the first epoch (one per epoch repeats "
+             "the same order); t counts the updates over all the epochs, not the epochs; `primal` has `n_epochs` + 1 "
+             "values, P(w) at w = 0 first, then after each epoch, with the mean of the hinges times C."),
         right=_("Your Algorithm 2 gives the library's w and P(w) on every fresh problem. P(w) alone does not say "
               "how far you are from the optimum: the next cell measures it against a certified lower bound."))
 
@@ -190,11 +190,37 @@ def _certified_run():
     return primal, certified_lower_bound(X, Y, 10.0)
 
 
-@limited_tries
-def check_certified_epochs(first_epoch, X, Y, C, seed, n_epochs):
+GAP_PREDICTIONS = (
+    Choice("Yes: every update steps against a subgradient, so P(w) goes down at every epoch", False,
+           "The update follows the subgradient of one example's hinge, not of P: a step that helps that example "
+           "can raise the hinges of the others, and P(w) with them. Print the gaps: some epochs end higher than "
+           "the one before."),
+    Choice("Yes, after the first epochs: the steps 1/t get small, so the run settles", False,
+           "Smaller steps move w less, but each one still follows one example and not P: the gap goes up and "
+           "down to the last epoch, by less and less."),
+    Choice("No: the lower bound D changes from one epoch to the next", False,
+           "D is computed once, by the one-slack learner, before the run: it does not depend on the epochs. What "
+           "moves is P(wₑ)."),
+    Choice("No: each update follows one example's subgradient, not P's, so P(wₑ), and the gap with it, can go up "
+           "from one epoch to the next", True,
+           "The gap shrinks overall, as the steps 1/t get smaller, but not at every epoch: that is why the "
+           "certified gap, not the last P(w), says when the run is close enough."),
+)
+
+
+@limited_tries(data=("X", "Y", "C", "seed", "n_epochs"))
+def check_certified_epochs(first_epoch, X, Y, C, seed, n_epochs, prediction=None):
     """The first epoch e whose P(w_e) is certified within 10% of min P, that is
     P(w_e) <= 1.1 * the one-slack lower bound, for Algorithm 2 run on the exercise's problem (the
-    arguments must be it: `toy_hierarchy(n=40, seed=3)`, C = 10, seed 0, 30 epochs)."""
+    arguments must be it: `toy_hierarchy(n=40, seed=3)`, C = 10, seed 0, 30 epochs), then the
+    prediction made before running (a letter of GAP_PREDICTIONS): does the gap shrink at every
+    epoch? The epoch is a number any run of the library's learner prints; the prediction is not."""
+    return value_and_reason(_check_certified_epoch(first_epoch, X, Y, C, seed, n_epochs), prediction,
+                            GAP_PREDICTIONS, _("The epoch is right. Your prediction: {why}"),
+                            hint=_("Does a step on one example's hinge lower the sum of all the hinges?"))
+
+
+def _check_certified_epoch(first_epoch, X, Y, C, seed, n_epochs):
     within = 0.10  # the exercise's numbers
     X_gap, y_gap = toy_hierarchy(n=40, seed=3)
     if not (is_the_data(X, X_gap) and is_the_data(Y, y_gap) and is_the_data([C, seed, n_epochs], [10.0, 0, 30])):

@@ -208,7 +208,7 @@ BACKTRACK_REASONS = (
 )
 
 
-@limited_tries
+@limited_tries(text=("y",))
 def check_backtrack(y, reason=None):
     """Exercise 3 [V4]: the decoded word, as a string over 'ab', by back-tracking through I; then
     the letter of BACKTRACK_REASONS saying why it differs from the best letter at each position."""

@@ -8,9 +8,12 @@ choice, shown after the student checks.
 
 Leave it as the last expression of a code cell tagged `quiz`. In JupyterLab and Voila it is a
 widget (radio buttons, or tick boxes with `multiple=True`; Tab, arrow keys and Space/Enter work
-it). Its output also carries a static HTML rendering, the question, the choices and, folded in
-a `<details>`, the answer with every explanation: the static site and a notebook opened before
-it runs show that one (`tools/build_site.py` and `tools/refresh_notebooks.py` keep it).
+it). Its output also carries a static HTML rendering of the question and its choices, without the
+answer: a notebook opened before it runs shows that one (`tools/refresh_notebooks.py` keeps it),
+and the student meets the answer only after pressing Check. The answer with every explanation,
+folded in a `<details>`, travels under a type of its own (ANSWERS, which no notebook front end
+renders and the saved notebooks drop) for the static site, a reading copy beside the worked
+solutions (`tools/build_site.py` shows it there).
 Texts may use `code`, **bold** and $math$ (TeX). The widget's choices are plain labels, which
 no math renderer reaches: their $math$ is written there in Unicode (αᵗ, ‖w‖, ≤), as in the
 figures' alt texts; the question and the explanations are typeset (HTMLMath, MathJax).
@@ -27,7 +30,9 @@ from course_lib.i18n import N_, _
 from course_lib.plotting.style import plain_text
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+ANSWERS = "application/vnd.course.quiz-answers+html"  # the static rendering with the answer: the site's
 QUESTION, HINT, RIGHT, NOT_IT, A_HINT = N_("Question."), N_("<b>Hint.</b>"), N_("right"), N_("not it"), N_("A hint")
+RUN_TO_CHECK = N_("(Run the notebook to check your answer.)")
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # Choices lettered A, B, ... as in the widget, also where a style sheet numbers lists.
 LETTERED = "<ol type='A' style='list-style-type: upper-alpha'>"
@@ -128,29 +133,36 @@ class Quiz(widgets.VBox):
     def _show_hint(self):
         self.feedback.value = f"<p>{_(HINT)} {inline_html(self.hint_text)}</p>"
 
-    def static_html(self):
-        """The question, its choices, and the answer with every explanation in a <details>."""
+    def static_html(self, with_answer=False):
+        """The question, its choices and its hint folded in a <details>; with_answer: the answer
+        with every explanation too, folded in a <details> (the site's rendering), else a line
+        saying where the answer is checked."""
         items = "".join(f"<li>{inline_html(c.text)}</li>" for c in self.choices)
-        answers = "".join(
-            f"<li><b>{_(RIGHT) if c.correct else _(NOT_IT)}</b>: {inline_html(c.explanation)}</li>"
-            for c in self.choices)
         kind = _("Tick every right choice.") if self.multiple else _("One choice is right.")
         hint = (f"<details><summary>{_(A_HINT)}</summary><p>{inline_html(self.hint_text)}</p></details>"
                 if self.hint_text else "")
-        answer = _("The answer, with an explanation of every choice")
+        if with_answer:
+            answers = "".join(
+                f"<li><b>{_(RIGHT) if c.correct else _(NOT_IT)}</b>: {inline_html(c.explanation)}</li>"
+                for c in self.choices)
+            summary = _("The answer, with an explanation of every choice")
+            ending = f"<details><summary>{summary}</summary>{LETTERED}{answers}</ol></details>"
+        else:
+            ending = f"<p><em>{inline_html(_(RUN_TO_CHECK))}</em></p>"
         return (f"<div class='course-quiz-static'><p><b>{_(QUESTION)}</b> {inline_html(self.question)} "
-                f"<em>{kind}</em></p>{LETTERED}{items}</ol>{hint}<details><summary>{answer}"
-                f"</summary>{LETTERED}{answers}</ol></details></div>")
+                f"<em>{kind}</em></p>{LETTERED}{items}</ol>{hint}{ending}</div>")
 
     def static_text(self):
         lines = [f"{_(QUESTION)} {self.question}"]
         lines += [f"  {LETTERS[i]}. {plain_text(c.text)}" for i, c in enumerate(self.choices)]
-        return "\n".join(lines + [_("(Run the notebook to check your answer.)")])
+        return "\n".join(lines + [_(RUN_TO_CHECK)])
 
     def _repr_mimebundle_(self, **kwargs):
-        """The widget view, with the static rendering beside it for pages without widgets."""
+        """The widget view, with the static rendering beside it for pages without widgets (without
+        the answer), and the site's rendering with the answer under ANSWERS."""
         bundle = super()._repr_mimebundle_(**kwargs) or {}
         data = bundle[0] if isinstance(bundle, tuple) else bundle
         data["text/html"] = self.static_html()
         data["text/plain"] = self.static_text()
+        data[ANSWERS] = self.static_html(with_answer=True)
         return bundle

@@ -20,7 +20,7 @@ ex.check_sigma_min(min(v for v in d if v > 0), "A")  # a 0 would make the whole 
 # is between (1, 0) and (1, 0.6): $\sigma_{\min} = 0.6$.
 
 # %% gamma
-ex.check_gamma(1 / 0.25**2)
+ex.check_gamma(1 / 0.25**2, "A")  # gamma = 0.25 would be 1/sigma^2 for sigma = 2
 
 # %% markdown: gamma
 # $\exp(-\gamma\|\mathbf{x} - \mathbf{y}\|^2) = \exp(-\|\mathbf{x} - \mathbf{y}\|^2/\sigma^2)$ for

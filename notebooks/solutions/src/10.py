@@ -75,7 +75,7 @@ w, primal = stochastic_subgradient(ex.hierarchy_model(), X_gap, Y_gap, C=10.0, n
 gap = (np.array(primal) - lower) / lower
 print("certified relative gap per epoch:", np.round(gap, 3))
 first_epoch = int(np.flatnonzero(gap <= 0.10)[0])
-ex.check_certified_epochs(first_epoch, X_gap, Y_gap, C=10.0, seed=0, n_epochs=30)
+ex.check_certified_epochs(first_epoch, X_gap, Y_gap, C=10.0, seed=0, n_epochs=30, prediction="D")
 
 # %% markdown: certified_epochs
 # The gap does not shrink at every epoch: a stochastic step follows one example's subgradient, so

@@ -3,7 +3,7 @@
 # %% binary_ssvm
 # <w, x> = 2 * 0.5 - 1 * 1.5 = -0.5, so y_hat = sign(<w, x>) = -1 (right), and the hinge is
 # max(0, 1 - y <w, x>) = max(0, 1 - 0.5) = 0.5: the prediction is right but inside the margin.
-ex.check_binary_ssvm(-1, 0.5)
+ex.check_binary_ssvm(-1, 0.5, "D")  # right, but inside the margin
 
 # %% two_class_crammer_singer
 # label 1 wins iff <w_1, x> >= <w_0, x>, i.e. <w_1 - w_0, x> >= 0.
