@@ -35,8 +35,10 @@ changes in place are rebuilt the same way (the check's own objects in them are k
 The time limit: the student's call runs in a thread of its own, which the check waits for at most
 `seconds`; past them, the check goes on with TimeLimit, and the call is set aside: it stops for
 good at the next line of the student's code it runs, whatever it catches (a loop whose `except`
-swallows every exception included), and takes no more CPU. Only a call that never comes back from
-one C function (`sum(itertools.count())`) keeps running, and the interpreter with it.
+swallows every exception included), and takes no more CPU. A call that never comes back from one C
+function (`sum(itertools.count())`) would keep running, and the interpreter with it: on Linux the
+checks run the guard and the calls in a child process (`harness.student_runner`), killed a second
+past the limit.
 
 A copy of the library's source (`inspect.getsource`, pasted or exec'd, renamed, without its
 docstring, with other variable names) is refused too: while the student's call runs, a trace
@@ -67,7 +69,7 @@ import numpy as np
 
 from course_lib.i18n import _
 
-__all__ = ["ELSEWHERE", "Guard", "StudentObject", "TimeLimit", "WriteItYourself"]
+__all__ = ["ELSEWHERE", "Guard", "StudentObject", "TimeLimit", "WriteItYourself", "prepare"]
 
 GUARDED_PACKAGES = ("course_lib", "sklearn", "scipy")
 # where work escapes to another thread or process, out of the student's call
@@ -83,7 +85,8 @@ _SWAPPED_DURING_CALL = ((os, ("system", "fork", "forkpty", "execv", "execve", "p
                         (sys, ("settrace", "setprofile", "addaudithook")))
 _SETTRACE = sys.settrace  # the guard's own, kept while the student's call runs
 # the checking machinery itself runs while the student's function runs (or around it)
-_EXEMPT_MODULES = ("course_lib.exercises", "course_lib.exercises.guard", "course_lib.exercises.harness")
+_EXEMPT_MODULES = ("course_lib.exercises", "course_lib.exercises.child", "course_lib.exercises.guard",
+                   "course_lib.exercises.harness")
 
 
 COPY = "copy of "  # label prefix of a refused copy of the library's code
@@ -385,6 +388,13 @@ class StudentObject:
         except BaseException:  # a repr that fails, or calls the library
             self.text = f"<a {self.kind} object>"
 
+    @classmethod
+    def described(cls, kind, text):
+        """The StudentObject of an object of kind `kind` shown as `text` (seen in another process)."""
+        seen = cls.__new__(cls)
+        seen.kind, seen.text = kind, text
+        return seen
+
     def __repr__(self):
         return self.text
 
@@ -634,6 +644,13 @@ class Guard:
         _state.allowed_codes = set()
         _state.checked_codes, _state.fingerprints, _state.shapes = {}, {}, {}  # the student's codes among them
         return False
+
+
+def prepare():
+    """Make the stubs of every function to guard now, without swapping them in: a check run in a
+    forked child (`seal.sealed`) finds them made, as they stay made here for the next check."""
+    for key, fn in _functions_to_guard().items():
+        _prepared(key, fn)
 
 
 def _prepared(key, fn):

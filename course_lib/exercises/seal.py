@@ -34,6 +34,8 @@ import types
 import numpy as np
 
 from course_lib.exercises import Verdict
+from course_lib.exercises.child import FORKS, in_a_child
+from course_lib.exercises.guard import prepare
 from course_lib.i18n import _
 
 __all__ = ["changed", "seal", "sealed"]
@@ -223,14 +225,31 @@ def _refusal(where):
 
 def sealed(check):
     """`check`, refusing to run when what it relies on has changed (`changed`), and refusing a Right
-    when it changed while the check ran."""
+    when it changed while the check ran. On Linux (`child.FORKS`), a check that runs the student's
+    function (every check but those of a number or a choice, `limited_tries`) runs in a forked
+    child (`child.in_a_child`), a copy of the kernel in which no other thread runs: it looks again
+    there, so that a thread started before the check cannot change what the check relies on and
+    put it back between the two looks."""
+    in_a_copy = FORKS and not getattr(check, "limited_tries", False)
+
     @functools.wraps(check)
     def wrapped(*args, **kwargs):
         where = changed()
         if where is not None:
             return _refusal(where)
-        verdict = check(*args, **kwargs)
-        where = changed() if verdict else None
-        return verdict if where is None else _refusal(where)
+        if in_a_copy:
+            prepare()
+            return in_a_child(functools.partial(_looked_at, check, args, kwargs))
+        return _looked_at(check, args, kwargs, look_first=False)
 
     return wrapped
+
+
+def _looked_at(check, args, kwargs, look_first=True):
+    """check(*args, **kwargs), refused when what it relies on differs (before, and after a Right)."""
+    where = changed() if look_first else None
+    if where is not None:
+        return _refusal(where)
+    verdict = check(*args, **kwargs)
+    where = changed() if verdict else None
+    return verdict if where is None else _refusal(where)
