@@ -19,10 +19,10 @@ for calls made by the library: student code it calls back (a stand-in `self`) st
 
 Work handed to another thread or process does not escape: while the student's call runs, the
 library refuses to run in every thread (a pool or worker thread started before the check
-included); starting a thread (`threading.Thread.start`), calling into `concurrent.futures`,
-`multiprocessing`, `subprocess` or `asyncio` (the kernel's own output, a print, may), starting a
-process (os.system, fork, exec, spawn) and switching the copy tracer off (sys.settrace) are
-refused. What the call returns is rebuilt from plain data (numbers, strings, NumPy arrays,
+included; on Linux the call runs in a child process, where such a thread does not run); starting
+a thread (`threading.Thread.start`), calling into `concurrent.futures`, `multiprocessing`,
+`subprocess` or `asyncio` (the kernel's own output, a print, may), starting a process (os.system,
+fork, exec, spawn) and switching the copy tracer off (sys.settrace) are refused. What the call returns is rebuilt from plain data (numbers, strings, NumPy arrays,
 tuples, lists, dicts) before the call counts as over, so an object that computes its value later
 (`__array__`, `__eq__`, ...) computes it with the library still out of reach; an object of any
 other kind is returned as `StudentObject`, which compares equal to nothing. Arguments the call

@@ -15,7 +15,9 @@ their Python functions with the functions they call; the standard modules that d
 copy the cases. A function is recorded with its code, defaults and closure (the functions in them
 too), a class with its attributes. `changed()` names the first thing that differs since, or None.
 `seal` also wraps the module's public `check_*` functions (`sealed`): each asks `changed()` before
-it runs, and again before it gives a Right (a change made while it ran).
+it runs, and again before it gives a Right (a change made while it ran). On Linux a check that runs
+the student's code runs in a forked copy of the kernel and asks there, where no thread started
+before the check runs: such a thread cannot change the check and put it back between the looks.
 
 The record is made once per module and never again: reloading a module (or calling `seal` again)
 leaves the first record, so the reloaded module differs from it, and the verdict asks for a fresh
