@@ -158,6 +158,7 @@ class _State:
         self.stub_codes = {}     # id -> the stub code objects swapped into the library's functions
         self.top_level_codes = set()  # ids of the code of each guarded function (not nested code)
         self.prepared = {}       # id -> (function, code, label, copy, stub) of each guarded function
+        self.prepared_with = 0   # the number of modules loaded when `prepare` last made the stubs
 
 
 _SAME_OPERATION = {"LOAD_METHOD": "LOAD_ATTR", "CACHE": None, "NOP": None, "PRECALL": None, "PUSH_NULL": None,
@@ -648,9 +649,12 @@ class Guard:
 
 def prepare():
     """Make the stubs of every function to guard now, without swapping them in: a check run in a
-    forked child (`seal.sealed`) finds them made, as they stay made here for the next check."""
-    for key, fn in _functions_to_guard().items():
-        _prepared(key, fn)
+    forked child (`seal.sealed`) finds them made, as they stay made here for the next check. Done
+    again only once more modules are loaded (a stub missing then is made in the child)."""
+    if _state.prepared_with != len(sys.modules):
+        for key, fn in _functions_to_guard().items():
+            _prepared(key, fn)
+        _state.prepared_with = len(sys.modules)
 
 
 def _prepared(key, fn):
