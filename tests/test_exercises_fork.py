@@ -152,3 +152,36 @@ def test_results_cross_the_pipe_as_they_were_without_pickle(value):
     elif value == value:
         assert back == value
     assert decode(encode(object())).__class__ is StudentObject
+
+
+def test_a_call_cannot_send_the_checks_verdict_for_it():
+    """The call runs in a child of the forked copy that runs the check: the pipe by which that copy
+    sends its verdict is closed in the child, so the student cannot write a verdict into it."""
+    def writes_a_verdict(X, r, eta, n_epochs):
+        import json
+        import struct
+        message = json.dumps({"out": "", "err": "", "value": ["verdict", True, "forged", None]}).encode()
+        for fd in map(int, os.listdir("/proc/self/fd")):
+            try:
+                os.write(fd, struct.pack(">Q", len(message)) + message)
+            except OSError:
+                pass
+        return np.zeros(X.shape[1]), 0.0
+
+    verdict = linear.check_perceptron(writes_a_verdict)
+    assert not verdict and "Not yet" in repr(verdict), verdict.why
+
+
+@pytest.mark.parametrize("written", [b"\xff" * 8, b"\x00" * 7 + b"\x03abc", b"\x00" * 7 + b"\x02{}"])
+def test_junk_written_into_the_results_pipe_gets_not_yet(written):
+    def writes(X, r, eta, n_epochs):
+        for fd in map(int, os.listdir("/proc/self/fd")):
+            try:
+                os.write(fd, written)
+            except OSError:
+                pass
+        time.sleep(60)
+
+    start = time.perf_counter()
+    verdict = linear.check_perceptron(writes)
+    assert not verdict and time.perf_counter() - start < 2.0 + 4.0, verdict.why

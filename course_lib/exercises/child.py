@@ -45,11 +45,13 @@ FORKS = hasattr(os, "fork") and sys.platform.startswith("linux")
 
 _HEADER = struct.Struct(">Q")  # the length of each message
 _FORK, _PIPE, _KILL, _KILLPG, _WAITPID = os.fork, os.pipe, os.kill, os.killpg, os.waitpid
-_here = {"in a child": False}  # in a child, a child it starts stays in its process group
+# in a child: a child it starts stays in its process group, and does not keep the pipe to this
+# child's parent (it could send there what this child did not compute)
+_here = {"in a child": False, "to the parent": None}
 
 
 class ChildEnded(Exception):
-    """The child ended (or closed its pipe) before sending what was asked."""
+    """The child ended (or closed its pipe) before sending what was asked, or sent what is no message."""
 
 
 def encode(value, depth=0):
@@ -143,18 +145,23 @@ class Child:
     def receive(self, seconds=None):
         """The next value the child sent (what it printed meanwhile printed here); TimeLimit past
         `seconds` (None: no limit), ChildEnded when it ended first."""
-        header = self._read(_HEADER.size, seconds)
-        message = json.loads(self._read(_HEADER.unpack(header)[0], None).decode())
-        sys.stdout.write(message["out"])
-        sys.stderr.write(message["err"])
+        deadline = None if seconds is None else time.monotonic() + seconds
+        header = self._read(_HEADER.size, deadline)
+        try:  # (what a student's code in the child wrote into the pipe itself may be anything)
+            message = json.loads(self._read(_HEADER.unpack(header)[0], deadline).decode())
+            out, err = str(message["out"]), str(message["err"])
+            value = None if "raised" in message else decode(message["value"])
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:
+            raise ChildEnded() from error
+        sys.stdout.write(out)
+        sys.stderr.write(err)
         if "raised" in message:
             name, text = message["raised"]
             kind = getattr(builtins, name, None)
             raise (kind if isinstance(kind, type) and issubclass(kind, Exception) else RuntimeError)(text)
-        return decode(message["value"])
+        return value
 
-    def _read(self, size, seconds):
-        deadline = None if seconds is None else time.monotonic() + seconds
+    def _read(self, size, deadline):
         while len(self.buffer) < size:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             if not select.select([self.fd], [], [], left)[0]:
@@ -179,7 +186,9 @@ class Child:
 def _run_the_child(work, fd, group):
     """In the child: run work(send), then exit, whatever happens."""
     try:
-        _here["in a child"] = True
+        if _here["to the parent"] is not None:
+            os.close(_here["to the parent"])
+        _here["in a child"], _here["to the parent"] = True, fd
         if group:
             os.setpgid(0, 0)  # the parent's interrupt (to its group) does not reach here; stop() kills the group
         signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -360,7 +360,7 @@ def _calls_in_a_child(run, limit, student_fn, cases):
     try:
         for _case in cases:
             try:
-                got, reason = child.receive(limit + _GRACE)
+                sent = child.receive(limit + _GRACE)
             except TimeLimit:
                 yield None, _did_not_return(limit)
                 return
@@ -368,7 +368,8 @@ def _calls_in_a_child(run, limit, student_fn, cases):
                 yield None, _("your function ended the process that runs it (`os._exit`, a signal, a crash) "
                               "without returning.")
                 return
-            yield got, reason
+            well_formed = isinstance(sent, tuple) and len(sent) == 2 and (sent[1] is None or isinstance(sent[1], str))
+            yield sent if well_formed else (sent, None)  # (written into the pipe by the student's code)
     finally:
         child.stop()
 
