@@ -185,3 +185,9 @@ def test_junk_written_into_the_results_pipe_gets_not_yet(written):
     start = time.perf_counter()
     verdict = linear.check_perceptron(writes)
     assert not verdict and time.perf_counter() - start < 2.0 + 4.0, verdict.why
+
+
+def test_a_call_that_kills_the_checks_process_gets_not_yet():
+    verdict = linear.check_perceptron(lambda X, r, eta, n_epochs: os.kill(os.getppid(), 9))
+    assert not verdict and "was stopped before its verdict" in verdict.why, verdict.why
+    assert_passes(linear.check_perceptron, perceptron)

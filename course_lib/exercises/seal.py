@@ -36,7 +36,7 @@ import types
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.child import FORKS, in_a_child
+from course_lib.exercises.child import FORKS, ChildEnded, in_a_child
 from course_lib.exercises.guard import prepare
 from course_lib.i18n import _
 
@@ -241,7 +241,11 @@ def sealed(check):
             return _refusal(where)
         if in_a_copy:
             prepare()
-            return in_a_child(functools.partial(_looked_at, check, args, kwargs))
+            try:
+                return in_a_child(functools.partial(_looked_at, check, args, kwargs))
+            except ChildEnded:  # killed by the student's code (its call runs in a child of that copy)
+                return Verdict(False, _("The check was stopped before its verdict: its process was ended (by a "
+                                        "signal, `os._exit` or a crash). Run it again."))
         return _looked_at(check, args, kwargs, look_first=False)
 
     return wrapped
