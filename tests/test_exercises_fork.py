@@ -130,13 +130,13 @@ def test_a_thread_started_before_the_check_cannot_change_it_while_it_runs():
 
 def test_prints_and_the_line_of_an_error_reach_the_student(capsys):
     def prints_then_raises(X, r, eta, n_epochs):
-        print("w so far:", np.zeros(2))
+        print("w so far:", [0.0, 0.0])
         print("a warning of mine", file=sys.stderr)
         return 1 / 0
 
     verdict = linear.check_perceptron(prints_then_raises)
     out, err = capsys.readouterr()
-    assert "w so far: [0. 0.]" in out and "a warning of mine" in err
+    assert "w so far: [0.0, 0.0]" in out and "a warning of mine" in err, (out, err, verdict.why)
     line = prints_then_raises.__code__.co_firstlineno + 3
     assert f"ZeroDivisionError: division by zero at line {line} of the cell that defines it" in verdict.why, verdict.why
 
