@@ -191,3 +191,19 @@ def test_a_call_that_kills_the_checks_process_gets_not_yet():
     verdict = linear.check_perceptron(lambda X, r, eta, n_epochs: os.kill(os.getppid(), 9))
     assert not verdict and "was stopped before its verdict" in verdict.why, verdict.why
     assert_passes(linear.check_perceptron, perceptron)
+
+
+def test_an_error_written_into_the_results_pipe_gets_not_yet():
+    def writes_an_error(X, r, eta, n_epochs):
+        import json
+        import struct
+        message = json.dumps({"out": "", "err": "", "raised": ["ValueError", "written"]}).encode()
+        for fd in map(int, os.listdir("/proc/self/fd")):
+            try:
+                os.write(fd, struct.pack(">Q", len(message)) + message)
+            except OSError:
+                pass
+        time.sleep(60)
+
+    verdict = linear.check_perceptron(writes_an_error)
+    assert not verdict and "ended the process" in verdict.why, verdict.why

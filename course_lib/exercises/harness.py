@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from course_lib.exercises import Verdict
-from course_lib.exercises.child import FORKS, Child, ChildEnded
+from course_lib.exercises.child import FORKS, Child
 from course_lib.exercises.guard import COPY, ELSEWHERE, Guard, TimeLimit, WriteItYourself
 from course_lib.i18n import N_, _
 
@@ -364,7 +364,7 @@ def _calls_in_a_child(run, limit, student_fn, cases):
             except TimeLimit:
                 yield None, _did_not_return(limit)
                 return
-            except ChildEnded:
+            except Exception:  # ChildEnded, or what the student's code wrote into the pipe raised here
                 yield None, _("your function ended the process that runs it (`os._exit`, a signal, a crash) "
                               "without returning.")
                 return
