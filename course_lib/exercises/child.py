@@ -47,7 +47,7 @@ _HEADER = struct.Struct(">Q")  # the length of each message
 _FORK, _PIPE, _KILL, _KILLPG, _WAITPID = os.fork, os.pipe, os.kill, os.killpg, os.waitpid
 # in a child: a child it starts stays in its process group, and does not keep the pipe to this
 # child's parent (it could send there what this child did not compute)
-_here = {"in a child": False, "to the parent": None}
+_here = {"in_a_child": False, "pipe_to_parent": None}
 
 
 class ChildEnded(Exception):
@@ -134,7 +134,7 @@ class Child:
             except Exception:
                 pass
         read, write = _PIPE()
-        self.group = not _here["in a child"]
+        self.group = not _here["in_a_child"]
         pid = _FORK()
         if pid == 0:
             os.close(read)
@@ -186,9 +186,9 @@ class Child:
 def _run_the_child(work, fd, group):
     """In the child: run work(send), then exit, whatever happens."""
     try:
-        if _here["to the parent"] is not None:
-            os.close(_here["to the parent"])
-        _here["in a child"], _here["to the parent"] = True, fd
+        if _here["pipe_to_parent"] is not None:
+            os.close(_here["pipe_to_parent"])
+        _here["in_a_child"], _here["pipe_to_parent"] = True, fd
         if group:
             os.setpgid(0, 0)  # the parent's interrupt (to its group) does not reach here; stop() kills the group
         signal.signal(signal.SIGINT, signal.SIG_IGN)
