@@ -111,5 +111,5 @@ def test_lazy_update_check_leaves_the_cases_untouched(monkeypatch):
         return drawn[-1]
 
     retune(monkeypatch, ex, "_lazy_cases", spy)
-    ex.check_lazy_update(_solution, seed=5)
+    ex.check_lazy_update.__wrapped__(_solution, seed=5)  # here: a sealed check runs in a forked child
     assert drawn and drawn[0] == draw(np.random.default_rng(5))

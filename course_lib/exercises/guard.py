@@ -19,10 +19,10 @@ for calls made by the library: student code it calls back (a stand-in `self`) st
 
 Work handed to another thread or process does not escape: while the student's call runs, the
 library refuses to run in every thread (a pool or worker thread started before the check
-included); starting a thread (`threading.Thread.start`), calling into `concurrent.futures`,
-`multiprocessing`, `subprocess` or `asyncio` (the kernel's own output, a print, may), starting a
-process (os.system, fork, exec, spawn) and switching the copy tracer off (sys.settrace) are
-refused. What the call returns is rebuilt from plain data (numbers, strings, NumPy arrays,
+included; on Linux the call runs in a child process, where such a thread does not run); starting
+a thread (`threading.Thread.start`), calling into `concurrent.futures`, `multiprocessing`,
+`subprocess` or `asyncio` (the kernel's own output, a print, may), starting a process (os.system,
+fork, exec, spawn) and switching the copy tracer off (sys.settrace) are refused. What the call returns is rebuilt from plain data (numbers, strings, NumPy arrays,
 tuples, lists, dicts) before the call counts as over, so an object that computes its value later
 (`__array__`, `__eq__`, ...) computes it with the library still out of reach; an object of any
 other kind is returned as `StudentObject`, which compares equal to nothing. Arguments the call
@@ -35,8 +35,10 @@ changes in place are rebuilt the same way (the check's own objects in them are k
 The time limit: the student's call runs in a thread of its own, which the check waits for at most
 `seconds`; past them, the check goes on with TimeLimit, and the call is set aside: it stops for
 good at the next line of the student's code it runs, whatever it catches (a loop whose `except`
-swallows every exception included), and takes no more CPU. Only a call that never comes back from
-one C function (`sum(itertools.count())`) keeps running, and the interpreter with it.
+swallows every exception included), and takes no more CPU. A call that never comes back from one C
+function (`sum(itertools.count())`) would keep running, and the interpreter with it: on Linux the
+checks run the guard and the calls in a child process (`harness.student_runner`), killed a second
+past the limit.
 
 A copy of the library's source (`inspect.getsource`, pasted or exec'd, renamed, without its
 docstring, with other variable names) is refused too: while the student's call runs, a trace
@@ -67,7 +69,7 @@ import numpy as np
 
 from course_lib.i18n import _
 
-__all__ = ["ELSEWHERE", "Guard", "StudentObject", "TimeLimit", "WriteItYourself"]
+__all__ = ["ELSEWHERE", "Guard", "StudentObject", "TimeLimit", "WriteItYourself", "prepare"]
 
 GUARDED_PACKAGES = ("course_lib", "sklearn", "scipy")
 # where work escapes to another thread or process, out of the student's call
@@ -83,7 +85,8 @@ _SWAPPED_DURING_CALL = ((os, ("system", "fork", "forkpty", "execv", "execve", "p
                         (sys, ("settrace", "setprofile", "addaudithook")))
 _SETTRACE = sys.settrace  # the guard's own, kept while the student's call runs
 # the checking machinery itself runs while the student's function runs (or around it)
-_EXEMPT_MODULES = ("course_lib.exercises", "course_lib.exercises.guard", "course_lib.exercises.harness")
+_EXEMPT_MODULES = ("course_lib.exercises", "course_lib.exercises.child", "course_lib.exercises.guard",
+                   "course_lib.exercises.harness")
 
 
 COPY = "copy of "  # label prefix of a refused copy of the library's code
@@ -155,6 +158,7 @@ class _State:
         self.stub_codes = {}     # id -> the stub code objects swapped into the library's functions
         self.top_level_codes = set()  # ids of the code of each guarded function (not nested code)
         self.prepared = {}       # id -> (function, code, label, copy, stub) of each guarded function
+        self.prepared_with = 0   # the number of modules loaded when `prepare` last made the stubs
 
 
 _SAME_OPERATION = {"LOAD_METHOD": "LOAD_ATTR", "CACHE": None, "NOP": None, "PRECALL": None, "PUSH_NULL": None,
@@ -384,6 +388,13 @@ class StudentObject:
             self.text = repr(value)
         except BaseException:  # a repr that fails, or calls the library
             self.text = f"<a {self.kind} object>"
+
+    @classmethod
+    def described(cls, kind, text):
+        """The StudentObject of an object of kind `kind` shown as `text` (seen in another process)."""
+        seen = cls.__new__(cls)
+        seen.kind, seen.text = kind, text
+        return seen
 
     def __repr__(self):
         return self.text
@@ -634,6 +645,16 @@ class Guard:
         _state.allowed_codes = set()
         _state.checked_codes, _state.fingerprints, _state.shapes = {}, {}, {}  # the student's codes among them
         return False
+
+
+def prepare():
+    """Make the stubs of every function to guard now, without swapping them in: a check run in a
+    forked child (`seal.sealed`) finds them made, as they stay made here for the next check. Done
+    again only once more modules are loaded (a stub missing then is made in the child)."""
+    if _state.prepared_with != len(sys.modules):
+        for key, fn in _functions_to_guard().items():
+            _prepared(key, fn)
+        _state.prepared_with = len(sys.modules)
 
 
 def _prepared(key, fn):

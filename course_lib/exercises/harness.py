@@ -6,10 +6,14 @@ or returns junk) and answers with a `Verdict`, "Not yet" with the reason, never 
 A wrong answer never shows the expected value: `check_function` says what is wrong with the
 first failing case (a shape, a flipped sign, which entry and by how much), on cases drawn fresh
 at each run from a seed it shows; while the student's function runs, the library, scikit-learn
-and scipy refuse to run (`guard`), and each call has a time limit (the call runs in a thread of its
-own, set aside past the limit). A chapter's checks refuse to run once anything they rely on (their
-references, cases and comparisons, this module, the guard, NumPy's functions) differs from what was
-imported (`seal`): changing the check does not pass it.
+and scipy refuse to run (`guard`), and each call has a time limit. On Linux the student's calls
+run in a forked child process (`child`), which sends back each result as plain data (never a
+pickle) and is killed past the time limit: nothing the calls do changes the check (its cases,
+references, comparisons and state stay here), and a call stuck in one C function is stopped too;
+elsewhere each call runs in a thread of its own, set aside past the limit. A chapter's checks
+refuse to run once anything they rely on (their references, cases and comparisons, this module,
+the guard, NumPy's functions) differs from what was imported (`seal`), and on Linux run in a
+forked copy of the kernel where no other thread runs: changing the check does not pass it.
 
     def cases(rng):
         return [dict(w=rng.normal(size=2), w0=rng.normal(), x=rng.normal(size=2)) for _ in range(20)]
@@ -39,6 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from course_lib.exercises import Verdict
+from course_lib.exercises.child import FORKS, Child
 from course_lib.exercises.guard import COPY, ELSEWHERE, Guard, TimeLimit, WriteItYourself
 from course_lib.exercises.seal import _refusal
 from course_lib.i18n import N_, _
@@ -320,17 +325,61 @@ def _same(a, b):
 
 @contextlib.contextmanager
 def student_runner(allowed=(), time_limit=None, read_only=True):
-    """A block in which `run(student_fn, case)` gives (result, None), or (None, reason) when the
-    student's function calls the library, runs past the time limit, raises or (read_only)
-    changes its arguments in place. The library and scikit-learn are out of reach during each
-    call (`guard.Guard`, installed once for the block), usable between calls.
+    """A block in which `calls(student_fn, cases)` gives, case after case, (result, None), or
+    (None, reason) when the student's function calls the library, runs past the time limit, raises
+    or (read_only) changes its arguments in place. The library and scikit-learn are out of reach
+    during each call (`guard.Guard`, installed once for the block), usable between calls.
 
-        with student_runner() as run:
-            got, reason = run(student_fn, {"X": X, "sigma": 0.5})
+        with student_runner() as calls, contextlib.closing(calls(student_fn, cases)) as results:
+            for case, (got, reason) in zip(cases, results):
+                ...
+
+    On Linux (`child.FORKS`), the calls run one after the other in a child process
+    (`child.Child`) forked at the first: nothing they do changes this process (the cases, the
+    references, the check's state), and past the time limit (with a second's grace, for the child's
+    own limit to answer first) the child is killed, a call stuck in one C function included.
+    Elsewhere each call runs here, in a thread of its own, set aside past the limit.
     """
     limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
     with Guard(allowed) as guard:
-        yield functools.partial(_run_case, guard, limit=limit, read_only=read_only)
+        run = functools.partial(_run_case, guard, limit=limit, read_only=read_only)
+        yield functools.partial(_calls_in_a_child if FORKS else _calls_here, run, limit)
+
+
+_GRACE = 1.0  # seconds past the limit before the child is killed: its own limit answers first
+
+
+def _calls_here(run, limit, student_fn, cases):
+    for case in cases:
+        yield run(student_fn, case)
+
+
+def _calls_in_a_child(run, limit, student_fn, cases):
+    def work(send):  # (in the child, where the garbage collector stays off)
+        for case in cases:
+            send(run(student_fn, case))
+
+    child = Child(work)
+    try:
+        for _case in cases:
+            try:
+                sent = child.receive(limit + _GRACE)
+            except TimeLimit:
+                yield None, _did_not_return(limit)
+                return
+            except Exception:  # ChildEnded, or what the student's code wrote into the pipe raised here
+                yield None, _("your function ended the process that runs it (`os._exit`, a signal, a crash) "
+                              "without returning.")
+                return
+            well_formed = isinstance(sent, tuple) and len(sent) == 2 and (sent[1] is None or isinstance(sent[1], str))
+            yield sent if well_formed else (sent, None)  # (written into the pipe by the student's code)
+    finally:
+        child.stop()
+
+
+def _did_not_return(limit):
+    return _("your function did not return within {limit:g} s: is there a loop that never ends (a `while` "
+             "whose condition stays true)?").format(limit=limit)
 
 
 def _run_case(guard, student_fn, case, *, limit, read_only):
@@ -346,9 +395,7 @@ def _run_case(guard, student_fn, case, *, limit, read_only):
     except TimeLimit:
         if guard.refused:  # a worker the library refused never answered
             return None, _write_it_yourself(guard.refused[0])
-        return None, (_("your function did not return within {limit:g} s: is there a "
-                      "loop that never ends (a `while` whose condition stays true)?").format(
-                          limit=limit))
+        return None, _did_not_return(limit)
     except BaseException as error:  # SystemExit, a student's own exception classes, ...
         if guard.refused:
             return None, _write_it_yourself(guard.refused[0])
@@ -404,8 +451,8 @@ def check_function(student_fn, cases, reference, *, seed=None, compare=None, all
     mismatch = _parameter_mismatch(student_fn, drawn[0])
     if mismatch:
         return _not_yet(mismatch, hint)
-    with student_runner(allowed, time_limit, read_only) as run:
-        failure = _first_failure(run, student_fn, drawn, reference, compare)
+    with student_runner(allowed, time_limit, read_only) as calls, contextlib.closing(calls(student_fn, drawn)) as results:
+        failure = _first_failure(results, drawn, reference, compare)
     if failure is not None:
         number, case, reason = failure
         return _not_yet(_("case seed {seed}: on case {number} of {drawn}, {case}: {reason} "
@@ -420,15 +467,15 @@ def check_function(student_fn, cases, reference, *, seed=None, compare=None, all
         what=_(what), drawn=len(drawn)), hint)
 
 
-def _first_failure(run, student_fn, cases, reference, compare):
-    """(number, case, reason) of the first case the student's function fails, or None. The garbage
-    collector is paused meanwhile: a finalizer of the student's objects (or a gc callback) would
-    run in this thread, between the calls, where the library answers and the next case is in the
-    frames (`guard` refuses a call that switches it back on)."""
+def _first_failure(results, cases, reference, compare):
+    """(number, case, reason) of the first case the student's function fails, given its `results`
+    ((got, reason) case after case), or None. The garbage collector is paused meanwhile: a
+    finalizer of the student's objects (or a gc callback) would run in this thread, between the
+    calls, where the library answers and the next case is in the frames (`guard` refuses a call
+    that switches it back on)."""
     with _no_garbage_collection():
-        for number, case in enumerate(cases, 1):
-            got, reason = run(student_fn, case)  # first: while it runs, no expected value exists to be read
-            expected = reference(**copy.deepcopy(case))
+        for number, (case, (got, reason)) in enumerate(zip(cases, results), 1):
+            expected = reference(**copy.deepcopy(case))  # after the call: while it ran, no expected value existed
             if reason is None:
                 reason = _compare(compare, expected, got)
                 if reason is not None:

@@ -15,7 +15,9 @@ their Python functions with the functions they call; the standard modules that d
 copy the cases. A function is recorded with its code, defaults and closure (the functions in them
 too), a class with its attributes. `changed()` names the first thing that differs since, or None.
 `seal` also wraps the module's public `check_*` functions (`sealed`): each asks `changed()` before
-it runs, and again before it gives a Right (a change made while it ran).
+it runs, and again before it gives a Right (a change made while it ran). On Linux a check that runs
+the student's code runs in a forked copy of the kernel and asks there, where no thread started
+before the check runs: such a thread cannot change the check and put it back between the looks.
 
 The record is made once per module and never again: reloading a module (or calling `seal` again)
 leaves the first record, so the reloaded module differs from it, and the verdict asks for a fresh
@@ -34,6 +36,8 @@ import types
 import numpy as np
 
 from course_lib.exercises import Verdict
+from course_lib.exercises.child import FORKS, ChildEnded, in_a_child
+from course_lib.exercises.guard import prepare
 from course_lib.i18n import _
 
 __all__ = ["changed", "seal", "sealed"]
@@ -223,14 +227,35 @@ def _refusal(where):
 
 def sealed(check):
     """`check`, refusing to run when what it relies on has changed (`changed`), and refusing a Right
-    when it changed while the check ran."""
+    when it changed while the check ran. On Linux (`child.FORKS`), a check that runs the student's
+    function (every check but those of a number or a choice, `limited_tries`) runs in a forked
+    child (`child.in_a_child`), a copy of the kernel in which no other thread runs: it looks again
+    there, so that a thread started before the check cannot change what the check relies on and
+    put it back between the two looks."""
+    in_a_copy = FORKS and not getattr(check, "limited_tries", False)
+
     @functools.wraps(check)
     def wrapped(*args, **kwargs):
         where = changed()
         if where is not None:
             return _refusal(where)
-        verdict = check(*args, **kwargs)
-        where = changed() if verdict else None
-        return verdict if where is None else _refusal(where)
+        if in_a_copy:
+            prepare()
+            try:
+                return in_a_child(functools.partial(_looked_at, check, args, kwargs))
+            except ChildEnded:  # killed by the student's code (its call runs in a child of that copy)
+                return Verdict(False, _("The check was stopped before its verdict: its process was ended (by a "
+                                        "signal, `os._exit` or a crash). Run it again."))
+        return _looked_at(check, args, kwargs, look_first=False)
 
     return wrapped
+
+
+def _looked_at(check, args, kwargs, look_first=True):
+    """check(*args, **kwargs), refused when what it relies on differs (before, and after a Right)."""
+    where = changed() if look_first else None
+    if where is not None:
+        return _refusal(where)
+    verdict = check(*args, **kwargs)
+    where = changed() if verdict else None
+    return verdict if where is None else _refusal(where)
