@@ -253,3 +253,20 @@ def test_chapter_12s_library_pasted_fails():
     for check, student in students:
         verdict, text = run(check, student)
         assert not verdict.correct and "runs a copy of" in text, text
+
+
+def test_printing_an_array_inside_a_right_answer_is_no_copy():
+    """A student who prints while debugging is not copying: printing a NumPy array runs NumPy's own
+    short comprehensions, one of which matches a comprehension inside scikit-learn's
+    `_FuncWrapper.__call__` operation for operation (it was refused as a copy of it)."""
+    import sklearn.utils.parallel  # noqa: F401  (loaded, as in every chapter that compares with scikit-learn)
+
+    from course_lib.exercises.harness import check_function
+
+    def doubled(x):
+        print(x, {k: v for k, v in {"x": x}.items()})
+        return 2 * x
+
+    verdict = check_function(doubled, lambda rng: [dict(x=rng.normal(size=3)) for _ in range(3)],
+                             reference=lambda x: 2 * x)
+    assert verdict.correct, verdict.why

@@ -94,6 +94,10 @@ ELSEWHERE = "elsewhere: "  # label prefix of a refused thread, process or module
 _MIN_COPY_OPERATIONS = 50    # from this length, a copy is refused even with its variables renamed
 _MIN_VERBATIM_OPERATIONS = 12  # shorter, only with the library's own variable names; under 12 never
 _MIN_EDITED_COPY_RATIO = 0.85  # an edited copy: this share of the operations in common, locals erased
+# A short comprehension or lambda inside a library function is no answer of its own, and NumPy's
+# code has the same ones (printing an array runs `{k: v for k, v in ...}` as scikit-learn's
+# `_FuncWrapper.__call__` does): it counts as a copy only from _MIN_COPY_OPERATIONS on.
+_COMPREHENSIONS = ("<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>", "<lambda>")
 
 
 class WriteItYourself(BaseException):
@@ -254,7 +258,9 @@ def _register_library_code(code, label):
         return  # registered by an earlier check
     for nested in _nested_codes(code):
         _state.genuine_codes[id(nested)] = (nested, label)
-        if len(nested.co_code) >= 2 * _MIN_VERBATIM_OPERATIONS:  # a cheap bound: two bytes an operation
+        shortest = _MIN_COPY_OPERATIONS if nested is not code and nested.co_name in _COMPREHENSIONS \
+            else _MIN_VERBATIM_OPERATIONS
+        if len(nested.co_code) >= 2 * shortest:  # a cheap bound: two bytes an operation
             _state.library_codes.setdefault(_cheap_key(nested), []).append((nested, label))
         if len(nested.co_code) >= 2 * _MIN_COPY_OPERATIONS:
             _state.long_codes.append((nested, label))
