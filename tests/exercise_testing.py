@@ -31,9 +31,25 @@ def retune(monkeypatch, module, name, value):
     differs from the record."""
     monkeypatch.setattr(module, name, value)
     mapping = vars(module)
-    values = [value if getter == mapping.get and key == name else before
-              for getter, key, before in zip(seal._record.getters, seal._record.names, seal._record.values)]
-    monkeypatch.setattr(seal._record, "values", values)
+    slots = _Slots(seal._record.values)  # changed in place: a module first seen during the test is
+    for i, (getter, key) in enumerate(zip(seal._record.getters, seal._record.names)):  # recorded in the same list
+        if getter == mapping.get and key == name:
+            monkeypatch.setitem(slots, i, value)
+
+
+class _Slots:
+    """A list seen as monkeypatch.setitem sees a dict, so that an entry is set and put back in
+    place: replacing the record's whole list of values for a test dropped what the record appended
+    to it meanwhile (a module imported during the test), and later checks read a misaligned record."""
+
+    def __init__(self, items):
+        self.items = items
+
+    def get(self, index, default=None):
+        return self.items[index]
+
+    def __setitem__(self, index, value):
+        self.items[index] = value
 
 
 def _raises(*args, **kwargs):
