@@ -726,11 +726,11 @@ def float_array(answer):
     numbers and functions raise TypeError (NumPy would read "2.5" and True as numbers), an integer
     beyond float64's range ValueError (NumPy raises OverflowError)."""
     if callable(answer) or _holds_text_or_truth(answer):
-        raise TypeError(f"not numbers: a {type(answer).__name__}")
+        raise TypeError(_("not numbers: a {name}").format(name=type(answer).__name__))
     try:
         return np.asarray(answer, dtype=float)
     except OverflowError:
-        raise ValueError("beyond float64's range") from None
+        raise ValueError(_("beyond the range of floating-point numbers")) from None
 
 
 def read_integer(answer):

@@ -134,7 +134,7 @@ def checked(function=None, *, shapes=None, inf_ok=(), **rules):
         signature = inspect.signature(f)
         unknown = set(rules) - set(signature.parameters)
         if unknown:
-            raise TypeError(f"{f.__name__}: no parameter {sorted(unknown)}")
+            raise TypeError(_("{function} has no parameter {names}").format(function=f.__name__, names=sorted(unknown)))
         optional = {name: signature.parameters[name].default is None for name in rules}
         bind = _binder(signature)
 
