@@ -438,6 +438,7 @@ def build_notebook(english_path, french_path, catalog, missing):
             cell.outputs = old.outputs if same else []
             cell.execution_count = old.execution_count if same else None
     french.cells = cells
+    french.metadata["course"] = {"language": "fr"}  # read by class mode's template: the glossary has no code cell
     return french
 
 

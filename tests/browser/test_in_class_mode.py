@@ -234,7 +234,7 @@ def test_the_chapters_with_demos_are_counted():
 
 def class_pages():
     """Every chapter in class mode, and the glossary they link to."""
-    return class_chapters() + ["glossary.ipynb"]
+    return class_chapters() + ["glossary.ipynb", "fr/glossary.ipynb"]
 
 
 @pytest.mark.parametrize("chapter", class_pages())
