@@ -43,8 +43,9 @@ def check_matrix(X, name="X", n_features=None):
                            "on real features only.").format(name=name))
     try:
         X = X.astype(float, copy=False)
-    except (TypeError, ValueError):  # objects that are not numbers (a dict among the rows...)
-        raise _not_numbers(name, X) from None
+    except (TypeError, ValueError) as error:  # objects that are not numbers (a dict among the rows...)
+        raise TypeError(_("{name} must be an array of numbers ({error}).").format(  # NumPy's reason, as
+            name=name, error=error)) from None  # scikit-learn gives it: "float() argument must be ..."
     if X.ndim != 2:
         raise ValueError(_(
             "{name} must be 2-D (n_samples, n_features); got shape {shape}. Reshape your data: "
