@@ -94,3 +94,17 @@ def test_every_stored_static_figure_fits_the_box_and_says_its_text_share():
         if float(found.group("share")) * 72 * inches[0] < MIN_TEXT_PT - 0.05:
             problems.append(f"{name}: text under {MIN_TEXT_PT} pt")
     assert count >= 80 and problems == [], problems
+
+
+def test_a_title_wider_than_its_panel_is_wrapped_at_spaces_outside_formulas_when_shown():
+    fig, axes = new_figure(ncols=3, width=4, height=3)
+    long = r"gaussian, $\sigma = 1$, $C = 0.1$: 121 support vectors, training error 0.09 on 200 points"
+    axes[0].set_title(long)
+    axes[1].set_title("short\nkept as two lines")
+    fig._repr_html_()
+    renderer = fig._get_renderer()
+    title = axes[0].title
+    assert "\n" in title.get_text() and title.get_text().replace("\n", " ") == long
+    assert all(line.count("$") % 2 == 0 for line in title.get_text().split("\n"))
+    assert title.get_window_extent(renderer).width <= axes[0].get_window_extent(renderer).width + 1
+    assert axes[1].get_title() == "short\nkept as two lines"

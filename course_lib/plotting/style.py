@@ -78,6 +78,7 @@ class CourseFigure(Figure):
             self.set_size_inches(width * shrink, height * shrink)  # its text in points keeps its size
         self.draw_without_rendering()  # the tick labels get their text
         share = text_share(self, raise_small_text(self))
+        wrap_titles(self)
         png = png_bytes(self, dpi=SHOWN_DPI * STATIC_PIXEL_RATIO)
         width, alt = round(self.get_figwidth() * SHOWN_DPI), describe(self)  # height follows
         source = base64.b64encode(png).decode("ascii")
@@ -99,6 +100,33 @@ def raise_small_text(fig, minimum=MIN_TEXT_PT):
         if text.get_text() and text.get_visible():
             sizes.append(text.get_fontsize())
     return min(sizes, default=minimum)
+
+
+def wrap_titles(fig):
+    """Break each panel's title wider than its panel into lines that fit it, at spaces outside
+    $...$ (a title a smaller figure or larger text made too wide would run into its neighbour's
+    or out of the figure)."""
+    renderer = fig._get_renderer()
+    for ax in fig.axes:
+        title = ax.title
+        if not (ax.get_visible() and title.get_text()):
+            continue
+        room = ax.get_window_extent(renderer).width
+        if title.get_window_extent(renderer).width <= room:
+            continue
+        lines = []
+        for line in title.get_text().split("\n"):
+            words = re.findall(r"(?:\$[^$]*\$|\S)+", line)
+            current = words[0] if words else ""
+            for word in words[1:]:
+                title.set_text(f"{current} {word}")
+                if title.get_window_extent(renderer).width > room:
+                    lines.append(current)
+                    current = word
+                else:
+                    current = f"{current} {word}"
+            lines.append(current)
+        title.set_text("\n".join(lines))
 
 
 def text_share(fig, smallest_pt):

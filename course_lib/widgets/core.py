@@ -29,7 +29,6 @@ no timing: the status line under the figure is empty unless a drawing fails.
 import base64
 import html
 import struct
-import textwrap
 import time
 import traceback
 from collections import OrderedDict
@@ -466,10 +465,7 @@ def static_grid(draw, settings, ncols=3, width=4.2, height=3.6, title=None, symb
     for ax, values in zip(axes, settings):
         draw(ax, **values)
         size = max(ax.title.get_fontsize(), MIN_TEXT_PT) if ax.get_title() else MIN_TEXT_PT
-        characters = int(width * 72 / (0.6 * size))  # what fits on one line of the panel
-        text = panel_title(ax.get_title(), values, symbols)
-        text = "\n".join(textwrap.fill(line, characters) for line in text.split("\n"))
-        ax.set_title(text, fontsize=size)
+        ax.set_title(panel_title(ax.get_title(), values, symbols), fontsize=size)  # wrapped when shown
     for ax in list(axes)[len(settings):]:
         ax.set_visible(False)
     if title:
