@@ -284,7 +284,8 @@ def exercise_notes(notebook, path, language="en"):
     return notebook
 
 
-STATIC_FIGURE = re.compile(r'<img class="course-static-figure" alt="(?P<alt>[^"]*)" style="width: (?P<width>\d+)px'
+STATIC_FIGURE = re.compile(r'<img class="course-static-figure" alt="(?P<alt>[^"]*)"(?: data-text-share="[\d.]+")? '
+                           r'style="width: (?P<width>\d+)px'
                            r'[^"]*" src="data:image/png;base64,(?P<png>[^"]+)">')
 
 

@@ -313,7 +313,8 @@ def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None, le
     """A fitted SVM: regions, h = 0 and h = +-1, support vectors circled, and the slacks
     xi^t = max(0, 1 - r^t h(x^t)) written beside the points that have one (only those above 1
     when more than MAX_SLACK_LABELS points have a slack), where no label covers another or a
-    point (see PointLabels: a slack with no room is left out and counted). `shade`
+    point (see PointLabels: a slack with no room is left out and counted), their sum and a linear
+    SVM's margin in one note. `shade`
     colours the two sides of a linear SVM. (The live demos pass legend=False: a legend costs a
     good part of a redraw.)"""
     X, steps = _check_svm_drawing(svm, X, steps, xlim, ylim)
@@ -323,7 +324,7 @@ def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None, le
         if shade:
             shade_sides(ax, svm.w_, svm.w0_, xlim, ylim)
         ax.fill_between(*_band(svm.w_, svm.w0_, xlim), color=GREY, alpha=0.12, lw=0)
-        draw_margin_band(ax, svm.w_, svm.w0_, xlim, ylim, label_margin=True)
+        draw_margin_band(ax, svm.w_, svm.w0_, xlim, ylim, label_margin=not show_slacks)  # else in the note
     else:
         plot_decision_regions(ax, svm.decision_function, xlim, ylim, steps=steps)
     plot_points(ax, X, r)
@@ -339,7 +340,9 @@ def draw_svm(ax, svm, X, r, steps=80, show_slacks=True, xlim=None, ylim=None, le
             labelled = np.flatnonzero(wrong)
         labelled = labelled[np.argsort(-xi[labelled], kind="stable")]  # the largest placed first
         shown = "" if labelled.size == np.sum(xi > SLACK_SHOWN) else "\n" + _("(ξ written for ξ > 1 only)")
-        note = Text(0.98, 0.98, f"Σ ξ = {xi.sum():.2f}, " + _("{n} inside the margin").format(n=inside.sum())
+        margin = (_("margin ρ = 1/‖w‖ = {rho:.3f}").format(rho=1 / np.linalg.norm(svm.w_)) + "\n"
+                  if svm.kernel == "linear" else "")  # one box: two would cover each other
+        note = Text(0.98, 0.98, margin + f"Σ ξ = {xi.sum():.2f}, " + _("{n} inside the margin").format(n=inside.sum())
                     + shown, transform=ax.transAxes, ha="right", va="top", fontsize=10,
                     bbox=dict(facecolor="white", alpha=0.8, edgecolor="none"))
         half_sizes = np.full(len(X), POINT_HALF_PT)

@@ -122,10 +122,11 @@ def draw_one_of_both(ax, n_epochs=5, seed=0, which="averaged a", data_seed=0):
 
 @checked(n_epochs=count(1, 1000), seeds=Numbers(None, each=count(0)))
 def plain_vs_averaged_figure(n_epochs=5, seeds=(0, 1, 2)):
-    """Rows: shuffle seeds; columns: plain vs averaged regions on the same data."""
-    fig, axes = new_figure(ncols=2, nrows=len(seeds), width=5.2, height=4.2)
-    for row, seed in enumerate(seeds):
-        draw_plain_vs_averaged(axes[2 * row: 2 * row + 2], n_epochs=n_epochs, seed=seed)
+    """Columns: shuffle seeds; rows: plain vs averaged regions on the same data."""
+    fig, axes = new_figure(ncols=len(seeds), nrows=2, width=4.6, height=4.0)
+    axes = np.reshape(axes, (2, len(seeds)))
+    for column, seed in enumerate(seeds):
+        draw_plain_vs_averaged(axes[:, column], n_epochs=n_epochs, seed=seed)
     return fig
 
 

@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 from PIL import Image
 
 from course_lib.i18n import _
@@ -52,23 +53,87 @@ matplotlib.rcParams.update(RC)
 FIGURE_TOL = 1e-9
 SHOWN_DPI = 96  # CSS pixels per figure inch in a notebook: a matplotlib point is a CSS point
 STATIC_PIXEL_RATIO = 1.5  # image pixels per CSS pixel of a figure ending a cell (sharp, not heavy)
+MIN_TEXT_PT = 12  # no text a notebook shows in a figure is smaller (16 CSS px at natural size)
+# The largest figure ending a cell, in inches: class mode shows it up to the window's width and
+# 96 % of its height, so on a 1366x768 projector (body text 18 px) and a 1920x1080 one (22 px)
+# 12 pt text is at least the body text's size. A larger figure is shown shrunk to fit.
+SHOWN_BOX = (12.1, 6.8)
 
 
 class CourseFigure(Figure):
     """A matplotlib Figure that shows itself as a PNG when it ends a notebook cell,
     without pyplot (so a figure is never displayed twice): rendered at 1.5 image pixels per
-    CSS pixel and shown at SHOWN_DPI, so its text is as large on screen as its point size.
+    CSS pixel and shown at SHOWN_DPI, so its text is as large on screen as its point size;
+    no text under MIN_TEXT_PT, the figure within SHOWN_BOX, and the share of its width its
+    smallest text takes in the <img>'s data-text-share (see text_share).
 
     JupyterLab and Voila show it as HTML, an <img> with alt text (both ignore an image output's
     metadata, so an alt there reaches no reader). The PNG is in the HTML only, not a second
     time as image/png: a stored notebook carries each figure once."""
 
     def _repr_html_(self):
+        width, height = self.get_size_inches()
+        shrink = min(1.0, SHOWN_BOX[0] / width, SHOWN_BOX[1] / height)
+        if shrink < 1:
+            self.set_size_inches(width * shrink, height * shrink)  # its text in points keeps its size
+        self.draw_without_rendering()  # the tick labels get their text
+        share = text_share(self, raise_small_text(self))
+        wrap_titles(self)
         png = png_bytes(self, dpi=SHOWN_DPI * STATIC_PIXEL_RATIO)
         width, alt = round(self.get_figwidth() * SHOWN_DPI), describe(self)  # height follows
         source = base64.b64encode(png).decode("ascii")
         return (f'<img class="course-static-figure" alt="{html.escape(alt, quote=True)}" '
+                f'data-text-share="{share:.5f}" '
                 f'style="width: {width}px; max-width: 100%; height: auto" src="data:image/png;base64,{source}">')
+
+
+@checked(minimum=positive(100))
+def raise_small_text(fig, minimum=MIN_TEXT_PT):
+    """Bring every text of `fig` smaller than `minimum` points up to it (tick labels, legends,
+    annotations; a tick label still empty before the figure is drawn too, so the labels drawn
+    from it are as large): readable from the back of a room. Returns the smallest size of the
+    texts shown (points)."""
+    sizes = []
+    for text in fig.findobj(Text):
+        if text.get_fontsize() < minimum:
+            text.set_fontsize(minimum)
+        if text.get_text() and text.get_visible():
+            sizes.append(text.get_fontsize())
+    return min(sizes, default=minimum)
+
+
+def wrap_titles(fig):
+    """Break each panel's title wider than its panel into lines that fit it, at spaces outside
+    $...$ (a title a smaller figure or larger text made too wide would run into its neighbour's
+    or out of the figure)."""
+    renderer = fig._get_renderer()
+    for ax in fig.axes:
+        title = ax.title
+        if not (ax.get_visible() and title.get_text()):
+            continue
+        room = ax.get_window_extent(renderer).width
+        if title.get_window_extent(renderer).width <= room:
+            continue
+        lines = []
+        for line in title.get_text().split("\n"):
+            words = re.findall(r"(?:\$[^$]*\$|\S)+", line)
+            current = words[0] if words else ""
+            for word in words[1:]:
+                title.set_text(f"{current} {word}")
+                if title.get_window_extent(renderer).width > room:
+                    lines.append(current)
+                    current = word
+                else:
+                    current = f"{current} {word}"
+            lines.append(current)
+        title.set_text("\n".join(lines))
+
+
+def text_share(fig, smallest_pt):
+    """The height of a figure's smallest text over the figure's width, smallest_pt / 72 / width
+    (inches): shown `W` CSS pixels wide, its smallest text is `text_share * W` pixels high. The
+    page reads it (an <img>'s data-text-share) to keep figure text at least its body text's size."""
+    return smallest_pt / 72 / fig.get_figwidth()
 
 
 def describe(fig):

@@ -29,7 +29,6 @@ no timing: the status line under the figure is empty unless a drawing fails.
 import base64
 import html
 import struct
-import textwrap
 import time
 import traceback
 from collections import OrderedDict
@@ -37,17 +36,16 @@ from operator import attrgetter, itemgetter
 
 import ipywidgets as widgets
 from matplotlib.axes import Axes
-from matplotlib.text import Text
 from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter, NullLocator
 
 from course_lib.i18n import N_, _
 from course_lib.plotting.canvas import GlyphCacheCanvas
-from course_lib.plotting.style import SHOWN_DPI, describe, encode_png, new_figure
+from course_lib.plotting.style import (
+    MIN_TEXT_PT, SHOWN_DPI, describe, encode_png, new_figure, raise_small_text, text_share)
 from course_lib.plotting.arguments import Between, checked, count, positive
 
 PIXEL_RATIO = 2  # image pixels per CSS pixel, for high-DPI screens
 MAX_HEIGHT_VH = 70  # a figure takes at most this share of the window's height
-MIN_TEXT_PT = 12  # no text of a live figure is smaller
 FRAME_CACHE_SIZE = 64  # frames kept per demo (about 0.1 MB each at PIXEL_RATIO = 2)
 
 # The slides' symbol for a control's name, in static grids' panel titles.
@@ -86,25 +84,17 @@ def figure_layout(fig):
     )
 
 
-def figure_html(png, alt):
+def figure_html(png, alt, share):
     """An <img> showing PNG bytes at the width of its box, with alt text. Its width and height
     attributes (the PNG's pixels) give the browser its aspect ratio before the image is decoded,
     so a new frame keeps the box's height instead of collapsing it for a moment (which moves
-    everything below it twice per frame)."""
+    everything below it twice per frame). `share`: its smallest text's height over its width
+    (style.text_share), as data-text-share."""
     source = base64.b64encode(png).decode("ascii")
     width, height = struct.unpack(">II", png[16:24])  # IHDR, right after the 8-byte signature
     return (f'<img class="course-figure" alt="{html.escape(alt, quote=True)}" draggable="false" '
-            f'width="{width}" height="{height}" '
+            f'width="{width}" height="{height}" data-text-share="{share:.5f}" '
             f'style="display: block; width: 100%; height: auto; margin: 0" src="data:image/png;base64,{source}">')
-
-
-@checked(minimum=positive(100))
-def raise_small_text(fig, minimum=MIN_TEXT_PT):
-    """Bring every text of `fig` smaller than `minimum` points up to it (tick labels, legends,
-    annotations): readable from the back of a room."""
-    for text in fig.findobj(Text):
-        if text.get_text() and text.get_fontsize() < minimum:
-            text.set_fontsize(minimum)
 
 
 def remove_drawn(ax):
@@ -177,7 +167,7 @@ class Demo(widgets.VBox):
                                  clear=clear))
         self.clear = clear
         self.cache_size = cache_size
-        self._frames = OrderedDict()  # frame_key -> (png, alt), the most recently shown last
+        self._frames = OrderedDict()  # frame_key -> (png, alt, text share), the most recently shown last
         self.dpi = SHOWN_DPI * pixel_ratio
         self.fig, self.ax = new_figure(ncols=ncols, nrows=nrows, width=width, height=height)
         self.canvas = GlyphCacheCanvas(self.fig)  # kept: every frame reuses its renderer
@@ -238,13 +228,13 @@ class Demo(widgets.VBox):
                     self._frames.popitem(last=False)
         else:
             self._frames.move_to_end(key)
-        self.png, alt = frame
-        self.image.value = figure_html(self.png, alt)
+        self.png, alt, share = frame
+        self.image.value = figure_html(self.png, alt, share)
         self.seconds = time.perf_counter() - start
         return self.seconds
 
     def _render(self):
-        """Draw with the current values and render: (PNG bytes, alt text)."""
+        """Draw with the current values and render: (PNG bytes, alt text, text share)."""
         if self.clear:
             for ax in self.fig.axes[:]:
                 if ax not in getattr(self.ax, "flat", [self.ax]):
@@ -254,12 +244,12 @@ class Demo(widgets.VBox):
                 else:
                     ax.clear()
         self.draw(self.ax, **self.values)
-        raise_small_text(self.fig)
+        share = text_share(self.fig, raise_small_text(self.fig))
         image = self._png()
         if getattr(self, "_layout", None) is not None and _text_outside(self.fig):
             self._layout.execute(self.fig)  # the drawing changed shape: solve the layout again
             image = self._png()
-        return image, describe(self.fig)
+        return image, describe(self.fig), share
 
     def _png(self):
         """Render the figure on the kept canvas at `self.dpi` and encode its pixels."""
@@ -475,10 +465,7 @@ def static_grid(draw, settings, ncols=3, width=4.2, height=3.6, title=None, symb
     for ax, values in zip(axes, settings):
         draw(ax, **values)
         size = max(ax.title.get_fontsize(), MIN_TEXT_PT) if ax.get_title() else MIN_TEXT_PT
-        characters = int(width * 72 / (0.6 * size))  # what fits on one line of the panel
-        text = panel_title(ax.get_title(), values, symbols)
-        text = "\n".join(textwrap.fill(line, characters) for line in text.split("\n"))
-        ax.set_title(text, fontsize=size)
+        ax.set_title(panel_title(ax.get_title(), values, symbols), fontsize=size)  # wrapped when shown
     for ax in list(axes)[len(settings):]:
         ax.set_visible(False)
     if title:

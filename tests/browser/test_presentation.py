@@ -87,7 +87,12 @@ def class_page(browser, class_voila):
 
 
 def test_class_mode_is_large_hides_code_and_asks_no_other_host(class_page):
+    """At 1920x1080: body text and labels 22 px, slider handles 20 px, about 80 characters a
+    line; at 1366x768 the text keeps its share of the width, never under 18 px."""
     page, requests = class_page
+    page.set_viewport_size({"width": 1366, "height": 768})
+    assert page.evaluate("parseFloat(getComputedStyle(document.querySelector('.jp-RenderedMarkdown p')).fontSize)") == 18
+    page.set_viewport_size({"width": 1920, "height": 1080})
     sizes = page.evaluate("""() => ({
         text: parseFloat(getComputedStyle(document.querySelector('.jp-RenderedMarkdown p')).fontSize),
         label: Math.min(...Array.from(document.querySelectorAll('.course-demo .widget-label')).map(e => parseFloat(getComputedStyle(e).fontSize))),
