@@ -103,30 +103,37 @@ def raise_small_text(fig, minimum=MIN_TEXT_PT):
 
 
 def wrap_titles(fig):
-    """Break each panel's title wider than its panel into lines that fit it, at spaces outside
-    $...$ (a title a smaller figure or larger text made too wide would run into its neighbour's
-    or out of the figure)."""
+    """Break each panel's title wider than its panel into lines that fit it: between phrases
+    (after a comma or colon) where it can, else between words, never inside $...$ (a title a
+    smaller figure or larger text made too wide would run into its neighbour's or out of the
+    figure)."""
     renderer = fig._get_renderer()
     for ax in fig.axes:
         title = ax.title
         if not (ax.get_visible() and title.get_text()):
             continue
         room = ax.get_window_extent(renderer).width
-        if title.get_window_extent(renderer).width <= room:
+
+        def fits(text):
+            title.set_text(text)
+            return title.get_window_extent(renderer).width <= room
+
+        text = title.get_text()
+        if fits(text):
             continue
         lines = []
-        for line in title.get_text().split("\n"):
+        for line in text.split("\n"):
             words = re.findall(r"(?:\$[^$]*\$|\S)+", line)
-            current = words[0] if words else ""
-            for word in words[1:]:
-                title.set_text(f"{current} {word}")
-                if title.get_window_extent(renderer).width > room:
-                    lines.append(current)
-                    current = word
-                else:
-                    current = f"{current} {word}"
-            lines.append(current)
-        title.set_text("\n".join(lines))
+            phrases = " ".join(words).replace(", ", ",\n").replace(": ", ":\n").split("\n")
+            for phrase in phrases:
+                for piece in ([phrase] if fits(phrase) else phrase.split(" ")):
+                    if lines and lines[-1][1] and fits(f"{lines[-1][0]} {piece}"):
+                        lines[-1][0] = f"{lines[-1][0]} {piece}"
+                    else:
+                        lines.append([piece, True])
+            if lines:
+                lines[-1][1] = False  # a line the title broke itself is kept
+        title.set_text("\n".join(line for line, open_ in lines))
 
 
 def text_share(fig, smallest_pt):
