@@ -191,6 +191,8 @@ class Demo(widgets.VBox):
         self._quiet = False
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
+            if hasattr(control.style, "description_width"):  # its whole description, not a fixed width that cuts it
+                control.style.description_width = "initial"
         self.controls_box = widgets.VBox(list(self.controls.values()),
                                          layout=widgets.Layout(flex="0 0 auto", margin="0 1em 0.5em 0"))
         self.controls_box.add_class("course-controls")
@@ -477,14 +479,22 @@ def static_grid(draw, settings, ncols=3, width=4.2, height=3.6, title=None, symb
         size = max(ax.title.get_fontsize(), MIN_TEXT_PT) if ax.get_title() else MIN_TEXT_PT
         characters = int(width * 72 / (0.6 * size))  # what fits on one line of the panel
         text = panel_title(ax.get_title(), values, symbols)
-        text = "\n".join(textwrap.fill(line, characters) for line in text.split("\n"))
-        ax.set_title(text, fontsize=size)
+        ax.set_title("\n".join(_fill(line, characters) for line in text.split("\n")), fontsize=size)
     for ax in list(axes)[len(settings):]:
         ax.set_visible(False)
     if title:
         fig.suptitle(title)
     raise_small_text(fig)
     return fig
+
+
+def _fill(line, characters):
+    """`line` wrapped to `characters` per line at its spaces, never inside a formula ($...$), which
+    Matplotlib would then draw as the TeX it is typed in, nor at a hyphen ("held-" / "out")."""
+    parts = line.split("$")
+    for i in range(1, len(parts) - 1, 2):  # the parts between two dollars: no break in them
+        parts[i] = parts[i].replace(" ", "\0")
+    return textwrap.fill("$".join(parts), characters, break_on_hyphens=False).replace("\0", " ")
 
 
 def _short(value):
