@@ -53,3 +53,39 @@ def test_class_mode_shows_no_check_printout(path):
              for line in text.splitlines() if CHECK_PRINTOUT.search(line)]
     hint = " (tag the cell `code-output`; French chapters take the English tags from `python tools/french.py`)"
     assert found == [], "shown in class mode:\n" + "\n".join(found) + hint
+
+
+# A name of code (geometric_margin, ssvm_scaling): words of the library, not of the lecture. A
+# one-letter subscript (h_w, E_percp) is math and stays.
+CODE_NAME = re.compile(r"\b[a-z][a-z0-9]+_[a-z0-9_]*[a-z0-9]\b")
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.relative_to(ROOT / "notebooks").as_posix())
+def test_class_mode_prints_no_name_of_code(path):
+    found = [f"cell {index}: {line.strip()[:100]}" for index, text in shown_printouts(path)
+             for line in text.splitlines() if CODE_NAME.search(line)]
+    hint = " (word it for the room, or tag the cell `code-output` if it is meant for a reader alone)"
+    assert found == [], "shown in class mode:\n" + "\n".join(found) + hint
+
+
+def hidden_figures(path):
+    """(cell index, why) of each code cell the class mode hides although it draws a figure or a
+    demo, except the exercises' and those hidden on purpose (`hide-in-class`)."""
+    tags, fragments = template_rules()
+    for index, cell in enumerate(nbformat.read(path, as_version=4).cells):
+        own = set(cell.metadata.get("tags", []))
+        if cell.cell_type != "code" or {"exercise", "hide-in-class"} & own or "exercise" in cell.metadata:
+            continue
+        why = sorted(tags & own) + [fragment for fragment in fragments if fragment in cell.source]
+        drawn = any(key.startswith("image/") or key.endswith("widget-view+json") or "<img" in str(value)
+                    for output in cell.get("outputs", []) for key, value in output.get("data", {}).items())
+        if why and drawn:
+            yield index, why
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.relative_to(ROOT / "notebooks").as_posix())
+def test_class_mode_hides_no_figure(path):
+    """A cell that prints a listing (or times code, or checks an exercise) is hidden in class mode
+    whole: a figure drawn by the same cell would go with it."""
+    found = [f"cell {index}: hidden by {why}" for index, why in hidden_figures(path)]
+    assert found == [], "a figure class mode does not show:\n" + "\n".join(found) + " (draw it in a cell of its own)"

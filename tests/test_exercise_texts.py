@@ -4,6 +4,7 @@ a check's verdict, hint and reasons are plain text, so they write it in Unicode 
 dollars. Never ASCII such as alpha^t, x_i, <=, ||w||, sum_t, <w, x>, w.x or w0."""
 
 import ast
+import itertools
 import re
 from pathlib import Path
 
@@ -20,6 +21,9 @@ MORE_ASCII_MATH = re.compile(r"\b[wxyzh][0-9]\b|\bd(?:w0|alpha)|[)\]|0-9]\^|\bsu
 # A name of code (last_update, joint_feature, check_function) is not a subscript: one letter, a
 # Greek letter or an operator (sum, argmax, min) before the underscore is.
 CODE_NAME = re.compile(rf"^(?!(?:sum|argmax|argmin|max|min|{GREEK})_)[A-Za-z]{{2,}}_")
+# A product written with the letter x (24 x 24, 1.86 x the minimum, w x 0.3, 153 passes x 15 words)
+# rather than ×; "the line in x 0.26" (the input x after a word) and "η r x (r = -1)" are no product.
+TIMES_AS_X = re.compile(r"(?:\d|\)) x (?=\S)|(?<!\bin)(?<!\bof)(?<!\bat)(?<!\bon) x (?=\d)")
 
 
 def ascii_math(text):
@@ -28,7 +32,7 @@ def ascii_math(text):
     prose = re.sub(r"\$[^$]*\$", " ", prose)
     prose = re.sub(r"`[^`]*`", " ", prose)
     prose = re.sub(r"\{[\w.:+\-!]*\}", " ", prose)
-    found = ASCII_MATH.findall(prose) + MORE_ASCII_MATH.findall(prose)
+    found = ASCII_MATH.findall(prose) + MORE_ASCII_MATH.findall(prose) + TIMES_AS_X.findall(prose)
     return [hit for hit in found if not CODE_NAME.match(hit)]
 
 
@@ -122,9 +126,47 @@ def test_the_printed_pattern_allows_only_what_unicode_cannot_write():
         assert ascii_math(PRINTED_ALLOWED.sub(" ", text)), text
 
 
+def test_a_product_written_with_x_is_found():
+    for text in ("Q is 24 x 24", "0.468 x the largest", "w x 1.0: inference", "153 passes x 15 words", "Δ x 10"):
+        assert TIMES_AS_X.search(text), text
+    for text in ("line in x 0.262, plane in φ(x) 0.000", "24 × 24", "x = 3", "f(x) = w·x", "adds η r x (r = -1 here)"):
+        assert not TIMES_AS_X.search(text), text
+
+
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda path: path.stem)
 def test_what_a_chapter_prints_writes_math_in_unicode(path):
     found = {f"cell {index}": [line for line in lines if ascii_math(PRINTED_ALLOWED.sub(" ", line))]
              for index, lines in printed_lines(path).items()}
     found = {cell: lines for cell, lines in found.items() if lines}
     assert not found, found
+
+
+NUMBERS = re.compile(r"[\s\d.eE+\-−%]+")  # a row of a printed table
+
+
+def misaligned_tables(lines):
+    """The header lines of `lines` that do not sit over their table: a header (three words or
+    more, no digit) above three rows or more of numbers, each column of which must end where a
+    word of the header ends (the columns are right-aligned)."""
+    ends = [[match.end() for match in re.finditer(r"\S+", line)] for line in lines]
+    found = []
+    for k, header in enumerate(lines):
+        table = list(itertools.takewhile(NUMBERS.fullmatch, lines[k + 1:]))
+        if re.search(r"\d", header) or len(header.split()) < 3 or len(table) < 3:
+            continue
+        if any(set(ends[k + 1 + j]) - {end + shift for end in ends[k] for shift in (-1, 0, 1)} for j in range(len(table))):
+            found.append(header)
+    return found
+
+
+def test_a_misaligned_table_is_found():
+    assert misaligned_tables(["     C   ‖w‖  margin", "  0.01   0.372   2.687", "   0.1   0.858   1.165",
+                              "     1   1.389   0.720"]) == ["     C   ‖w‖  margin"]
+    assert misaligned_tables(["     C  P(w) chain     gap", "    10        9.28   0.10%", "    30       24.42   0.12%",
+                              "   100       64.76   0.14%"]) == []
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda path: path.stem)
+def test_a_printed_table_has_its_header_over_its_columns(path):
+    found = {f"cell {index}": misaligned_tables(lines) for index, lines in printed_lines(path).items()}
+    assert not {cell: headers for cell, headers in found.items() if headers}, found

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import nbformat
+import pytest
 
 from course_lib.plotting.style import describe, new_figure, plain_text
 
@@ -84,3 +85,77 @@ def test_every_stored_figure_reads_its_math_as_text():
     assert len(alts) > 50, "the chapters' figures should carry alt texts"
     bad = [f"{where}: {alt}" for where, alt in alts if MANGLED.search(alt)]
     assert bad == [], "\n".join(bad)
+
+
+# --- what the figures and the demos write: math as math (TeX or Unicode), never ASCII ------------
+
+import ast  # noqa: E402
+import sys  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_exercise_texts import PRINTED_ALLOWED, ascii_math  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+DRAWING_MODULES = sorted((ROOT / "course_lib" / "plotting").glob("*.py")) + sorted((ROOT / "course_lib" / "widgets").glob("*.py"))
+ARROW = re.compile(r"<-|->")  # ← →
+
+
+def drawn_words(path):
+    """{line: text} of the translatable words of a figure or demo module (titles, labels, legends,
+    controls): its _() and N_() strings, the error messages it raises left out (those name the
+    code's parameters, `sigma >= 0`)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    raised = {id(node) for statement in ast.walk(tree) if isinstance(statement, ast.Raise) for node in ast.walk(statement)}
+    return {node.lineno: node.args[0].value for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("_", "N_") and id(node) not in raised
+            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)}
+
+
+def test_the_drawn_words_pattern_finds_ascii_math():
+    for text in ("least squares: w = ({w1:.2f}, {w2:.2f}), w0 = {w0:.2f}", "naive (a <- a + w every example)"):
+        assert ascii_math(text) or ARROW.search(text), text
+
+
+@pytest.mark.parametrize("path", DRAWING_MODULES, ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_figures_and_demos_write_math_as_math(path):
+    found = {f"{path.name}:{line}": text for line, text in drawn_words(path).items()
+             if ascii_math(PRINTED_ALLOWED.sub(" ", re.sub(r"<[^>]*>", " ", text))) or ARROW.search(text)}
+    assert not found, found
+
+
+TEXT_METHODS = {"set_title": 0, "set_xlabel": 0, "set_ylabel": 0, "suptitle": 0, "text": 2, "annotate": 0}
+WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def untranslated_words(path):
+    """{line: text} of the words a figure or demo module draws without _(): a literal given to
+    set_title, set_xlabel, set_ylabel, suptitle, text or annotate, as label= or title=, or as
+    the `title` or `label` parameter of a function of the module. Math alone ($...$) and
+    symbols are not words."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    own = {node.name: [a.arg for a in node.args.args] for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+    found = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
+        if name == "slide_figure":  # the catalog of figures/ (figures/README.md), in English
+            continue
+        given = [value for keyword in node.keywords if keyword.arg in ("label", "title") for value in [keyword.value]]
+        if name in TEXT_METHODS and len(node.args) > TEXT_METHODS[name]:
+            given.append(node.args[TEXT_METHODS[name]])
+        for index, parameter in enumerate(own.get(name, [])):
+            if parameter in ("title", "label") and index < len(node.args):
+                given.append(node.args[index])
+        for value in given:
+            if isinstance(value, ast.Constant) and isinstance(value.value, str) \
+                    and WORD.search(re.sub(r"\$[^$]*\$", " ", value.value)):
+                found[value.lineno] = value.value
+    return found
+
+
+@pytest.mark.parametrize("path", DRAWING_MODULES, ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_figures_and_demos_draw_no_word_the_french_edition_cannot_translate(path):
+    """Chapter 02's two margins were titled "a sub-optimal margin" and "the maximal margin" in the
+    French edition too: the titles were plain literals, which no catalog reaches."""
+    assert untranslated_words(path) == {}

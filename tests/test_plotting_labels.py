@@ -86,3 +86,22 @@ def test_labels_of_one_spot_go_to_different_sides_and_one_with_no_room_is_counte
     assert note.get_text() == f"note\n{20 - shown} left out"
     with pytest.raises(ValueError, match="one entry per anchor"):
         PointLabels(crowd, ["a"], ["k"], crowd, 4.0)
+
+
+def points_under_legend(ax):
+    """How many plotted points of `ax`'s lines the legend covers."""
+    ax.figure.canvas.draw()
+    box = ax.get_legend().get_window_extent()
+    return sum(box.contains(x, y) for line in ax.get_lines() for x, y in ax.transData.transform(line.get_xydata()))
+
+
+def test_the_accuracy_curves_keep_their_points_out_of_the_legend():
+    """Chapter 09's held-out curves: the plain perceptron's worst epoch (0.68 at epoch 18 of 20) fell
+    under a legend pinned to the lower right."""
+    from course_lib.plotting.perceptron import accuracy_by_epoch_figure
+    plain = [0.69, 0.86, 0.87, 0.81, 0.87, 0.82, 0.82, 0.78, 0.76, 0.86, 0.87, 0.84, 0.84, 0.87, 0.84, 0.85, 0.82, 0.68,
+             0.75, 0.83]
+    averaged = [0.865, 0.858, 0.861, 0.863, 0.861, 0.871, 0.871, 0.866, 0.865, 0.865, 0.865, 0.863, 0.863, 0.863, 0.865,
+                0.87, 0.868, 0.866, 0.866, 0.865]
+    fig = accuracy_by_epoch_figure(np.array(plain), np.array(averaged), chosen=6, title="three blobs")
+    assert points_under_legend(fig.axes[0]) == 0

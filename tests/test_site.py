@@ -161,6 +161,16 @@ def test_site_and_refresh_keep_the_quiz_rendering_and_drop_other_views():
     assert WIDGET_VIEW not in refresh_notebooks.static(demo_output)["data"]
 
 
+def test_refresh_joins_a_print_the_kernel_sent_in_pieces():
+    spec = importlib.util.spec_from_file_location("refresh_notebooks", ROOT / "tools" / "refresh_notebooks.py")
+    refresh_notebooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(refresh_notebooks)
+    pieces = [nbformat.v4.new_output("stream", name="stdout", text="a\n"), nbformat.v4.new_output("stream", name="stdout", text="b\n"),
+              nbformat.v4.new_output("stream", name="stderr", text="warning\n"), nbformat.v4.new_output("stream", name="stdout", text="c\n")]
+    assert [(o.name, o.text) for o in refresh_notebooks.joined(pieces)] == [
+        ("stdout", "a\nb\n"), ("stderr", "warning\n"), ("stdout", "c\n")]
+
+
 def _local_links(page):
     """The local targets of a page's links and images, as a browser reads them (HTML entities
     decoded; an apostrophe may stand inside a double-quoted attribute)."""

@@ -46,6 +46,16 @@ def test_no_text_is_smaller_than_the_floor_and_the_image_has_a_description():
     assert 'alt="slope 1"' in demo.image.value and 'class="course-figure"' in demo.image.value
 
 
+def test_a_control_shows_its_whole_description():
+    """ipywidgets gives a description a fixed width and cuts what does not fit ("mise à j…"):
+    a demo's controls take the width their description needs, in every language."""
+    controls = {"share": widgets.FloatSlider(value=0.2, min=0.05, max=0.6, description="part de la classe 2"),
+                "learner": widgets.Dropdown(options=["SVM"], description="algorithme"),
+                "C": log_slider("C", 1.0, -2, 2)}
+    Demo(lambda ax, share, learner, C: ax.set_title(learner), controls)
+    assert [control.style.description_width for control in controls.values()] == ["initial"] * 3
+
+
 def test_a_control_that_does_not_apply_is_disabled():
     controls = {"kernel": widgets.Dropdown(options=["linear", "gaussian"], value="linear"),
                 "sigma": log_slider("sigma", 1.0, -1, 1)}
@@ -84,6 +94,31 @@ def test_static_grid_keeps_the_drawn_numbers_and_uses_the_slides_symbols():
     assert fig.axes[0].title.get_fontsize() >= MIN_TEXT_PT
     assert panel_title("", {"cost_on_two": 5.0}) == "Δ(y', 2) = 5"
     assert panel_title("C = 0.1: 12 SV", {"C": 0.1}) == "C = 0.1: 12 SV"
+
+
+def test_static_grid_wraps_a_long_title_between_its_formulas_not_inside_one():
+    """A panel's title is wrapped to the panel's width at its spaces when the figure is shown
+    (CourseFigure, see style.wrap_titles): a line break inside $...$
+    would leave the formula unrendered, its TeX shown as typed ("$E_{percp} =" over "8.44$"), and
+    one at a hyphen cuts a word ("held-" over "out")."""
+    def draw(ax, epoch):
+        ax.set_title(f"after epoch {epoch}: 7 errors, " + "$E_{percp} = 8.44$, $\\|\\mathbf{w}\\| = 1.25$", fontsize=12)
+
+    fig = static_grid(draw, [{"epoch": 1}, {"epoch": 2}], ncols=2)
+    fig._repr_html_()
+    for ax in fig.axes:
+        lines = ax.get_title().split("\n")
+        assert len(lines) >= 2, lines  # wrapped
+        assert all(line.count("$") % 2 == 0 for line in lines), lines
+        assert "$E_{percp} = 8.44$" in ax.get_title()
+
+    def held_out(ax, seed):
+        ax.set_title(f"averaged a, 12 epochs, shuffle seed {seed}: held-out 86.3%", fontsize=12)
+
+    fig = static_grid(held_out, [{"seed": 0}, {"seed": 1}])
+    fig._repr_html_()
+    titles = [ax.get_title() for ax in fig.axes[:2]]
+    assert all("held-out" in title for title in titles), titles
 
 
 def test_a_value_already_shown_reuses_its_frame_without_drawing():

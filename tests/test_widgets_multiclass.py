@@ -147,3 +147,10 @@ def test_the_spread_follows_the_pointer_with_either_learner():
     for _, learner in demo.controls["learner"].options:
         demo.set(learner=learner)
         assert spread.continuous_update, learner
+
+
+def test_the_menus_are_as_wide_as_their_longest_choice():
+    """In 360 px beside its label, the reduction menu cut "un-contre-le-reste (signes)" in French
+    class mode; a menu takes the width of its longest choice."""
+    demo = reduction_demo()
+    assert [demo.controls[name].layout.width for name in ("learner", "reduction")] == ["max-content"] * 2

@@ -388,6 +388,12 @@ img.course-output-figure { max-width: none; display: block; margin-left: 50%; tr
 .jp-RenderedHTMLCommon table, .course-table-wrap { display: block; overflow-x: auto; max-width: 100%; }
 pre { overflow-x: auto; }
 .jp-OutputArea-output pre { font-size: 14px; white-space: pre; word-break: normal; overflow-x: auto; }
+/* A printed line longer than the column (a table, a verdict with its numbers) runs on to the
+   window's right edge, from the column's left edge, rather than scrolling sideways inside it. */
+.jp-OutputArea-output:not(.jp-RenderedHTMLCommon) > pre { width: max-content; min-width: 100%; box-sizing: border-box;
+  max-width: min(calc(100vw - 2rem), calc((100vw + var(--course-column)) / 2 - 1rem)); }
+.jp-OutputArea-output:has(> pre), .jp-OutputArea-child:has(> .jp-OutputArea-output > pre),
+.jp-Cell-outputArea:has(.jp-OutputArea-output > pre) { overflow: visible; }
 /* Code folded: the summary says what the cell does, the code opens on a click. */
 details.course-code { margin: 0.2em 0; }
 details.course-code > summary { cursor: pointer; font-family: sans-serif; font-size: 15px; color: #3d3d3d;

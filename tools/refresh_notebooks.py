@@ -37,6 +37,18 @@ def static(output, with_answer=False):
     return output
 
 
+def joined(outputs):
+    """`outputs` with each run of printed text of one stream joined into one output: a busy kernel
+    may send one print as several messages, and the saved notebook should not depend on it."""
+    kept = []
+    for output in outputs:
+        if output.output_type == "stream" and kept and kept[-1].output_type == "stream" and kept[-1].name == output.name:
+            kept[-1] = nbformat.v4.new_output("stream", name=output.name, text=kept[-1].text + output.text)
+        else:
+            kept.append(output)
+    return kept
+
+
 def refresh(path):
     notebook = nbformat.read(path, as_version=4)
     start = time.perf_counter()
@@ -46,8 +58,8 @@ def refresh(path):
     ).execute()
     for cell in notebook.cells:
         if cell.cell_type == "code":
-            cell.outputs = [static(out, with_answer=path.parent.name == "solutions") for out in cell.outputs
-                            if WIDGET_VIEW not in out.get("data", {}) or "text/html" in out["data"]]
+            cell.outputs = joined([static(out, with_answer=path.parent.name == "solutions") for out in cell.outputs
+                                   if WIDGET_VIEW not in out.get("data", {}) or "text/html" in out["data"]])
             cell.metadata.pop("execution", None)  # timings of an earlier run
     notebook.metadata.pop("widgets", None)
     nbformat.write(notebook, path)

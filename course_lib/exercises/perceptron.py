@@ -148,7 +148,7 @@ def _check_catch_up_value(answer):
                    (a_value + n_examples * w_value, _("Since the stamp, not since the start: count from `last_update`.")),
                    ((n_examples - last_update) * w_value, _("The catch-up adds to a: do not forget the old value of a."))),
         hint=_("w[y][f] has not changed since the stamp: it should have been added once per example seen since then."),
-        right=f"a = {a_value:g} + ({n_examples} - {last_update}) x {w_value:g} = {expected:g}.")
+        right=f"a = {a_value:g} + ({n_examples} - {last_update}) × {w_value:g} = {expected:g}.")
 
 
 @limited_tries
@@ -163,7 +163,7 @@ def check_accumulator_cost(answer_naive, answer_on_error):
     second = check_number(answer_on_error, on_error,
                           diagnoses=((n_errors, _("Almost: do not forget the catch-up at the end of training.")),))
     if first and second:
-        return _verdict(True, _("Naive: {n} x {n_epochs} = {naive} additions; on error: "
+        return _verdict(True, _("Naive: {n} × {n_epochs} = {naive} additions; on error: "
                               "{n_errors} errors plus the final catch-up = {on_error}.").format(
                                   n=n, n_epochs=n_epochs, naive=naive, n_errors=n_errors, on_error=on_error))
     parts = [_("naive: {why}").format(why=first.why) if not first else _("naive: right"), _("on error: {why}").format(why=second.why) if not second

@@ -237,7 +237,7 @@ def _check_certified_epoch(first_epoch, X, Y, C, seed, n_epochs):
     primal, lower = _certified_run()
     expected = int(np.flatnonzero(primal <= (1 + within) * lower)[0])
     if int(value) == expected:
-        return Verdict(True, _("Epoch {expected}: P(w) = {primal:.4f} ≤ {within:g} x {lower:.4f}. "
+        return Verdict(True, _("Epoch {expected}: P(w) = {primal:.4f} ≤ {within:g} × {lower:.4f}. "
                              "The bound certifies the gap without knowing P*; P(w) itself "
                              "goes up and down from one epoch to the next.").format(
                                  expected=expected, primal=primal[expected], within=1 + within, lower=lower))

@@ -168,7 +168,7 @@ def check_M_table(M, reason=None):
 
 def _check_M_values(M, unary, pairwise):
     if _unanswered(M):
-        return _verdict(False, _("Replace the first `...` with your 2 x 3 table M, one row per letter."))
+        return _verdict(False, _("Replace the first `...` with your 2 × 3 table M, one row per letter."))
     expected = _library.viterbi(unary, pairwise, return_tables=True)[1]
     M = _table(M, expected.shape)
     if M is None:
@@ -268,11 +268,11 @@ def check_loss_augmented_unary(augmented, reason=None):
 def _check_augmented_values(augmented):
     y, unary = (0, 1, 1), UNARY  # the exercise's numbers
     if _unanswered(augmented):
-        return _verdict(False, _("Replace `...` with your 3 x 2 array of augmented unary scores."))
+        return _verdict(False, _("Replace `...` with your 3 × 2 array of augmented unary scores."))
     expected = unary + _library.hamming_unary(np.asarray(y), unary.shape[1])
     augmented = _table(augmented, expected.shape)
     if augmented is None:
-        return _verdict(False, _("Not yet: write a 3 x 2 table of numbers."))
+        return _verdict(False, _("Not yet: write a 3 × 2 table of numbers."))
     if augmented.shape == expected.shape and np.allclose(augmented, expected):
         return _verdict(True, _("Δ(y, y') = Σₜ 1[y'ₜ ≠ yₜ] is a sum over positions, so it adds 1 to "
                         "every unary score of a letter different from yₜ; Viterbi then runs unchanged."))
@@ -338,7 +338,7 @@ QUIZZES = {
     ),
     "potts": (
         N_("The Potts transition of the slides has two weights (same letter, change of letter). On the"
-        " words, compared with the 26 x 26 transitions it..."),
+        " words, compared with the 26 × 26 transitions it..."),
         [
             Choice("cannot say which letter tends to follow which, e.g. that 'q' is followed by 'u'",
                    True,
@@ -346,7 +346,7 @@ QUIZZES = {
                    "transitions put into that form read no better than none."),
             Choice("is as expressive, with fewer weights",
                    False,
-                   "The 26 x 26 table can reward 'in' and penalise 'aa'; the Potts term gives every"
+                   "The 26 × 26 table can reward 'in' and penalise 'aa'; the Potts term gives every"
                    " change of letter the same weight."),
             Choice("makes Viterbi exponential in r",
                    False,

@@ -96,7 +96,7 @@ def draw_distances(ax=None, w=(1.0, 0.6), w0=None):
         color=ORANGE,
         fontsize=13,
     )
-    ax.set_title("distances $r^t h(\\mathbf{x}^t)/\\|\\mathbf{w}\\| \\geq \\rho$")
+    ax.set_title(_("distances $r^t h(\\mathbf{x}^t)/\\|\\mathbf{w}\\| \\geq \\rho$"))
     ax.legend(loc="upper left", fontsize=10)
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
@@ -145,7 +145,7 @@ def draw_suboptimal_margin(ax=None, degrees=25.0):
     X, r = separable_data()
     svm = SVM(C=np.inf, kernel="linear", tol=FIGURE_TOL).fit(X, r)
     w, w0 = suboptimal_direction(X, r, svm, degrees)
-    draw_line_margin(ax, X, r, w, w0, "a sub-optimal margin")
+    draw_line_margin(ax, X, r, w, w0, _("a sub-optimal margin"))
     return fig
 
 
@@ -155,7 +155,7 @@ def draw_maximal_margin(ax=None):
     fig, ax = figure_for(ax, width=6, height=5.5)
     X, r = separable_data()
     svm = SVM(C=np.inf, kernel="linear", tol=FIGURE_TOL).fit(X, r)
-    draw_line_margin(ax, X, r, svm.w_, svm.w0_, "the maximal margin")
+    draw_line_margin(ax, X, r, svm.w_, svm.w0_, _("the maximal margin"))
     return fig
 
 

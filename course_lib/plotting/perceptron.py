@@ -19,8 +19,8 @@ from course_lib.plotting.arguments import Numbers, OneOf, Panels, checked, count
 
 MARKERS = ("o", "s", "^", "D", "v", "P")
 VARIANT_STYLE = {
-    "naive": dict(color=VERMILLION, marker="s", label=N_("naive (a <- a + w every example)")),
-    "on_error": dict(color=ORANGE, marker="^", label=N_("on error (a <- a + n w)")),
+    "naive": dict(color=VERMILLION, marker="s", label=N_("naive (a ← a + w every example)")),
+    "on_error": dict(color=ORANGE, marker="^", label=N_("on error (a ← a + n w)")),
     "lazy": dict(color=BLUE, marker="o", label=N_("lazy (stamps + final flush)")),
 }
 
@@ -140,7 +140,7 @@ def draw_accuracy_by_epoch(ax, plain, averaged, chosen=None, title=None):
             chosen=chosen))
     ax.set_xlabel(_("epochs"))
     ax.set_ylabel(_("held-out accuracy"))
-    ax.legend(loc="lower right")
+    ax.legend(loc="best")  # where it hides the fewest points: a low epoch can sit in any corner
     if title:
         ax.set_title(title, fontsize=12)
 

@@ -169,7 +169,7 @@ def plot_templates(ax, W_unary, letters=ALPHABET, ncols=13):
     kept(ax, ("names", ncols, letters[:len(W_unary)]), names)
     ax.set_xticks([])
     ax.set_yticks([])
-    ax.set_title(_("letter templates W_unary[j] (16 x 8)"))
+    ax.set_title(_("letter templates W_unary[j] (16 × 8)"))
 
 
 def plot_chain_graph(ax, x, y):

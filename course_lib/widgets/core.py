@@ -181,6 +181,8 @@ class Demo(widgets.VBox):
         self._quiet = False
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
+            if hasattr(control.style, "description_width"):  # its whole description, not a fixed width that cuts it
+                control.style.description_width = "initial"
         self.controls_box = widgets.VBox(list(self.controls.values()),
                                          layout=widgets.Layout(flex="0 0 auto", margin="0 1em 0.5em 0"))
         self.controls_box.add_class("course-controls")

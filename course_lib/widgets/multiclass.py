@@ -26,6 +26,8 @@ from course_lib.widgets.core import Demo, log_slider
 from course_lib.plotting.arguments import checked, count, positive
 
 LAYOUT = widgets.Layout(width="360px")
+# A menu as wide as its longest choice: in 360 px, "un-contre-le-reste (signes)" was cut in class mode.
+CHOICE_LAYOUT = widgets.Layout(width="max-content")
 STYLE = {"description_width": "initial"}
 EVERY = 10  # the step of the T sliders
 
@@ -80,11 +82,9 @@ def reduction_demo():
     points take 5-17 ms)."""
     controls = {
         "learner": widgets.Dropdown(options=[(_(name), name) for name in LEARNERS], value="least squares",
-                                    description=_("learner"),
-                                    layout=LAYOUT),
+                                    description=_("learner"), layout=CHOICE_LAYOUT),
         "reduction": widgets.Dropdown(options=[(_(name), name) for name in REDUCTIONS], value=REDUCTIONS[1],
-                                      description=_("reduction"),
-                                      layout=LAYOUT),
+                                      description=_("reduction"), layout=CHOICE_LAYOUT),
         "spread": widgets.FloatSlider(value=1.3, min=0.3, max=3.0, step=0.1, description=_("spread"),
                                       continuous_update=True, layout=LAYOUT),
     }

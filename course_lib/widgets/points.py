@@ -285,7 +285,7 @@ def draw_least_squares_points(ax, X, r, xlim, ylim, reference):
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     w, w0 = fit.w_, fit.w0_
-    ax.set_title(_("least squares (solid): w = ({w1:.2f}, {w2:.2f}), w0 = {w0:.2f},\n"
+    ax.set_title(_("least squares (solid): w = ({w1:.2f}, {w2:.2f}), w₀ = {w0:.2f},\n"
                    "{errors} of {n} points misclassified; dashed: without the far point").format(
         w1=w[0], w2=w[1], w0=w0, errors=errors, n=len(X)), fontsize=12)
 

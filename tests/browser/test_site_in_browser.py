@@ -53,6 +53,12 @@ READING = """() => {
 }"""
 
 
+# The printed outputs shown (not folded) that scroll sideways: a line longer than the column runs
+# on to the window's right edge instead (chapter 03's longest, 110 characters, fits at 1366 px).
+PRINTED_SCROLLING = """() => [...document.querySelectorAll('.jp-OutputArea-output > pre')]
+  .filter(pre => pre.offsetParent && pre.scrollWidth > pre.clientWidth + 1).map(pre => pre.innerText.slice(0, 60))"""
+
+
 @pytest.mark.parametrize("width,height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_a_chapter_reads_as_a_column_of_text(site_url, page, width, height):
     page.set_viewport_size({"width": width, "height": height})
@@ -63,6 +69,8 @@ def test_a_chapter_reads_as_a_column_of_text(site_url, page, width, height):
     assert reading["overflow"] <= 0, f"the page scrolls sideways at {width}x{height}: {reading}"
     if width >= 1000:
         assert 65 <= reading["characters"] <= 90, reading
+        scrolling = page.evaluate(PRINTED_SCROLLING)
+        assert scrolling == [], f"printed lines scroll sideways at {width}x{height}: {scrolling}"
     else:
         assert reading["characters"] <= 90, reading
     claim = page.locator("details.course-claim-code").first
