@@ -50,7 +50,7 @@ RUN = """async (content) => {
   return result.violations.map(v => {
     const inside = v.nodes.filter(n => !content || (n.element && n.element.closest(content)));
     const outside = v.nodes.filter(n => !inside.includes(n));
-    const example = nodes => nodes.length ? nodes[0].target.join(' ') : '';
+    const example = nodes => nodes.slice(0, 3).map(n => `${n.target.join(' ')}: ${n.html.slice(0, 100)}`);
     return {id: v.id, impact: v.impact, inside: inside.length, outside: outside.length,
             example_inside: example(inside), example_outside: example(outside)};
   });
@@ -142,8 +142,8 @@ def row(surface, name, size, violations):
 
 
 def details(violations):
-    """One line per rule: an example element."""
-    return [f"    {v['id']}: {v['example_inside']}" for v in violations]
+    """Up to three elements of each rule: their CSS path and the start of their HTML."""
+    return [f"    {v['id']}: {example}" for v in violations for example in v["example_inside"]]
 
 
 def main(argv=None):
@@ -152,7 +152,7 @@ def main(argv=None):
     parser.add_argument("--page", nargs="+", default=[], help="words a page's name holds (03, glossary, ...)")
     parser.add_argument("--language", nargs="+", choices=("en", "fr"), default=["en", "fr"])
     parser.add_argument("--size", action="append", help="WIDTHxHEIGHT of the window (default 1920x1080)")
-    parser.add_argument("--examples", action="store_true", help="also print an element of each rule, to stderr")
+    parser.add_argument("--examples", action="store_true", help="also print up to 3 elements of each rule, to stderr")
     args = parser.parse_args(argv)
     sizes = [tuple(int(n) for n in size.split("x")) for size in args.size or ["1920x1080"]]
     if not AXE.exists():
