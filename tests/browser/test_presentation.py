@@ -333,13 +333,7 @@ def test_site_links_resolve_offline_and_figures_have_alt_text(site, site_url, pa
     assert requests == [], f"the site asked other hosts: {requests}"
 
 
-@pytest.mark.skipif(not HAS_AXE, reason="axe-playwright-python is not installed")
-def test_site_chapter_page_has_no_serious_accessibility_violation(site, site_url, page):
-    pages = sorted(site.glob("0*.html")) or sorted(site.glob("*.html"))
-    page.goto(f"{site_url}/{pages[0].name}", wait_until="load")
-    page.wait_for_timeout(1000)
-    problems = axe_problems(page)
-    assert problems == [], "\n".join(problems)
+# axe on every page of the whole site, at both sizes: test_site_in_browser.py.
 
 
 def test_phone_width_reads_without_sideways_scrolling(site, site_url, page):

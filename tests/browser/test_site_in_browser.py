@@ -2,7 +2,8 @@
 characters at 16 px or more, code folded (a claim shows its sentence and its result, the code
 one click away), nothing wider than a phone's screen, and a full-text search (Pagefind) that
 finds the glossary's French terms and sentences of the prose that no title holds; axe finds no
-serious or critical accessibility violation on any page. The French edition: every page links
+serious or critical accessibility violation on any page (chapters, solutions, glossary and index
+in both languages) at 1366x768 and 1920x1080. The French edition: every page links
 the same page in the other language (or that language's index when it has no twin), the French
 index searches the French pages, and every link of a French page opens.
 
@@ -26,7 +27,8 @@ CHAPTER = next((p for p in sorted(NOTEBOOKS.glob("03_*.ipynb"))), None)  # prose
 
 
 @pytest.fixture(scope="module")
-def site_url(tmp_path_factory):
+def site_folder(tmp_path_factory):
+    """The site, built once for the module."""
     if not build_site.PAGEFIND.exists():
         pytest.skip("Pagefind is not installed: `make search-deps`")
     if CHAPTER is None or not (NOTEBOOKS / "glossary.ipynb").exists():
@@ -34,7 +36,12 @@ def site_url(tmp_path_factory):
     out = tmp_path_factory.mktemp("site")
     build_site.build(build_site.discover(), out, execute_notebooks=False,  # both languages, as `make site`
                      repo="someone/course-companion")  # with its Binder links
-    with servers.serve_folder(out) as url:
+    return out
+
+
+@pytest.fixture(scope="module")
+def site_url(site_folder):
+    with servers.serve_folder(site_folder) as url:
         yield url
 
 
@@ -123,19 +130,37 @@ def test_the_search_finds_french_terms_and_prose_offline(site_url, page):
     assert any("03_soft_margins.html" in url for url in found), found
 
 
-SITE_PAGES = [p.with_suffix(".html").name for p in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))] + [
-    "glossary.html", "index.html"] + (  # and the French edition's chapter 05, glossary and index
-    ["fr/05_kernels.html", "fr/glossary.html", "fr/index.html"] if "05_kernels" in build_site.translated() else [])
+def site_pages():
+    """Every page `make site` builds, as build_site names them: each chapter, its solutions,
+    the glossary, in English and in French, then each language's index."""
+    pages = [build_site.page_name(path, build_site.NOTEBOOKS) for path in build_site.discover()]
+    return pages + [f"{build_site.folder_of(language)}index.html"
+                    for language in build_site.LANGUAGES if language == "en" or build_site.french()]
+
+
+SITE_PAGES = site_pages()
+AXE_SIZES = [(1366, 768), (1920, 1080)]
+
+
+def test_the_accessibility_check_covers_every_page_of_the_site(site_folder):
+    built = sorted(p.relative_to(site_folder).as_posix() for p in site_folder.rglob("*.html")
+                   if p.relative_to(site_folder).parts[0] not in ("mathjax", "pagefind"))
+    assert built == sorted(SITE_PAGES)
 
 
 @pytest.mark.parametrize("name", SITE_PAGES)
 def test_no_serious_accessibility_violation_on_the_site(site_url, page, name):
-    page.set_viewport_size({"width": 1366, "height": 768})
+    """At a laptop's and a projector's size, the page once drawn: its formulas typeset, its
+    wide blocks marked as scrollers that take the keyboard's focus."""
     page.goto(f"{site_url}/{name}")
     page.wait_for_load_state("load")
     page.wait_for_function("!window.MathJax || !MathJax.Hub || MathJax.Hub.queue.pending === 0", timeout=60_000)
-    page.wait_for_timeout(1600)  # the page marks its sideways scrollers 1.5 s after load
-    assert serious_violations(page) == []
+    problems = {}
+    for width, height in AXE_SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(1600)  # the page marks its sideways scrollers 1.5 s after load, and on resize
+        problems[f"{width}x{height}"] = serious_violations(page)
+    assert problems == {f"{w}x{h}": [] for w, h in AXE_SIZES}
 
 
 # --- the French edition ----------------------------------------------------------------------
