@@ -37,6 +37,19 @@ def static(output, with_answer=False):
     return output
 
 
+def joined(outputs):
+    """Consecutive outputs of one stream as one: under load, ipykernel can send one print as two
+    messages, which would change a saved notebook without changing what it shows."""
+    kept = []
+    for output in outputs:
+        if (kept and output.output_type == "stream" and kept[-1].output_type == "stream"
+                and kept[-1].name == output.name):
+            kept[-1] = nbformat.v4.new_output("stream", name=output.name, text=kept[-1].text + output.text)
+        else:
+            kept.append(output)
+    return kept
+
+
 def refresh(path):
     notebook = nbformat.read(path, as_version=4)
     start = time.perf_counter()
@@ -46,8 +59,8 @@ def refresh(path):
     ).execute()
     for cell in notebook.cells:
         if cell.cell_type == "code":
-            cell.outputs = [static(out, with_answer=path.parent.name == "solutions") for out in cell.outputs
-                            if WIDGET_VIEW not in out.get("data", {}) or "text/html" in out["data"]]
+            cell.outputs = joined([static(out, with_answer=path.parent.name == "solutions") for out in cell.outputs
+                                   if WIDGET_VIEW not in out.get("data", {}) or "text/html" in out["data"]])
             cell.metadata.pop("execution", None)  # timings of an earlier run
     notebook.metadata.pop("widgets", None)
     nbformat.write(notebook, path)
