@@ -427,3 +427,91 @@ def test_run_helper_reports_prints():
                                               ("αᵗ grows", "αᵗ grows"), ("`n_epochs` is 3", "`n_epochs` is 3")])
 def test_a_verdict_starts_with_a_capital_unless_it_starts_with_a_symbol(reason, sentence):
     assert harness.as_sentence(reason) == sentence
+
+
+# -- numbers only: one rule for an answer's numbers, at the door of a rationed check and in
+# read_numbers / float_array (text, a truth value or a complex number anywhere inside is not a number)
+
+class _NotANumber:
+    """An object that is none of the types refused and that NumPy cannot read as a number."""
+
+
+def _nested(value, depth):
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+JUNK = {
+    "text": "1.5", "NumPy text": np.str_("1.5"), "bytes": b"1.5", "truth value": True,
+    "NumPy truth value": np.True_, "complex": 1.5 + 0j, "NumPy complex": np.complex128(1.5),
+    "text in a list": [1.0, "2"], "truth value in a tuple": (1.0, False), "complex in a list": [1.0, 2j],
+    "complex array": np.array([1.5 + 0j]), "text array": np.array(["1.5"]), "truth array": np.array([True]),
+    "object array holding text": np.array([1.0, "2"], dtype=object),
+    "object array holding a complex": np.array([1.0, 2j], dtype=object),
+    "object array holding a truth value": np.array([1.0, True], dtype=object),
+    "text 5 lists deep": _nested("1.5", 5), "complex 5 lists deep": _nested(1.5j, 5),
+    "text 25 lists deep": _nested("1.5", 25),
+    "text in a dict value": {"w": [1.0, "2"]}, "complex in a nested dict": {"a": {"b": [1.5, 1j]}},
+}
+RIGHT = {
+    "float": 1.5, "int": 2, "NumPy float": np.float64(1.5), "NumPy int": np.int64(2), "list": [1.5, 2.0],
+    "tuple": (1.5, 2.0), "array": np.array([1.5, 2.0]), "int array": np.array([1, 2]),
+    "float32 array": np.array([1.5, 2.0], dtype=np.float32), "0-d array": np.array(1.5),
+    "list of arrays": [np.array([1.5, 2.0]), np.array([3.0, 4.0])], "object array of numbers":
+    np.array([1.5, 2.0], dtype=object), "nested lists": _nested([1.5, 2.0], 5),
+    "list of NumPy numbers": [np.float64(1.5), np.int32(2)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(JUNK))
+def test_text_truth_values_and_complex_numbers_are_not_numbers_in_any_form(name):
+    junk = JUNK[name]
+    assert harness._text_or_truth(junk), name
+    array, reason = harness.read_numbers(junk)
+    assert array is None and reason, name
+    with pytest.raises(TypeError):
+        harness.float_array(junk)
+
+
+@pytest.mark.parametrize("name", sorted(RIGHT))
+def test_numbers_in_any_form_are_numbers(name):
+    right = RIGHT[name]
+    assert not harness._text_or_truth(right), name
+    array, reason = harness.read_numbers(right)
+    assert reason is None and np.array_equal(array, np.asarray(right, dtype=float)), (name, reason)
+    assert np.array_equal(harness.float_array(right), np.asarray(right, dtype=float))
+
+
+def test_a_dict_of_numbers_and_other_objects_are_left_to_the_check():
+    assert not harness._text_or_truth({"a": {"b": [1.5, 2.0]}, "c": 3})
+    assert not harness._text_or_truth(_NotANumber())
+    assert harness.read_numbers(_NotANumber())[0] is None  # NumPy cannot read it: not a number either
+
+
+@harness.limited_tries
+def check_pair(w, w0):
+    """A rationed check of two numbers: w = [1.5, 2.0], w0 = -1."""
+    return check_number(np.r_[float_or_nan(w), w0], [1.5, 2.0, -1.0])
+
+
+def float_or_nan(w):
+    try:
+        return harness.float_array(w).ravel()
+    except (TypeError, ValueError):
+        return np.array([np.nan])
+
+
+@pytest.mark.parametrize("name", sorted(JUNK))
+def test_a_rationed_check_refuses_the_same_junk_at_its_door_without_counting_it(name, monkeypatch):
+    retune(monkeypatch, harness, "WRONG_BEFORE_PAUSE", 2)
+    for _ in range(3):
+        verdict = check_pair(JUNK[name], -1.0)
+        assert not verdict and "holds text" in verdict.why and "complex" in verdict.why, (name, verdict.why)
+    assert not harness._tries, "a refused answer is not counted as a guess"
+
+
+@pytest.mark.parametrize("w", [[1.5, 2.0], (1.5, 2.0), np.array([1.5, 2.0]), np.array([1.5, 2.0], dtype=object),
+                               [np.float64(1.5), np.int64(2)], [[1.5, 2.0]]], ids=repr)
+def test_a_rationed_check_takes_a_right_answer_in_any_numeric_form(w):
+    assert check_pair(w, np.float64(-1.0)), w

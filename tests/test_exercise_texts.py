@@ -170,3 +170,31 @@ def test_a_misaligned_table_is_found():
 def test_a_printed_table_has_its_header_over_its_columns(path):
     found = {f"cell {index}": misaligned_tables(lines) for index, lines in printed_lines(path).items()}
     assert not {cell: headers for cell, headers in found.items() if headers}, found
+
+
+# A setting printed as a keyword argument (kernel=gaussian, σ=1.0, q=3) where a student reads words
+# and spaced math (Gaussian kernel, σ = 1); code in backquotes, and the argument an error message
+# tells to pass (C=np.inf), are code. A relation of two symbols (α=C, a column's name) is math.
+KEYWORD_DUMP = re.compile(r"(?<![\w=<>!])\w+=(?![=\s])(?:[-+]?\d|[A-Za-z]{2,})")
+PRINTED_CODE = re.compile(r"`[^`]*`|\(C=np\.inf\)")
+
+
+def keyword_dumps(line):
+    return KEYWORD_DUMP.findall(PRINTED_CODE.sub(" ", line))
+
+
+def test_the_keyword_pattern_finds_settings_printed_as_code():
+    for line in ("kernel=gaussian, σ=1.0      :  70 SV", "polynomial q=3    : same", "NuSVC, rbf, ν=0.27  70",
+                 "SVC(C=1.0, kernel='rbf')"):
+        assert keyword_dumps(line), line
+    for line in ("Gaussian kernel, σ = 1: 70 SV", "     C   ‖w‖  margin  SV  α=C  Σξ", "add `seed=12` to the call",
+                 "so the hard margin (C=np.inf) has no usable solution", "x == y", "a <= b"):
+        assert not keyword_dumps(line), line
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda path: path.stem)
+def test_what_a_chapter_prints_names_its_settings_in_words(path):
+    found = {f"cell {index}": [line for line in lines if keyword_dumps(line)]
+             for index, lines in printed_lines(path).items()}
+    found = {cell: lines for cell, lines in found.items() if lines}
+    assert not found, found

@@ -994,6 +994,37 @@ def test_an_answer_written_as_text_or_truth_values_does_not_pass(name):
     assert CHECKS["viterbi.check_backtrack"]("bbb", "C"), "a word is still read as text"
 
 
+def _as_numbers(value, form):
+    """Every number or list of numbers of an answer as `form` makes it (a NumPy number, an array,
+    a tuple, an object array); a letter stays a letter."""
+    if isinstance(value, list):
+        return form([float(item) for item in value]) if form is not np.float64 else [np.float64(v) for v in value]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return np.float64(value) if form in (np.float64, tuple) else form([value]).reshape(()) \
+            if form is np.array else value
+    return value
+
+
+NUMERIC_FORMS = {"NumPy numbers": np.float64, "arrays": np.array, "tuples": tuple,
+                 "object arrays": lambda items: np.array(items, dtype=object)}
+
+
+@pytest.mark.parametrize("name", sorted(_RIGHT_ANSWERS))
+def test_a_right_answer_passes_in_every_numeric_form_and_as_complex_numbers_does_not(name):
+    """One rule for an answer's numbers at the door of a rationed check and in read_numbers:
+    text, truth values and complex numbers anywhere inside are refused without counting a guess,
+    and numbers pass as a list, a tuple, an array (an object array too) or NumPy numbers."""
+    check, right = CHECKS[name], _RIGHT_ANSWERS[name]
+    for form_name, form in NUMERIC_FORMS.items():
+        answer = tuple(_as_numbers(value, form) for value in right)
+        assert check(*answer), (form_name, answer, check(*answer).why)
+    complex_answer = tuple(np.asarray(value) + 0j if isinstance(value, (list, int, float)) else value
+                           for value in right)
+    verdict = check(*complex_answer)
+    assert not verdict and "complex" in verdict.why, verdict.why
+    assert not harness._tries
+
+
 CODING_CHECKS = {name: check for name, check in CHECKS.items() if _takes_a_function(check)}
 
 

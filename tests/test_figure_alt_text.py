@@ -30,6 +30,8 @@ def test_tex_is_read_out_as_the_characters_it_draws():
     assert plain_text(r"margin $\rho = 1/\|\mathbf{w}\|$") == "margin ρ = 1/‖w‖"
     assert plain_text(r"$\lambda = 10^{-3}$, $\frac{1}{2}\|w\|^2$") == "λ = 10⁻³, 1/2‖w‖²"
     assert plain_text(r"$K(\mathbf{x}, \mathbf{x}_i)$, $w_{object}$") == "K(x, xᵢ), w_object"
+    assert plain_text(r"$w_{\mathrm{obj}} = 1$, $L^{\text{hinge}}$, $\operatorname{sign}(h)$") == \
+        "w_obj = 1, L^hinge, sign(h)"  # an upright name in a script: the name, no brace left
     assert plain_text("no formula: 3 $ and text") == "no formula: 3 $ and text"
 
 
@@ -60,7 +62,7 @@ def test_a_script_with_no_unicode_form_reads_where_it_ends():
 
 # TeX left raw ($, \, braces) or a script whose end cannot be seen: ^ or _ followed by something
 # other than a name ending the script (w_y, E_percp) or a parenthesised script (L^(g-hinge)).
-MANGLED = re.compile(r"[$\\{}]|[\^_](?!\(|\w+(?![-‖≤≥=+⟨]))")
+MANGLED = re.compile(r"[$\\{}]|[\^_]\(\)|[\^_](?!\(|\w+(?![-‖≤≥=+⟨]))")
 
 
 def stored_alt_texts():
@@ -76,6 +78,7 @@ def stored_alt_texts():
 
 def test_the_mangled_class_is_caught():
     assert MANGLED.search("excess over min_‖u‖≤ B L^g-hinge_D(u)")
+    assert MANGLED.search("w_()obj = 1")  # an empty script: a brace was lost
     assert MANGLED.search(r"$\xi$ > 1") and MANGLED.search("x^{2}") and MANGLED.search("argmax_y⟨w, x⟩")
     assert not MANGLED.search("min over ‖u‖ ≤ B of L^(g-hinge)_D(u); w_object = 1; ⟨w_y, x⟩; W_pair[a, b]")
 

@@ -57,3 +57,13 @@ def test_figure_renders(stem):
     assert spec.slide in SEED_SLIDES or spec.slide.startswith("Données avec recouplement")
     png = png_bytes(spec.make(**spec.kwargs), dpi=40)
     assert png[:4] == b"\x89PNG" and len(png) > 2000
+
+
+def test_a_kernel_is_named_in_words_with_the_slides_symbol():
+    """What chapter 05 prints for a kernel: "Gaussian kernel, σ = 0.5", never "kernel=gaussian, sigma=0.5"."""
+    from course_lib.plotting.kernels import kernel_label
+    assert kernel_label("gaussian", sigma=0.5) == "Gaussian kernel, σ = 0.5"
+    assert kernel_label("polynomial", sigma=0.5, degree=3) == "polynomial kernel, q = 3"
+    assert kernel_label("linear", degree=3) == "linear kernel" and kernel_label("sigmoid") == "sigmoid kernel"
+    with pytest.raises(ValueError, match="kernel"):
+        kernel_label("rbf")

@@ -159,6 +159,10 @@ def test_site_and_refresh_keep_the_quiz_rendering_and_drop_other_views():
     assert "They make w." not in str(saved) and "<details>" not in saved["text/html"]
     demo_output = nbformat.v4.new_output("display_data", data={WIDGET_VIEW: {"model_id": "x"}, "text/plain": "Demo"})
     assert WIDGET_VIEW not in refresh_notebooks.static(demo_output)["data"]
+    printed = [nbformat.v4.new_output("stream", name="stdout", text=text) for text in ("a\n", "b\n")]
+    figure = nbformat.v4.new_output("display_data", data={"text/plain": "figure"})
+    assert [out.get("text") for out in refresh_notebooks.joined([*printed, figure, printed[0].copy()])] == \
+        ["a\nb\n", None, "a\n"]  # one print sent as two messages is saved as one; the order stays
 
 
 def test_refresh_joins_a_print_the_kernel_sent_in_pieces():

@@ -522,8 +522,8 @@ def _shown(show, case):
 
 def read_numbers(answer):
     """(array, None) or (None, reason) for a student's answer: numbers (a number, a list or an
-    array of them), never text, a truth value or a function, even one that NumPy would read as a
-    number ("2.5", True)."""
+    array of them), never text, a truth value, a complex number or a function, even one that NumPy
+    would read as a number ("2.5", True, 2 + 0j)."""
     if answer is None or answer is Ellipsis:
         return None, _("replace `...` with your number.")
     if isinstance(answer, (bool, np.bool_)):
@@ -532,6 +532,8 @@ def read_numbers(answer):
         return None, _("that is text (in quotes): write the number itself, without quotes.")
     if callable(answer):
         return None, _("that is a function: call it and pass its result, or write the number.")
+    if _text_or_truth(answer):
+        return None, _("that (a value of type {name}) is not a number.").format(name=type(answer).__name__)
     try:
         array = np.asarray(answer, dtype=float)
     except OverflowError:  # an integer beyond float64's range
@@ -539,8 +541,6 @@ def read_numbers(answer):
     except (TypeError, ValueError):
         return None, _("that (a value of type {name}) is not a number.").format(
             name=type(answer).__name__)
-    if _holds_text_or_truth(answer):
-        return None, _("that (a value of type {name}) is not a number.").format(name=type(answer).__name__)
     if not np.isfinite(array).all():
         return None, _("your answer contains NaN or infinity.")
     return array, None
@@ -596,29 +596,30 @@ _tries = {}  # question -> (wrong answers since the last right one, end of the p
 
 
 TEXT_ANSWERS = ("reason", "prediction")  # the parameters of a check whose answer is text (a letter)
+MAX_NESTING = 20  # lists, tuples and dicts inside one another in an answer; deeper is not an answer
 
 
 def _text_or_truth(value, depth=0):
-    """Whether an answer holds text or a truth value where numbers are expected, itself or inside a
-    list, tuple, array or dict value: float("-1") and np.asarray(["-1", "2"], float) read text as
-    numbers, and True == 1 counts as the number 1."""
-    if isinstance(value, (bool, np.bool_, str, bytes, np.str_, np.bytes_)):
+    """Whether an answer holds text, a truth value or a complex number where real numbers are
+    expected: itself or anywhere inside a list, tuple, dict value or array (an object array item
+    by item). float("-1") and np.asarray(["-1", "2"], float) read text as numbers, True == 1 counts
+    as the number 1, and a complex number with no imaginary part compares equal to a real one.
+    Nested deeper than MAX_NESTING (a list holding itself) is not an answer either."""
+    if isinstance(value, (bool, np.bool_, str, bytes, bytearray, complex, np.complexfloating)):
         return True
-    if depth > 20:
-        return False
     if isinstance(value, np.ndarray):
-        return value.dtype.kind in "bUS" or (value.dtype == object and any(
+        return value.dtype.kind in "bcUS" or (value.dtype == object and any(
             _text_or_truth(item, depth + 1) for item in value.ravel()))
-    if isinstance(value, (list, tuple)):
-        return any(_text_or_truth(item, depth + 1) for item in value)
-    if isinstance(value, dict):
-        return any(_text_or_truth(item, depth + 1) for item in value.values())
+    if isinstance(value, (list, tuple, dict)):
+        items = value.values() if isinstance(value, dict) else value
+        return depth >= MAX_NESTING or any(_text_or_truth(item, depth + 1) for item in items)
     return False
 
 
 def _junk_answer(signature, args, kwargs, text):
-    """The name of the first answer given as text or a truth value where the question wants numbers
-    (`_text_or_truth`; the parameters in `text` are text answers: a letter, a word), or None."""
+    """The name of the first answer given as text, a truth value or a complex number where the
+    question wants real numbers (`_text_or_truth`; the parameters in `text` are text answers: a
+    letter, a word), or None."""
     try:
         bound = signature.bind(*args, **kwargs)
     except TypeError:
@@ -642,8 +643,8 @@ def limited_tries(check=None, *, text=(), data=()):
     Answers are read together: with every answer left as `...` the check says what to fill in
     (not counted); with some of them left `...` (or an optional reason omitted) nothing is read,
     so that no part can be tried alone for free.
-    An answer given as text or as True/False where numbers are asked (`"-1"`, `["1", "0.5"]`,
-    `True` for class 1) is not read (and not counted); `text` names the parameters whose answer is
+    An answer given as text, as True/False or as a complex number where numbers are asked (`"-1"`,
+    `["1", "0.5"]`, `True` for class 1, `1 + 0j`) is not read (and not counted); `text` names the parameters whose answer is
     text besides TEXT_ANSWERS (`@limited_tries(text=("y",))` for a word), `data` those that take the
     exercise's data, which the check compares with its own (`is_the_data`)."""
     if check is None:
@@ -678,8 +679,9 @@ def limited_tries(check=None, *, text=(), data=()):
                                     "question together."))
         junk = _junk_answer(signature, args, kwargs, text)
         if junk is not None:
-            return Verdict(False, _("`{name}` holds text (in quotes) or a truth value (True/False) where the "
-                                    "question asks for numbers: write the numbers themselves.").format(name=junk))
+            return Verdict(False, _("`{name}` holds text (in quotes), a truth value (True/False) or a complex "
+                                    "number where the question asks for real numbers: write the numbers "
+                                    "themselves.").format(name=junk))
         verdict = check(*args, **kwargs)
         if verdict.correct:
             _tries.pop(question, None)
@@ -709,23 +711,11 @@ def _missing_answers(signature, args, kwargs):
     return [name for name in signature.parameters if name not in bound.arguments or bound.arguments[name] is Ellipsis]
 
 
-def _holds_text_or_truth(answer, depth=0):
-    """Whether a list or tuple (nested up to 3 levels) holds text, a truth value or a complex number,
-    which np.asarray(..., dtype=float) would read as numbers."""
-    if isinstance(answer, (str, bytes, bool, np.bool_, complex, np.complexfloating)):
-        return True
-    if isinstance(answer, np.ndarray):
-        return answer.dtype.kind in "USObc"
-    if isinstance(answer, (list, tuple)) and depth < 3:
-        return any(_holds_text_or_truth(v, depth + 1) for v in answer)
-    return False
-
-
 def float_array(answer):
     """np.asarray(answer, dtype=float) for a student's numbers only: text, truth values, complex
     numbers and functions raise TypeError (NumPy would read "2.5" and True as numbers), an integer
     beyond float64's range ValueError (NumPy raises OverflowError)."""
-    if callable(answer) or _holds_text_or_truth(answer):
+    if callable(answer) or _text_or_truth(answer):
         raise TypeError(_("not numbers: a {name}").format(name=type(answer).__name__))
     try:
         return np.asarray(answer, dtype=float)

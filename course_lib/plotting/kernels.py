@@ -12,7 +12,7 @@ from matplotlib.patches import Circle, Rectangle
 from scipy import ndimage
 
 from course_lib import basis, data, kernels
-from course_lib.i18n import _
+from course_lib.i18n import N_, _
 from course_lib.kernel_knn import KernelKNN
 from course_lib.model_selection import grid_search
 from course_lib.plotting.margins import draw_svm
@@ -288,6 +288,16 @@ def draw_kernels(axes=None, x=(1.0, 0.5)):
 
 
 PARAMETER_SYMBOLS = {"sigma": "$\\sigma$"}  # a kernel parameter written as in the slides
+KERNEL_NAMES = {"linear": N_("linear kernel"), "polynomial": N_("polynomial kernel"),
+                "gaussian": N_("Gaussian kernel"), "sigmoid": N_("sigmoid kernel")}
+
+
+@checked(kernel=OneOf(kernels.KERNELS), sigma=positive(), degree=count(1, 10))
+def kernel_label(kernel, sigma=1.0, degree=2):
+    """A kernel as a student reads it, with the parameter it uses in the slides' symbol:
+    "Gaussian kernel, σ = 0.5", "polynomial kernel, q = 3", "linear kernel"."""
+    detail = {"gaussian": f"σ = {sigma:g}", "polynomial": f"q = {degree}"}.get(kernel)
+    return _(KERNEL_NAMES[kernel]) + (f", {detail}" if detail else "")
 
 
 @checked(kernel=OneOf(kernels.KERNELS), C=positive(), sigma=positive(), degree=count(1, 10), tol=positive(1.0))

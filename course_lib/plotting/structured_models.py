@@ -184,8 +184,8 @@ def draw_words(ax, x):
 
 @checked(w_object=Between(-100, 100), w_background=Between(-100, 100), seed=count(0))
 def draw_box_inference(ax, w_object=1.0, w_background=-1.0, seed=1):
-    """Exhaustive sliding-window inference on one toy image with w = (w_object, w_object,
-    w_background, w_background) (words 0, 1 are the object's): the true and the found box."""
+    """Exhaustive sliding-window inference on one toy image with w = (w_obj, w_obj, w_bg, w_bg)
+    (w_obj = w_object, w_bg = w_background; words 0, 1 are the object's): the true and the found box."""
     X, Y = _toy_image(seed)
     model = LocalisationModel()
     y_hat = model.inference(X[0], np.array([w_object, w_object, w_background, w_background]))

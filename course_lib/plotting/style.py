@@ -178,6 +178,7 @@ def plain_text(text):
     def math(match):
         tex = match.group(1)
         tex = re.sub(r"\\(?:mathbf|mathrm|mathcal|boldsymbol|text|operatorname)\s*", "", tex)
+        tex = re.sub(r"([\^_])\{\{([^{}]*)\}\}", r"\1{\2}", tex)  # w_{\mathrm{obj}}: w_{obj}
         # ŷ, ȳ: the accent kept on its letter (the braces around it go at the end)
         tex = re.sub(r"\\(hat|bar|tilde)\s*(\{*)(\w)", lambda m: m.group(2) + m.group(3) + ACCENTS[m.group(1)], tex)
         tex = re.sub(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", lambda m: "/".join(

@@ -28,6 +28,7 @@ no timing: the status line under the figure is empty unless a drawing fails.
 
 import base64
 import html
+import re
 import struct
 import time
 import traceback
@@ -41,20 +42,31 @@ from matplotlib.ticker import FixedFormatter, FixedLocator, NullFormatter, NullL
 from course_lib.i18n import N_, _
 from course_lib.plotting.canvas import GlyphCacheCanvas
 from course_lib.plotting.style import (
-    MIN_TEXT_PT, SHOWN_DPI, describe, encode_png, new_figure, raise_small_text, text_share)
+    MIN_TEXT_PT, SHOWN_DPI, describe, encode_png, new_figure, plain_text, raise_small_text, text_share)
 from course_lib.plotting.arguments import Between, checked, count, positive
 
 PIXEL_RATIO = 2  # image pixels per CSS pixel, for high-DPI screens
 MAX_HEIGHT_VH = 70  # a figure takes at most this share of the window's height
 FRAME_CACHE_SIZE = 64  # frames kept per demo (about 0.1 MB each at PIXEL_RATIO = 2)
 
-# The slides' symbol for a control's name, in static grids' panel titles.
+# The slides' symbol for a control's name, in static grids' panel titles (a subscript Unicode
+# cannot write, as matplotlib's TeX: the weights of chapter 12's object and background words).
 SYMBOLS = {
     "lam": "λ", "lambda": "λ", "eta": "η", "sigma": "σ", "degree": "q", "n_iter": "T",
     "cost_on_two": "Δ(y', 2)", "n_epochs": N_("epochs"), "distance": N_("far point at"),
-    "scale": N_("transitions ×"), "share": N_("share of class 2"), "w_object": "w_object",
-    "w_background": "w_background",
+    "scale": N_("transitions ×"), "share": N_("share of class 2"),
+    # TRANSLATORS: the weight of the object's visual words, w with the subscript "obj"
+    "w_object": N_("$w_{\\mathrm{obj}}$"),
+    # TRANSLATORS: the weight of the background's visual words, w with the subscript "bg"
+    "w_background": N_("$w_{\\mathrm{bg}}$"),
 }
+
+
+def label_html(name):
+    """A control's label: the symbol of `name` (SYMBOLS, translated) as HTML, its TeX subscript
+    as <sub> ($w_{\\mathrm{bg}}$: w<sub>bg</sub>); shown with description_allow_html=True."""
+    text = html.escape(_(SYMBOLS.get(name, name)), quote=False)
+    return re.sub(r"\$(\w+)_\{\\mathrm\{([^{}$]+)\}\}\$", r"\1<sub>\2</sub>", text)
 
 
 @checked(value=positive(), low=Between(), high=Between(), step=positive())
@@ -450,7 +462,8 @@ def panel_title(drawn, values, symbols=None):
     if not missing:
         return drawn
     settings = ", ".join(missing)
-    return f"{settings}\n{drawn}" if len(settings) + len(drawn) > 40 else f"{settings}: {drawn}"
+    shown = len(plain_text(settings)) + len(plain_text(drawn))  # $w_{\\mathrm{obj}}$ takes 5 characters
+    return f"{settings}\n{drawn}" if shown > 40 else f"{settings}: {drawn}"
 
 
 @checked(ncols=count(1, 12), width=positive(100), height=positive(100))

@@ -7,7 +7,7 @@ from course_lib.i18n import _
 from course_lib.plotting.structured_models import (
     draw_box_inference, draw_ranking_fit, draw_segmentation_fit,
 )
-from course_lib.widgets.core import Demo, log_slider
+from course_lib.widgets.core import Demo, label_html, log_slider
 
 
 LAYOUT = widgets.Layout(width="360px")
@@ -21,11 +21,12 @@ def ranking_demo():
 
 
 def box_inference_demo():
-    """The weights of the object words and of the background words: the box maximising
-    <w, Psi(x, box)> over all boxes grows, shrinks or jumps."""
+    """The weights w_obj of the object words and w_bg of the background words: the box
+    maximising <w, Psi(x, box)> over all boxes grows, shrinks or jumps."""
     controls = {
-        name: widgets.FloatSlider(value=value, min=-2.0, max=2.0, step=0.1, description=name,
-                                  continuous_update=True, layout=LAYOUT, style=STYLE)
+        name: widgets.FloatSlider(value=value, min=-2.0, max=2.0, step=0.1, description=label_html(name),
+                                  description_allow_html=True, continuous_update=True, layout=LAYOUT,
+                                  style=STYLE)
         for name, value in (("w_object", 1.0), ("w_background", -1.0))
     }
     return Demo(draw_box_inference, controls, width=4.4, height=4.6, clear=False)
