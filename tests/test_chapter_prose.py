@@ -80,13 +80,14 @@ def test_chapter_text_speaks_to_a_student(path):
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
 def test_no_sentence_points_at_a_listing_class_mode_hides(path):
-    """Class mode hides a listing (a cell printing `inspect.getsource(...)`), so the text just before
+    """Class mode hides a listing (a cell printing `inspect.getsource(...)` or tagged `source`), so the text just before
     one must read well without it: it ends its sentence instead of opening on the listing with ':'."""
     cells = nbformat.read(path, as_version=4).cells
     found = [
         f"cell {index}: ...{cell.source.rstrip()[-70:]!r}"
         for index, (cell, after) in enumerate(zip(cells, cells[1:]))
-        if cell.cell_type == "markdown" and after.cell_type == "code" and "getsource(" in after.source
+        if cell.cell_type == "markdown" and after.cell_type == "code"
+        and ("getsource(" in after.source or "source" in after.metadata.get("tags", []))
         and cell.source.rstrip().endswith(":")
     ]
     assert found == [], "text that opens on a listing class mode hides:\n" + "\n".join(found)
