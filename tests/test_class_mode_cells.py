@@ -41,6 +41,12 @@ def shown_printouts(path):
             yield index, text
 
 
+def shown_lines_matching(path, pattern):
+    """Each printed line class mode shows that `pattern` finds, as "cell N: line"."""
+    return [f"cell {index}: {line.strip()[:100]}" for index, text in shown_printouts(path)
+            for line in text.splitlines() if pattern.search(line)]
+
+
 def test_the_rules_are_read_from_the_template():
     tags, fragments = template_rules()
     assert {"claim", "code-output", "exercise", "hide-in-class"} <= tags
@@ -49,8 +55,7 @@ def test_the_rules_are_read_from_the_template():
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.relative_to(ROOT / "notebooks").as_posix())
 def test_class_mode_shows_no_check_printout(path):
-    found = [f"cell {index}: {line.strip()[:100]}" for index, text in shown_printouts(path)
-             for line in text.splitlines() if CHECK_PRINTOUT.search(line)]
+    found = shown_lines_matching(path, CHECK_PRINTOUT)
     hint = " (tag the cell `code-output`; French chapters take the English tags from `python tools/french.py`)"
     assert found == [], "shown in class mode:\n" + "\n".join(found) + hint
 
@@ -62,8 +67,7 @@ CODE_NAME = re.compile(r"\b[a-z][a-z0-9]+_[a-z0-9_]*[a-z0-9]\b")
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.relative_to(ROOT / "notebooks").as_posix())
 def test_class_mode_prints_no_name_of_code(path):
-    found = [f"cell {index}: {line.strip()[:100]}" for index, text in shown_printouts(path)
-             for line in text.splitlines() if CODE_NAME.search(line)]
+    found = shown_lines_matching(path, CODE_NAME)
     hint = " (word it for the room, or tag the cell `code-output` if it is meant for a reader alone)"
     assert found == [], "shown in class mode:\n" + "\n".join(found) + hint
 
