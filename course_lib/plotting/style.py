@@ -72,10 +72,10 @@ class CourseFigure(Figure):
     time as image/png: a stored notebook carries each figure once."""
 
     def _repr_html_(self):
-        width, height = self.get_size_inches()
-        shrink = min(1.0, SHOWN_BOX[0] / width, SHOWN_BOX[1] / height)
+        inches = self.get_size_inches()
+        shrink = min(1.0, SHOWN_BOX[0] / inches[0], SHOWN_BOX[1] / inches[1])
         if shrink < 1:
-            self.set_size_inches(width * shrink, height * shrink)  # its text in points keeps its size
+            self.set_size_inches(inches * shrink)  # its text in points keeps its size
         self.draw_without_rendering()  # the tick labels get their text
         share = text_share(self, raise_small_text(self))
         wrap_titles(self)
